@@ -1,0 +1,35 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { bearerToken, hashApiKey, judgeKey } from '../shared/domain/api-keys';
+import { header } from '../shared/http/request-info';
+import { logger } from '../shared/observability';
+import { keyStore } from '../shared/wiring';
+
+const keys = keyStore();
+
+/**
+ * REQUEST authorizer of the v2 routes. A refusal is a Deny whose context carries the spec's 401 message;
+ * the ACCESS_DENIED gateway response turns it into the 401 body (lib/gateway-responses.ts).
+ */
+async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const authorization = header(event, 'authorization');
+  const token = bearerToken(authorization);
+  const record = token === undefined ? undefined : await keys.findByHash(hashApiKey(token));
+  const verdict = judgeKey(authorization, record);
+  const policy = (effect: 'Allow' | 'Deny') => ({
+    Version: '2012-10-17',
+    Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: event.methodArn }],
+  });
+  if (!verdict.allowed) {
+    return { principalId: 'anonymous', policyDocument: policy('Deny'), context: { message: verdict.message } };
+  }
+  logger.appendKeys({ keyId: verdict.keyId });
+  return {
+    principalId: verdict.keyId,
+    policyDocument: policy('Allow'),
+    context: { keyId: verdict.keyId, plan: verdict.plan, monthlyLimit: verdict.monthlyLimit ?? '' },
+  };
+}
+
+export const handler = middy(authorize).use(injectLambdaContext(logger, { resetKeys: true }));

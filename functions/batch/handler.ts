@@ -1,0 +1,24 @@
+import { batchItems } from '../shared/domain/batch-request';
+import { createLinks } from '../shared/domain/link-creation';
+import { creationHandler } from '../shared/http/creation-handler';
+import { readJsonObject } from '../shared/http/json-body';
+import { json } from '../shared/http/responses';
+import type { CreatedLinkView } from '../shared/domain/link';
+
+/** Spec 2.4 lists the fields of a successful entry; createdAt is not among them. */
+function batchEntryFields({ createdAt: _createdAt, ...fields }: CreatedLinkView) {
+  return fields;
+}
+
+/** Fifty generous items; larger bodies are refused before parsing. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** POST /v2/shorten/batch (and POST /v1/shorten/batch): spec 4.2, one result per item, in order. */
+export const handler = creationHandler(async (event, creation) => {
+  const items = batchItems(readJsonObject(event, MAX_BODY_BYTES));
+  const outcomes = await createLinks(items, creation.context, creation.deps);
+  const results = outcomes.map((outcome, index) =>
+    outcome.ok ? { index, success: true, ...batchEntryFields(outcome.link) } : { index, success: false, error: outcome.error.message },
+  );
+  return json(200, { results });
+});

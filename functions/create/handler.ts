@@ -1,0 +1,16 @@
+import { createLinks } from '../shared/domain/link-creation';
+import { creationHandler } from '../shared/http/creation-handler';
+import { readJsonObject } from '../shared/http/json-body';
+import { json } from '../shared/http/responses';
+
+/** A single link's body is a URL and a few short fields: 16 KiB is generous. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/** POST /v2/shorten (and its anonymous twin POST /v1/shorten): spec 4.1. */
+export const handler = creationHandler(async (event, creation) => {
+  const body = readJsonObject(event, MAX_BODY_BYTES);
+  const [outcome] = await createLinks([body], creation.context, creation.deps);
+  if (!outcome) throw new Error('no outcome for a single creation');
+  if (!outcome.ok) throw outcome.error;
+  return json(201, outcome.link);
+});

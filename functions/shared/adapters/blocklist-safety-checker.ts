@@ -1,0 +1,23 @@
+import blocklist from '../domain/blocklist.json';
+import type { SafetyChecker } from '../domain/ports';
+
+const hosts = blocklist.hosts.map((host) => host.toLowerCase());
+const patterns = blocklist.patterns.map((pattern) => new RegExp(pattern));
+
+function isBlocked(url: string): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  const lower = url.toLowerCase();
+  return hosts.some((host) => hostname === host || hostname.endsWith(`.${host}`)) || patterns.some((pattern) => pattern.test(lower));
+}
+
+/** Flags URLs on a host and pattern list shipped with the code: the default wherever Google is not configured. */
+export class BlocklistSafetyChecker implements SafetyChecker {
+  async findUnsafe(urls: readonly string[]): Promise<ReadonlySet<string>> {
+    return new Set(urls.filter(isBlocked));
+  }
+}

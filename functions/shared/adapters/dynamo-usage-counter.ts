@@ -1,0 +1,31 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { UsageCounter } from '../domain/ports';
+
+/** Counters are items keyed by `pk`; they delete themselves through the table's TTL once their window is over. */
+export class DynamoUsageCounter implements UsageCounter {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async tryConsume(counterId: string, limit: number, expiresAtEpochSeconds: number): Promise<{ consumed: boolean; count: number }> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: counterId },
+          UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+          ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': expiresAtEpochSeconds },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return { consumed: true, count: Number(Attributes?.count ?? 1) };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return { consumed: false, count: limit };
+      throw error;
+    }
+  }
+}

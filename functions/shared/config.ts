@@ -1,0 +1,34 @@
+/** The function's environment, read once per container. Names are set by lib/service-function.ts. */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`environment variable ${name} is not set`);
+  return value;
+}
+
+function optional(name: string): string | undefined {
+  return process.env[name] || undefined;
+}
+
+export const EnvNames = {
+  linksTable: 'LINKS_TABLE',
+  apiKeysTable: 'API_KEYS_TABLE',
+  usageTable: 'USAGE_TABLE',
+  aliasOverridesTable: 'ALIAS_OVERRIDES_TABLE',
+  flagsPrefix: 'FLAGS_PARAMETER_PREFIX',
+  shortBaseUrl: 'SHORT_BASE_URL',
+  upgradeUrl: 'UPGRADE_URL',
+  safeBrowsingKeyParameter: 'SAFE_BROWSING_KEY_PARAMETER',
+  safeBrowsingEndpoint: 'SAFE_BROWSING_ENDPOINT',
+  safetyFailMode: 'SAFETY_FAIL_MODE',
+} as const;
+
+export const config = {
+  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable') => required(EnvNames[name]),
+  flagsPrefix: () => required(EnvNames.flagsPrefix),
+  shortBaseUrl: () => required(EnvNames.shortBaseUrl),
+  upgradeUrl: () => required(EnvNames.upgradeUrl),
+  safeBrowsingKeyParameter: () => optional(EnvNames.safeBrowsingKeyParameter),
+  safeBrowsingEndpoint: () => optional(EnvNames.safeBrowsingEndpoint),
+  /** Refuse (the default) or allow creations while the third-party safety check is down. */
+  safetyFailsOpen: () => optional(EnvNames.safetyFailMode) === 'allow',
+};

@@ -1,0 +1,65 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Messages } from './messages';
+import type { Plan } from './plans';
+
+/** Recognisable prefix so secret scanners (and people) can tell a leaked key at a glance. */
+export const API_KEY_PREFIX = 'shk_';
+/** 32 random bytes: 256 bits, well past the 128 a guess-proof secret needs. */
+const API_KEY_SECRET_BYTES = 32;
+
+export const KEY_STATUSES = ['active', 'inactive', 'revoked'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
+
+/** What is stored for a key: never the key itself, only its SHA-256. */
+export interface ApiKeyRecord {
+  keyHash: string;
+  keyId: string;
+  plan: Plan;
+  status: KeyStatus;
+  createdAt: string;
+  label?: string;
+  monthlyLimit?: number;
+}
+
+export function hashApiKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+}
+
+export function issueApiKey(
+  plan: Plan,
+  options: { label?: string; monthlyLimit?: number; nowMs: number },
+): { apiKey: string; record: ApiKeyRecord } {
+  const apiKey = API_KEY_PREFIX + randomBytes(API_KEY_SECRET_BYTES).toString('base64url');
+  const record: ApiKeyRecord = {
+    keyHash: hashApiKey(apiKey),
+    keyId: `key_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
+    plan,
+    status: 'active',
+    createdAt: new Date(options.nowMs).toISOString(),
+    ...(options.label !== undefined ? { label: options.label } : {}),
+    ...(options.monthlyLimit !== undefined ? { monthlyLimit: options.monthlyLimit } : {}),
+  };
+  return { apiKey, record };
+}
+
+/** The key from `Authorization: Bearer <key>`: scheme case-insensitive, surrounding spaces tolerated. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+export type KeyVerdict =
+  | { allowed: true; keyId: string; plan: Plan; monthlyLimit?: number }
+  | { allowed: false; message: string };
+
+/** Decides what the authorizer answers for a header and the record (if any) stored under its key's hash. */
+export function judgeKey(header: string | undefined, record: ApiKeyRecord | undefined): KeyVerdict {
+  if (bearerToken(header) === undefined) return { allowed: false, message: Messages.apiKeyRequired };
+  if (!record || record.status !== 'active') return { allowed: false, message: Messages.apiKeyInvalid };
+  return {
+    allowed: true,
+    keyId: record.keyId,
+    plan: record.plan,
+    ...(record.monthlyLimit !== undefined ? { monthlyLimit: record.monthlyLimit } : {}),
+  };
+}

@@ -1,0 +1,44 @@
+import type { Feature, Plan } from './plans';
+import type { RateLimitStatus } from './rate-limits';
+
+/**
+ * Typed outcomes that stop a request. They carry facts, not HTTP: `http/error-responses.ts` is the one place
+ * that turns each into the spec's status and body.
+ */
+export abstract class DomainError extends Error {}
+
+/** Any 400 of section 7.2: the message is the spec's string. */
+export class InvalidRequest extends DomainError {}
+
+export class AliasTaken extends InvalidRequest {}
+
+export class PlanRequired extends DomainError {
+  constructor(
+    readonly feature: Feature,
+    readonly currentPlan: Plan,
+    readonly requiredPlan: Plan,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class RateLimited extends DomainError {
+  constructor(readonly status: RateLimitStatus, readonly retryAfterSeconds: number) {
+    super('rate limited');
+  }
+}
+
+export class QuotaExceeded extends DomainError {
+  constructor(readonly limit: number, readonly resetDate: string, readonly status: RateLimitStatus) {
+    super(`Monthly API call limit of ${limit} reached. It resets on ${resetDate}; upgrade your plan for more.`);
+  }
+}
+
+export class UnderMaintenance extends DomainError {}
+
+/** The third-party safety check could not answer and the fail mode says refuse. */
+export class SafetyCheckUnavailable extends DomainError {}
+
+/** The body is bigger than the endpoint accepts (413, in the 400 body shape). */
+export class BodyTooLarge extends DomainError {}

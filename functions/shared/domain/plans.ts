@@ -1,0 +1,50 @@
+import { PlanRequired } from './errors';
+
+export const PLANS = ['FREE', 'INDIE', 'PRO', 'ENTERPRISE'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+interface PlanTerms {
+  features: readonly Feature[];
+  /** Calls per calendar month (UTC); null means no cap. */
+  monthlyCalls: number | null;
+}
+
+/** The billing plans, cheapest first: the order is what "or higher" means. */
+const PLAN_TERMS: Record<Plan, PlanTerms> = {
+  FREE: { features: ['linkExpiration'], monthlyCalls: 1_000 },
+  INDIE: { features: ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits'], monthlyCalls: 10_000 },
+  PRO: { features: FEATURES, monthlyCalls: 100_000 },
+  ENTERPRISE: { features: FEATURES, monthlyCalls: null },
+};
+
+/** The start of each 403 message, verb included so the grammar holds. */
+const FEATURE_REQUIRES: Record<Feature, string> = {
+  linkExpiration: 'Link expiration requires',
+  customAliases: 'Custom aliases require',
+  passwordProtection: 'Password protection requires',
+  clickLimits: 'Click limits require',
+};
+
+export function isPlan(value: unknown): value is Plan {
+  return typeof value === 'string' && (PLANS as readonly string[]).includes(value);
+}
+
+/** A key's own monthly limit wins over its plan's; null means no cap. */
+export function monthlyCallLimit(plan: Plan, override?: number): number | null {
+  return override ?? PLAN_TERMS[plan].monthlyCalls;
+}
+
+export function cheapestPlanWith(feature: Feature): Plan {
+  const plan = PLANS.find((candidate) => PLAN_TERMS[candidate].features.includes(feature));
+  if (!plan) throw new Error(`no plan includes ${feature}`);
+  return plan;
+}
+
+export function assertPlanIncludes(plan: Plan, feature: Feature): void {
+  if (PLAN_TERMS[plan].features.includes(feature)) return;
+  const required = cheapestPlanWith(feature);
+  throw new PlanRequired(feature, plan, required, `${FEATURE_REQUIRES[feature]} the ${required} plan or higher.`);
+}

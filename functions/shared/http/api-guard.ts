@@ -1,0 +1,51 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Caller } from '../domain/caller';
+import { assertNotInMaintenance, type Flags } from '../domain/flags';
+import type { FlagSource, UsageCounter } from '../domain/ports';
+import { admitCall, type RateLimitStatus } from '../domain/rate-limits';
+import { logger } from '../observability';
+import { errorResponse, rateLimitHeaders } from './error-responses';
+import { callerFrom, requestInfo } from './request-info';
+
+export interface Admission {
+  caller: Caller;
+  flags: Flags;
+  rateLimit: RateLimitStatus;
+}
+
+export type GuardedContext = Context & { admission: Admission };
+
+interface GuardDeps {
+  flags: FlagSource;
+  usage: UsageCounter;
+  upgradeUrl: string;
+}
+
+/**
+ * What every creation request goes through before its body is read, in the spec's order: maintenance (503),
+ * per-minute limit and monthly quota (429). Afterwards it stamps the rate-limit headers on the answer and turns
+ * any failure into the spec's body.
+ */
+export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, GuardedContext> {
+  return {
+    before: async (request) => {
+      const caller = callerFrom(request.event);
+      const flags = await deps.flags.current();
+      assertNotInMaintenance(flags);
+      const rateLimit = await admitCall(caller, deps.usage, Date.now());
+      request.context.admission = { caller, flags, rateLimit };
+    },
+    after: (request) => {
+      const admission = request.context.admission as Admission | undefined;
+      if (request.response && admission) Object.assign(request.response.headers ??= {}, rateLimitHeaders(admission.rateLimit));
+    },
+    onError: (request) => {
+      const response = errorResponse(request.error, requestInfo(request.event), deps.upgradeUrl, Date.now());
+      if (response.statusCode === 500) logger.error('request failed', { error: request.error as Error });
+      const admission = request.context.admission as Admission | undefined;
+      if (admission && !response.headers['x-ratelimit-limit']) Object.assign(response.headers, rateLimitHeaders(admission.rateLimit));
+      request.response = response;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import {
+  BodyTooLarge,
+  InvalidRequest,
+  PlanRequired,
+  QuotaExceeded,
+  RateLimited,
+  SafetyCheckUnavailable,
+  UnderMaintenance,
+} from '../domain/errors';
+import { Messages, OwnMessages } from '../domain/messages';
+import type { RateLimitStatus } from '../domain/rate-limits';
+import { json, type HttpResponse } from './responses';
+import type { RequestInfo } from './request-info';
+
+/** How long a client should wait after a 503 before trying again. */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 60;
+
+export function rateLimitHeaders(status: RateLimitStatus): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(status.limit),
+    'x-ratelimit-remaining': String(status.remaining),
+    'x-ratelimit-reset': String(status.resetsAt),
+  };
+}
+
+/** The 400 shape of spec 7.5, also used for 413. */
+export function badRequestBody(statusCode: number, message: string, request: RequestInfo, nowMs: number) {
+  return { statusCode, timestamp: new Date(nowMs).toISOString(), path: request.path, method: request.method, message };
+}
+
+/**
+ * The one place where a failure becomes the spec's status and body (section 7). Anything unexpected is a 500
+ * whose body says nothing about the cause; the caller logs the detail.
+ */
+export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: string, nowMs: number): HttpResponse {
+  if (error instanceof InvalidRequest) return json(400, badRequestBody(400, error.message, request, nowMs));
+  if (error instanceof BodyTooLarge) return json(413, badRequestBody(413, error.message, request, nowMs));
+  if (error instanceof PlanRequired) {
+    return json(403, {
+      statusCode: 403,
+      message: error.message,
+      error: 'Forbidden',
+      feature: error.feature,
+      currentPlan: error.currentPlan,
+      upgradeUrl,
+    });
+  }
+  if (error instanceof RateLimited) {
+    return json(
+      429,
+      { statusCode: 429, message: Messages.rateLimited, error: 'Too Many Requests', retryAfter: error.retryAfterSeconds },
+      { ...rateLimitHeaders(error.status), 'retry-after': String(error.retryAfterSeconds) },
+    );
+  }
+  if (error instanceof QuotaExceeded) {
+    return json(
+      429,
+      { statusCode: 429, message: error.message, limit: error.limit, resetDate: error.resetDate, upgradeUrl },
+      rateLimitHeaders(error.status),
+    );
+  }
+  if (error instanceof UnderMaintenance || error instanceof SafetyCheckUnavailable) {
+    return json(
+      503,
+      { statusCode: 503, message: error.message, error: 'Service Unavailable' },
+      { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) },
+    );
+  }
+  return json(500, { statusCode: 500, message: OwnMessages.internal, error: 'Internal Server Error' });
+}

@@ -1,0 +1,42 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Caller } from '../domain/caller';
+import { isPlan } from '../domain/plans';
+
+export interface RequestInfo {
+  path: string;
+  method: string;
+}
+
+/** Header lookup that ignores case, as HTTP does (API Gateway passes names as the client sent them). */
+export function header(event: { headers?: Record<string, string | undefined> | null }, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  const entry = Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
+  return entry?.[1] ?? undefined;
+}
+
+export function requestInfo(event: Pick<APIGatewayProxyEvent, 'path' | 'httpMethod'>): RequestInfo {
+  return { path: event.path, method: event.httpMethod };
+}
+
+/** v1 routes are anonymous and limited per source IP (API Gateway's, which a client cannot forge). */
+export function isAnonymousRoute(event: Pick<APIGatewayProxyEvent, 'resource'>): boolean {
+  return event.resource.startsWith('/v1/');
+}
+
+/** The authorizer vouched for these context values; their absence on a v2 route is a wiring bug, hence a 500. */
+export function callerFrom(event: APIGatewayProxyEvent): Caller {
+  if (isAnonymousRoute(event)) return { kind: 'anonymous', clientIp: event.requestContext.identity.sourceIp };
+  const authorizer = event.requestContext.authorizer ?? {};
+  const keyId: unknown = authorizer.keyId;
+  const plan: unknown = authorizer.plan;
+  if (typeof keyId !== 'string' || !isPlan(plan)) throw new Error('v2 request without authorizer context');
+  const monthlyLimit = Number(authorizer.monthlyLimit);
+  return {
+    kind: 'apiKey',
+    keyId,
+    plan,
+    ...(authorizer.monthlyLimit !== undefined && authorizer.monthlyLimit !== '' && Number.isInteger(monthlyLimit)
+      ? { monthlyLimitOverride: monthlyLimit }
+      : {}),
+  };
+}

@@ -1,0 +1,14 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+
+export type HttpResponse = APIGatewayProxyResult & { headers: Record<string, string> };
+
+/** API answers are data, never pages: forbid sniffing and framing, and keep them out of shared caches. */
+const API_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  return { statusCode, headers: { ...API_HEADERS, ...headers }, body: JSON.stringify(body) };
+}

@@ -1,0 +1,42 @@
+import { GetParameterCommand } from '@aws-sdk/client-ssm';
+import { BlocklistSafetyChecker } from './adapters/blocklist-safety-checker';
+import { dynamo, ssm } from './adapters/clients';
+import { DynamoAliasOverrides } from './adapters/dynamo-alias-overrides';
+import { DynamoKeyStore } from './adapters/dynamo-key-store';
+import { DynamoLinkStore } from './adapters/dynamo-link-store';
+import { DynamoUsageCounter } from './adapters/dynamo-usage-counter';
+import { GoogleSafeBrowsingChecker } from './adapters/google-safe-browsing';
+import { SsmFlagSource } from './adapters/ssm-flag-source';
+import { config } from './config';
+import type { SafetyChecker } from './domain/ports';
+import { logger } from './observability';
+
+/** Builds each adapter from the function's environment. Handlers call these once, at module level. */
+
+export const linkStore = () => new DynamoLinkStore(dynamo(), config.table('linksTable'));
+export const usageCounter = () => new DynamoUsageCounter(dynamo(), config.table('usageTable'));
+export const keyStore = () => new DynamoKeyStore(dynamo(), config.table('apiKeysTable'));
+export const aliasOverrides = () => new DynamoAliasOverrides(dynamo(), config.table('aliasOverridesTable'));
+export const flagSource = () => new SsmFlagSource(ssm(), config.flagsPrefix(), logger);
+
+/** Google Safe Browsing when a key parameter is configured, else the shipped blocklist. */
+export function safetyChecker(): SafetyChecker {
+  const keyParameter = config.safeBrowsingKeyParameter();
+  if (!keyParameter) return new BlocklistSafetyChecker();
+  let apiKey: Promise<string> | undefined;
+  return new GoogleSafeBrowsingChecker({
+    apiKey: () => {
+      apiKey ??= ssm()
+        .send(new GetParameterCommand({ Name: keyParameter, WithDecryption: true }))
+        .then(({ Parameter }) => Parameter?.Value ?? '')
+        .catch((error: unknown) => {
+          apiKey = undefined;
+          throw error;
+        });
+      return apiKey;
+    },
+    endpoint: config.safeBrowsingEndpoint(),
+    failOpen: config.safetyFailsOpen(),
+    onFailure: (reason) => logger.error('safety check failed', { reason }),
+  });
+}
