@@ -15,7 +15,7 @@ export const EnvNames = {
   usageTable: 'USAGE_TABLE',
   aliasOverridesTable: 'ALIAS_OVERRIDES_TABLE',
   flagsPrefix: 'FLAGS_PARAMETER_PREFIX',
-  shortBaseUrl: 'SHORT_BASE_URL',
+  shortBaseUrlParameter: 'SHORT_BASE_URL_PARAMETER',
   upgradeUrl: 'UPGRADE_URL',
   safeBrowsingKeyParameter: 'SAFE_BROWSING_KEY_PARAMETER',
   safeBrowsingEndpoint: 'SAFE_BROWSING_ENDPOINT',
@@ -25,7 +25,7 @@ export const EnvNames = {
 export const config = {
   table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable') => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
-  shortBaseUrl: () => required(EnvNames.shortBaseUrl),
+  shortBaseUrlParameter: () => required(EnvNames.shortBaseUrlParameter),
   upgradeUrl: () => required(EnvNames.upgradeUrl),
   safeBrowsingKeyParameter: () => optional(EnvNames.safeBrowsingKeyParameter),
   safeBrowsingEndpoint: () => optional(EnvNames.safeBrowsingEndpoint),

@@ -19,6 +19,28 @@ export const keyStore = () => new DynamoKeyStore(dynamo(), config.table('apiKeys
 export const aliasOverrides = () => new DynamoAliasOverrides(dynamo(), config.table('aliasOverridesTable'));
 export const flagSource = () => new SsmFlagSource(ssm(), config.flagsPrefix(), logger);
 
+/**
+ * The short domain's base URL lives in SSM rather than in the environment: without a custom domain it is the
+ * CloudFront distribution's name, which cannot be passed to the functions the distribution itself depends on.
+ * It never changes for a deployment, so it is read once per container.
+ */
+export function shortBaseUrlReader(): () => Promise<string> {
+  let value: Promise<string> | undefined;
+  return () => {
+    value ??= readParameter(config.shortBaseUrlParameter(), false).catch((error: unknown) => {
+      value = undefined;
+      throw error;
+    });
+    return value;
+  };
+}
+
+async function readParameter(name: string, decrypt: boolean): Promise<string> {
+  const { Parameter } = await ssm().send(new GetParameterCommand({ Name: name, WithDecryption: decrypt }));
+  if (!Parameter?.Value) throw new Error(`SSM parameter ${name} is empty`);
+  return Parameter.Value;
+}
+
 /** Google Safe Browsing when a key parameter is configured, else the shipped blocklist. */
 export function safetyChecker(): SafetyChecker {
   const keyParameter = config.safeBrowsingKeyParameter();
@@ -26,10 +48,7 @@ export function safetyChecker(): SafetyChecker {
   let apiKey: Promise<string> | undefined;
   return new GoogleSafeBrowsingChecker({
     apiKey: () => {
-      apiKey ??= ssm()
-        .send(new GetParameterCommand({ Name: keyParameter, WithDecryption: true }))
-        .then(({ Parameter }) => Parameter?.Value ?? '')
-        .catch((error: unknown) => {
+      apiKey ??= readParameter(keyParameter, true).catch((error: unknown) => {
           apiKey = undefined;
           throw error;
         });

@@ -1,0 +1,129 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  AuthorizationType,
+  EndpointType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
+  RequestAuthorizer,
+  RestApi,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { RemovalPolicy } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { addGatewayResponses } from './gateway-responses';
+
+export type RouteTarget = 'create' | 'batch' | 'redirect' | 'health';
+
+export interface Route {
+  path: string;
+  methods: readonly string[];
+  target: RouteTarget;
+  /** Guarded by the API-key authorizer. */
+  apiKey: boolean;
+}
+
+/** The service's routes: the one list. The local stack reads them back from the synthesized template. */
+export const ROUTES: readonly Route[] = [
+  { path: '/v2/shorten', methods: ['POST'], target: 'create', apiKey: true },
+  { path: '/v2/shorten/batch', methods: ['POST'], target: 'batch', apiKey: true },
+  { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
+  { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },
+  { path: '/health', methods: ['GET'], target: 'health', apiKey: false },
+  { path: '/{code}', methods: ['GET', 'HEAD', 'POST'], target: 'redirect', apiKey: false },
+];
+
+/** First path segments that belong to the API, never to a visitor's short code. */
+export const API_PATH_SEGMENTS = [...new Set(ROUTES.filter((route) => route.target !== 'redirect').map((route) => route.path.split('/')[1] ?? ''))];
+
+export interface ShortenerApiProps {
+  stage: string;
+  functions: Record<Exclude<RouteTarget, 'health'>, IFunction>;
+  authorizer: IFunction;
+  removalPolicy: RemovalPolicy;
+}
+
+/** The REST API: routes, the REQUEST authorizer on v2, JSON gateway responses, access logs. */
+export class ShortenerApi extends Construct {
+  readonly restApi: RestApi;
+
+  constructor(scope: Construct, id: string, props: ShortenerApiProps) {
+    super(scope, id);
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: props.removalPolicy });
+    this.restApi = new RestApi(this, 'RestApi', {
+      description: 'URL shortener API',
+      endpointTypes: [EndpointType.REGIONAL],
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: props.stage,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        loggingLevel: MethodLoggingLevel.ERROR,
+        metricsEnabled: true,
+        tracingEnabled: true,
+        // A ceiling for the whole stage, far above the per-key limits, against floods that never reach a Lambda.
+        throttlingRateLimit: 2000,
+        throttlingBurstLimit: 1000,
+      },
+    });
+    addGatewayResponses(this.restApi);
+
+    const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: props.authorizer,
+      identitySources: [IdentitySource.header('Authorization')],
+      // No result caching: a revoked key is refused on its very next request.
+      resultsCacheTtl: Duration.seconds(0),
+    });
+
+    for (const route of ROUTES) {
+      const resource = this.restApi.root.resourceForPath(route.path);
+      for (const method of route.methods) this.addMethod(resource, method, route, props, authorizer);
+    }
+    this.acknowledgeFindings();
+  }
+
+  private addMethod(resource: IResource, method: string, route: Route, props: ShortenerApiProps, authorizer: RequestAuthorizer): void {
+    const integration =
+      route.target === 'health'
+        ? new MockIntegration({
+            requestTemplates: { 'application/json': '{"statusCode": 200}' },
+            passthroughBehavior: PassthroughBehavior.NEVER,
+            integrationResponses: [{ statusCode: '200', responseTemplates: { 'application/json': '{"status":"ok"}' } }],
+          })
+        : new LambdaIntegration(props.functions[route.target], { allowTestInvoke: false });
+    const created = resource.addMethod(method, integration, {
+      ...(route.apiKey ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE }),
+      ...(route.target === 'health' ? { methodResponses: [{ statusCode: '200' }] } : {}),
+    });
+    if (!route.apiKey) {
+      Validations.of(created).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: 'Public by the spec: v1 creation is anonymous (limited per IP), visitors follow short links, health is open.',
+      });
+      Validations.of(created).acknowledge({
+        id: 'AwsSolutions-COG4',
+        reason: 'Public by the spec: v1 creation is anonymous (limited per IP), visitors follow short links, health is open.',
+      });
+    }
+    if (route.apiKey) {
+      Validations.of(created).acknowledge({ id: 'AwsSolutions-COG4', reason: 'Callers are API-key holders, checked by the Lambda REQUEST authorizer, not Cognito users.' });
+    }
+  }
+
+  private acknowledgeFindings(): void {
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason: 'Bodies are validated by zod in the handlers, which must answer with the spec\'s exact messages and shapes.',
+    });
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason: 'Abuse is bounded by per-key and per-IP limits in DynamoDB plus stage throttling; WAF is an operator add-on.',
+    });
+  }
+}

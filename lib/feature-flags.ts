@@ -1,0 +1,27 @@
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { FLAG_NAMES, SAFE_DEFAULT_FLAGS, formatFlagValue } from '../functions/shared/domain/flags';
+
+/** The operator's switches as SSM parameters under /<app>/<stage>/flags/, created with the safe defaults. */
+export class FeatureFlags extends Construct {
+  readonly prefix: string;
+  private readonly parameters: StringParameter[];
+
+  constructor(scope: Construct, id: string, props: { prefix: string }) {
+    super(scope, id);
+    this.prefix = props.prefix;
+    this.parameters = FLAG_NAMES.map(
+      (flag) =>
+        new StringParameter(this, flag, {
+          parameterName: `${props.prefix}/${flag}`,
+          stringValue: formatFlagValue(SAFE_DEFAULT_FLAGS[flag]),
+          description: `Feature flag ${flag} (on|off)`,
+        }),
+    );
+  }
+
+  grantRead(grantee: IGrantable): void {
+    for (const parameter of this.parameters) parameter.grantRead(grantee);
+  }
+}

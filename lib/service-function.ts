@@ -1,0 +1,75 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Validations } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import * as path from 'node:path';
+
+const PROJECT_ROOT = path.join(__dirname, '..');
+
+/**
+ * esbuild's ESM output keeps CommonJS `require` calls of bundled dependencies (the SDK's node:https among
+ * them); without a real `require` in scope they fail at import with "Dynamic require of ... is not supported".
+ */
+const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module';const require = __createRequire(import.meta.url);";
+
+/** The DynamoDB calls the functions make; each function is granted only the ones it uses. */
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem';
+
+export interface ServiceFunctionProps {
+  /** Folder under functions/ holding handler.ts. */
+  name: string;
+  description: string;
+  memorySize?: number;
+  environment?: Record<string, string>;
+  removalPolicy: RemovalPolicy;
+}
+
+/** The one place holding the Lambda defaults: Node.js 22 on arm64, minified ESM with source maps, JSON logs. */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: props.removalPolicy });
+    // An own role instead of AWSLambdaBasicExecutionRole: it may write to this function's log group and nothing else.
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
+    super(scope, id, {
+      entry: path.join(PROJECT_ROOT, 'functions', props.name, 'handler.ts'),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 256,
+      timeout: Duration.seconds(10),
+      logGroup,
+      role,
+      loggingFormat: LoggingFormat.JSON,
+      environment: { POWERTOOLS_SERVICE_NAME: props.name, ...props.environment },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        mainFields: ['module', 'main'],
+        // Bundle the SDK too: tree-shaken clients load faster than the runtime's full copy, and versions are pinned.
+        externalModules: [],
+        banner: ESM_REQUIRE_BANNER,
+      },
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'Node.js 22 is the runtime this service targets and tests (DEVELOPERS.md); upgrades are deliberate.',
+    });
+  }
+
+  /** Sets the table's environment variable and grants exactly the calls the function makes on it. */
+  bindTable(table: ITable, environmentName: string, actions: readonly TableAction[]): this {
+    this.addEnvironment(environmentName, table.tableName);
+    table.grant(this, ...actions.map((action) => `dynamodb:${action}`));
+    return this;
+  }
+}

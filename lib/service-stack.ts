@@ -1,0 +1,107 @@
+import { RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import { Construct } from 'constructs';
+import { EnvNames } from '../functions/shared/config';
+import { API_PATH_SEGMENTS, ShortenerApi } from './api';
+import { DataTables } from './data-tables';
+import { FeatureFlags } from './feature-flags';
+import { ServiceFunction } from './service-function';
+import { ShortDomain } from './short-domain';
+import type { StageConfig } from './stage-config';
+
+export interface ServiceStackProps extends StackProps {
+  config: StageConfig;
+}
+
+/** Wires the constructs together; each construct holds its own concern. */
+export class ServiceStack extends Stack {
+  readonly api: ShortenerApi;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const production = config.stage === 'prod';
+    const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const parameterPrefix = `/${config.appName}/${config.stage}`;
+
+    const tables = new DataTables(this, 'Data', { deletionProtection: production });
+    const flags = new FeatureFlags(this, 'Flags', { prefix: `${parameterPrefix}/flags` });
+    const shortBaseUrlName = `${parameterPrefix}/shortBaseUrl`;
+
+    const creationEnvironment = {
+      [EnvNames.flagsPrefix]: flags.prefix,
+      [EnvNames.shortBaseUrlParameter]: shortBaseUrlName,
+      [EnvNames.upgradeUrl]: config.upgradeUrl,
+      ...(config.safeBrowsingKeyParameter ? { [EnvNames.safeBrowsingKeyParameter]: config.safeBrowsingKeyParameter } : {}),
+    };
+    const create = new ServiceFunction(this, 'CreateFunction', {
+      name: 'create',
+      description: 'POST /v2/shorten and /v1/shorten',
+      memorySize: 512,
+      environment: creationEnvironment,
+      removalPolicy,
+    });
+    const batch = new ServiceFunction(this, 'BatchFunction', {
+      name: 'batch',
+      description: 'POST /v2/shorten/batch and /v1/shorten/batch',
+      memorySize: 512,
+      environment: creationEnvironment,
+      removalPolicy,
+    });
+    for (const fn of [create, batch]) {
+      fn.bindTable(tables.links, EnvNames.linksTable, ['PutItem'])
+        .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem'])
+        .bindTable(tables.aliasOverrides, EnvNames.aliasOverridesTable, ['GetItem']);
+      flags.grantRead(fn);
+    }
+    const redirect = new ServiceFunction(this, 'RedirectFunction', {
+      name: 'redirect',
+      description: 'GET, HEAD and POST /{code}: visitors',
+      environment: { [EnvNames.flagsPrefix]: flags.prefix },
+      removalPolicy,
+    });
+    redirect
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem'])
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(redirect);
+    const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
+      name: 'authorizer',
+      description: 'Bearer API keys for the v2 routes',
+      removalPolicy,
+    });
+    authorizer.bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['GetItem']);
+
+    this.api = new ShortenerApi(this, 'Api', {
+      stage: config.stage,
+      functions: { create, batch, redirect },
+      authorizer,
+      removalPolicy,
+    });
+    const shortDomain = new ShortDomain(this, 'ShortDomain', {
+      api: this.api.restApi,
+      apiPathSegments: API_PATH_SEGMENTS,
+      domainName: config.shortDomain,
+      certificateArn: config.certificateArn,
+      hostedZoneId: config.hostedZoneId,
+      hostedZoneName: config.hostedZoneName,
+    });
+    new StringParameter(this, 'ShortBaseUrl', {
+      parameterName: shortBaseUrlName,
+      stringValue: shortDomain.baseUrl,
+      description: 'Base URL of short links (read once per Lambda container)',
+    });
+    // Granted by name: a reference to the parameter itself would make the functions wait for the distribution.
+    const shortBaseUrlByName = StringParameter.fromStringParameterName(this, 'ShortBaseUrlByName', shortBaseUrlName);
+    shortBaseUrlByName.grantRead(create);
+    shortBaseUrlByName.grantRead(batch);
+    if (config.safeBrowsingKeyParameter) {
+      const key = StringParameter.fromSecureStringParameterAttributes(this, 'SafeBrowsingKey', { parameterName: config.safeBrowsingKeyParameter });
+      key.grantRead(create);
+      key.grantRead(batch);
+    }
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: 'The account-level role API Gateway uses to write its logs; AWS maintains its narrow policy.',
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  OriginRequestPolicy,
+  PriceClass,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { RestApiOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import { Construct } from 'constructs';
+
+export interface ShortDomainProps {
+  api: RestApi;
+  /** First path segments of API routes: the short domain answers them with 404. */
+  apiPathSegments: readonly string[];
+  domainName?: string;
+  certificateArn?: string;
+  hostedZoneId?: string;
+  hostedZoneName?: string;
+}
+
+/** Longest a plain redirect may sit at the edge: links are immutable, but deletions by operators should bite soon. */
+export const EDGE_CACHE_MAX_SECONDS = 300;
+
+/**
+ * Visitors reach short links through CloudFront. A viewer-request function lets only visitor paths through,
+ * so the API is not reachable on the short domain. The cache follows the origin's Cache-Control: plain links
+ * may be cached briefly, anything with expiry, clicks or a password says no-store.
+ */
+export class ShortDomain extends Construct {
+  readonly distribution: Distribution;
+  /** https://<short domain or CloudFront domain> */
+  readonly baseUrl: string;
+
+  constructor(scope: Construct, id: string, props: ShortDomainProps) {
+    super(scope, id);
+    const visitorRoutesOnly = new CloudFrontFunction(this, 'VisitorRoutesOnly', {
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(`
+var API = ${JSON.stringify(props.apiPathSegments)};
+function handler(event) {
+  var segments = event.request.uri.split('/');
+  if (segments.length === 2 && /^[A-Za-z0-9-]{1,50}$/.test(segments[1]) && API.indexOf(segments[1]) === -1) return event.request;
+  return { statusCode: 404, statusDescription: 'Not Found', headers: { 'content-type': { value: 'application/json' }, 'cache-control': { value: 'no-store' } },
+    body: { encoding: 'text', data: '{"statusCode":404,"message":"Not Found","error":"Not Found"}' } };
+}`),
+    });
+    const cachePolicy = new CachePolicy(this, 'FollowOrigin', {
+      defaultTtl: Duration.seconds(0),
+      minTtl: Duration.seconds(0),
+      maxTtl: Duration.seconds(EDGE_CACHE_MAX_SECONDS),
+    });
+    const certificate = props.certificateArn ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn) : undefined;
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Short links',
+      priceClass: PriceClass.PRICE_CLASS_100,
+      ...(props.domainName && certificate
+        ? { domainNames: [props.domainName], certificate, minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
+        : {}),
+      defaultBehavior: {
+        origin: new RestApiOrigin(props.api),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        // POST carries the password form; everything else is refused by the function or the API.
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        functionAssociations: [{ function: visitorRoutesOnly, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+    });
+    this.baseUrl = `https://${props.domainName ?? this.distribution.distributionDomainName}`;
+
+    if (props.domainName && props.hostedZoneId && props.hostedZoneName) {
+      const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: props.hostedZoneId, zoneName: props.hostedZoneName });
+      new ARecord(this, 'Alias', { zone, recordName: props.domainName, target: RecordTarget.fromAlias(new CloudFrontTarget(this.distribution)) });
+    }
+    this.acknowledgeFindings(Boolean(certificate));
+  }
+
+  private acknowledgeFindings(customCertificate: boolean): void {
+    const acknowledge = (id: string, reason: string) => Validations.of(this.distribution).acknowledge({ id, reason });
+    acknowledge('AwsSolutions-CFR1', 'Short links are for everyone; no country is blocked.');
+    acknowledge('AwsSolutions-CFR2', 'WAF is an operator add-on; abuse of creation is limited per key and IP behind the API.');
+    acknowledge('AwsSolutions-CFR3', 'Visits are logged by API Gateway access logs and the redirect Lambda; edge logs would duplicate them.');
+    if (!customCertificate) {
+      acknowledge('AwsSolutions-CFR4', 'Without a custom domain CloudFront serves its default certificate, whose TLS floor cannot be set.');
+    }
+  }
+}

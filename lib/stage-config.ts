@@ -1,0 +1,45 @@
+import type { Node } from 'constructs';
+
+export const STAGES = ['dev', 'prod'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** Everything an operator can choose per deployment, from CDK context (`-c key=value` or cdk.json). */
+export interface StageConfig {
+  appName: string;
+  stage: Stage;
+  /** e.g. sho.rt; without it visitors use the CloudFront domain name. */
+  shortDomain?: string;
+  /** ACM certificate in us-east-1 for shortDomain (CloudFront only reads certificates from there). */
+  certificateArn?: string;
+  hostedZoneId?: string;
+  hostedZoneName?: string;
+  /** Where 403 and 429 bodies send people to upgrade. */
+  upgradeUrl: string;
+  /** SecureString parameter holding a Google Safe Browsing key; without it the shipped blocklist is used. */
+  safeBrowsingKeyParameter?: string;
+  /** Receives alarm notifications. */
+  alarmEmail?: string;
+}
+
+function text(node: Node, key: string): string | undefined {
+  const value: unknown = node.tryGetContext(key);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+export function readStageConfig(node: Node): StageConfig {
+  const stage = text(node, 'stage') ?? 'dev';
+  if (!(STAGES as readonly string[]).includes(stage)) throw new Error(`stage must be one of ${STAGES.join(', ')}, got ${stage}`);
+  const upgradeUrl = text(node, 'upgradeUrl');
+  if (!upgradeUrl || !/^https:\/\//.test(upgradeUrl)) throw new Error('context upgradeUrl must be an https URL');
+  const config: StageConfig = { appName: text(node, 'appName') ?? 'shortener', stage: stage as Stage, upgradeUrl };
+  for (const key of ['shortDomain', 'certificateArn', 'hostedZoneId', 'hostedZoneName', 'safeBrowsingKeyParameter', 'alarmEmail'] as const) {
+    const value = text(node, key);
+    if (value !== undefined) config[key] = value;
+  }
+  if (config.shortDomain && !config.certificateArn) throw new Error('shortDomain needs certificateArn (an ACM certificate in us-east-1)');
+  return config;
+}
+
+export function stackName(config: Pick<StageConfig, 'appName' | 'stage'>): string {
+  return `${config.appName}-${config.stage}`;
+}
