@@ -1,4 +1,5 @@
-import { RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { EnvNames } from '../functions/shared/config';
@@ -85,7 +86,7 @@ export class ServiceStack extends Stack {
       hostedZoneId: config.hostedZoneId,
       hostedZoneName: config.hostedZoneName,
     });
-    new StringParameter(this, 'ShortBaseUrl', {
+    new StringParameter(this, 'ShortBaseUrlParameter', {
       parameterName: shortBaseUrlName,
       stringValue: shortDomain.baseUrl,
       description: 'Base URL of short links (read once per Lambda container)',
@@ -99,6 +100,18 @@ export class ServiceStack extends Stack {
       key.grantRead(create);
       key.grantRead(batch);
     }
+    const outputs: Record<StackOutputs, string> = {
+      [StackOutputs.linksTable]: tables.links.tableName,
+      [StackOutputs.apiKeysTable]: tables.apiKeys.tableName,
+      [StackOutputs.usageTable]: tables.usage.tableName,
+      [StackOutputs.aliasOverridesTable]: tables.aliasOverrides.tableName,
+      [StackOutputs.flagsPrefix]: flags.prefix,
+      [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
+      [StackOutputs.apiUrl]: this.api.restApi.url,
+      [StackOutputs.shortBaseUrl]: shortDomain.baseUrl,
+    };
+    for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
+
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       reason: 'The account-level role API Gateway uses to write its logs; AWS maintains its narrow policy.',

@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { TableSpec } from './template';
+
+/** Amazon's DynamoDB Local, as shipped inside the amplify-dynamodb-simulator package. */
+const EMULATOR_DIR = path.join(path.dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+
+export interface DynamoDbLocalOptions {
+  port: number;
+  /** Undefined keeps data in memory only. */
+  dataDir?: string;
+}
+
+export class DynamoDbLocal {
+  private process?: ChildProcess;
+  readonly endpoint: string;
+
+  constructor(private readonly options: DynamoDbLocalOptions) {
+    this.endpoint = `http://127.0.0.1:${options.port}`;
+  }
+
+  client(): DynamoDBClient {
+    return new DynamoDBClient({ endpoint: this.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  }
+
+  async start(): Promise<void> {
+    const storage = this.options.dataDir ? ['-dbPath', this.options.dataDir] : ['-inMemory'];
+    if (this.options.dataDir) mkdirSync(this.options.dataDir, { recursive: true });
+    const java = spawn(
+      'java',
+      [`-Djava.library.path=${path.join(EMULATOR_DIR, 'DynamoDBLocal_lib')}`, '-jar', path.join(EMULATOR_DIR, 'DynamoDBLocal.jar'), '-port', String(this.options.port), '-sharedDb', ...storage],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    this.process = java;
+    let stderr = '';
+    java.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    const exited = new Promise<never>((_, reject) =>
+      java.once('exit', (code) => reject(new Error(`DynamoDB Local exited with ${code}: ${stderr.trim() || 'is java installed?'}`))),
+    );
+    java.once('error', () => undefined);
+    await Promise.race([exited, this.waitUntilReady()]);
+  }
+
+  private async waitUntilReady(): Promise<void> {
+    const client = this.client();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        await client.send(new ListTablesCommand({}));
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start: ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
+  /** Creates each table the template declares (keeping existing ones and their data) and turns on its TTL. */
+  async ensureTables(tables: readonly TableSpec[]): Promise<void> {
+    const client = this.client();
+    for (const table of tables) {
+      try {
+        await client.send(
+          new CreateTableCommand({
+            TableName: table.name,
+            KeySchema: table.keySchema,
+            AttributeDefinitions: table.attributeDefinitions,
+            BillingMode: 'PAY_PER_REQUEST',
+          }),
+        );
+        if (table.ttlAttribute) {
+          await client.send(
+            new UpdateTimeToLiveCommand({ TableName: table.name, TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true } }),
+          );
+        }
+      } catch (error) {
+        if (!(error instanceof ResourceInUseException)) throw error;
+      }
+    }
+  }
+
+  stop(): void {
+    if (this.process && this.process.exitCode === null) this.process.kill('SIGTERM');
+  }
+}

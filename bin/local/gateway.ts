@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { LocalFunction } from './lambda-runtime';
+import type { GatewayResponseSpec, RouteSpec, Topology } from './template';
+
+/** API Gateway's own payload ceiling. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+
+interface ProxyResult {
+  statusCode?: number;
+  headers?: Record<string, string | number | boolean>;
+  multiValueHeaders?: Record<string, Array<string | number | boolean>>;
+  body?: string;
+  isBase64Encoded?: boolean;
+}
+
+interface AuthorizerResult {
+  principalId?: string;
+  policyDocument?: { Statement?: Array<{ Effect?: string }> };
+  context?: Record<string, string | number | boolean>;
+}
+
+interface Matched {
+  route: RouteSpec;
+  pathParameters: Record<string, string> | null;
+}
+
+/** Static segments win over {parameters}, as in API Gateway. */
+function matchRoute(routes: readonly RouteSpec[], method: string, pathname: string): Matched | 'methodNotAllowed' | undefined {
+  const segments = pathname.split('/').slice(1);
+  const candidates = routes
+    .map((route) => {
+      const pattern = route.resourcePath.split('/').slice(1);
+      if (pattern.length !== segments.length) return undefined;
+      const parameters: Record<string, string> = {};
+      let staticCount = 0;
+      for (const [index, part] of pattern.entries()) {
+        const segment = segments[index] ?? '';
+        const parameter = /^\{(.+)\}$/.exec(part)?.[1];
+        if (parameter) {
+          if (segment === '') return undefined;
+          parameters[parameter] = decodeURIComponent(segment);
+        } else if (part === segment) staticCount += 1;
+        else return undefined;
+      }
+      return { route, parameters, staticCount };
+    })
+    .filter((candidate): candidate is NonNullable<typeof candidate> => candidate !== undefined);
+  if (candidates.length === 0) return undefined;
+  const best = Math.max(...candidates.map((candidate) => candidate.staticCount));
+  const resource = candidates.filter((candidate) => candidate.staticCount === best);
+  const match = resource.find((candidate) => candidate.route.method === method);
+  if (!match) return 'methodNotAllowed';
+  return { route: match.route, pathParameters: Object.keys(match.parameters).length > 0 ? match.parameters : null };
+}
+
+/** The few `$context` variables our gateway-response templates use. */
+function renderTemplate(template: string, variables: Record<string, string>): string {
+  return template.replace(/\$context\.[A-Za-z.]+/g, (name) => variables[name] ?? '');
+}
+
+export interface LocalGatewayOptions {
+  topology: Topology;
+  functions: ReadonlyMap<string, LocalFunction>;
+  log: (message: string) => void;
+}
+
+/** An HTTP server that plays API Gateway (REST, Lambda proxy integration) for the template's routes. */
+export class LocalGateway {
+  private server?: Server;
+
+  constructor(private readonly options: LocalGatewayOptions) {}
+
+  private gatewayResponse(response: ServerResponse, type: string, variables: Record<string, string> = {}): void {
+    const spec: GatewayResponseSpec =
+      this.options.topology.gatewayResponses.get(type) ??
+      this.options.topology.gatewayResponses.get(type.startsWith('DEFAULT') ? type : 'DEFAULT_4XX') ??
+      { statusCode: 500, template: '{"message":"Internal server error"}', headers: {} };
+    response.writeHead(spec.statusCode, { 'content-type': 'application/json', ...spec.headers });
+    response.end(renderTemplate(spec.template, variables));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readBody(request);
+    if (body === undefined) return this.gatewayResponse(response, 'REQUEST_TOO_LARGE');
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = request.method ?? 'GET';
+    const matched = matchRoute(this.options.topology.routes, method, url.pathname);
+    if (!matched || matched === 'methodNotAllowed') return this.gatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
+    const { route } = matched;
+
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (let index = 0; index < request.rawHeaders.length; index += 2) {
+      const name = request.rawHeaders[index] ?? '';
+      const value = request.rawHeaders[index + 1] ?? '';
+      headers[name] = value;
+      (multiValueHeaders[name] ??= []).push(value);
+    }
+    const query = [...url.searchParams.keys()].length > 0 ? Object.fromEntries(url.searchParams) : null;
+    const stage = this.options.topology.stage;
+    const requestId = randomUUID();
+    const requestContext = {
+      accountId: '000000000000',
+      apiId: 'local',
+      stage,
+      requestId,
+      httpMethod: method,
+      path: `/${stage}${url.pathname}`,
+      resourcePath: route.resourcePath,
+      requestTimeEpoch: Date.now(),
+      identity: { sourceIp: normaliseIp(request.socket.remoteAddress), userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null },
+      authorizer: null as Record<string, unknown> | null,
+    };
+
+    if (route.integration.kind === 'mock') {
+      response.writeHead(route.integration.statusCode, { 'content-type': 'application/json' });
+      response.end(route.integration.body);
+      return;
+    }
+
+    if (route.authorizer) {
+      const lowerHeaders = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
+      if (route.authorizer.identityHeaders.some((name) => !lowerHeaders[name]?.trim())) return this.gatewayResponse(response, 'UNAUTHORIZED');
+      const authorizerFunction = this.options.functions.get(route.authorizer.functionId);
+      let verdict: AuthorizerResult;
+      try {
+        verdict = (await authorizerFunction?.invoke({
+          type: 'REQUEST',
+          methodArn: `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${route.resourcePath}`,
+          resource: route.resourcePath,
+          path: url.pathname,
+          httpMethod: method,
+          headers,
+          multiValueHeaders,
+          queryStringParameters: query,
+          pathParameters: matched.pathParameters,
+          requestContext,
+        })) as AuthorizerResult;
+      } catch (error) {
+        this.options.log(`authorizer failed: ${String(error)}`);
+        return this.gatewayResponse(response, 'AUTHORIZER_FAILURE');
+      }
+      const context = Object.fromEntries(Object.entries(verdict?.context ?? {}).map(([key, value]) => [key, String(value)]));
+      const allowed = verdict?.policyDocument?.Statement?.every((statement) => statement.Effect === 'Allow') ?? false;
+      if (!allowed) {
+        return this.gatewayResponse(
+          response,
+          'ACCESS_DENIED',
+          Object.fromEntries(Object.entries(context).map(([key, value]) => [`$context.authorizer.${key}`, value])),
+        );
+      }
+      requestContext.authorizer = { ...context, principalId: verdict.principalId };
+    }
+
+    const target = this.options.functions.get(route.integration.functionId);
+    let result: ProxyResult;
+    try {
+      result = (await target?.invoke({
+        resource: route.resourcePath,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders,
+        queryStringParameters: query,
+        multiValueQueryStringParameters: query ? Object.fromEntries([...url.searchParams.keys()].map((key) => [key, url.searchParams.getAll(key)])) : null,
+        pathParameters: matched.pathParameters,
+        stageVariables: null,
+        requestContext,
+        body: body.length > 0 ? body.toString('utf8') : null,
+        isBase64Encoded: false,
+      })) as ProxyResult;
+    } catch (error) {
+      this.options.log(`${route.integration.functionId} failed: ${String(error)}`);
+      return this.gatewayResponse(response, 'DEFAULT_5XX');
+    }
+    if (!result || typeof result.statusCode !== 'number') return this.gatewayResponse(response, 'DEFAULT_5XX');
+    const outgoing: Record<string, string | string[]> = {};
+    for (const [key, value] of Object.entries(result.headers ?? {})) outgoing[key] = String(value);
+    for (const [key, values] of Object.entries(result.multiValueHeaders ?? {})) outgoing[key] = values.map(String);
+    response.writeHead(result.statusCode, outgoing);
+    response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
+  }
+
+  listen(port: number, host = '127.0.0.1'): Promise<number> {
+    this.server = createServer((request, response) => {
+      this.handle(request, response).catch((error: unknown) => {
+        this.options.log(`gateway failure: ${String(error)}`);
+        if (!response.headersSent) this.gatewayResponse(response, 'DEFAULT_5XX');
+        else response.end();
+      });
+    });
+    // Load tests open many keep-alive connections; the defaults would drop idle ones mid-run.
+    this.server.keepAliveTimeout = 65_000;
+    return new Promise((resolve, reject) => {
+      this.server?.once('error', reject);
+      this.server?.listen(port, host, () => {
+        const address = this.server?.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.server) return resolve();
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+}
+
+function normaliseIp(address: string | undefined): string {
+  return (address ?? '127.0.0.1').replace(/^::ffff:/, '');
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_PAYLOAD_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}

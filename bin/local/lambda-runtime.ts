@@ -1,0 +1,55 @@
+import { Worker } from 'node:worker_threads';
+import * as path from 'node:path';
+import type { FunctionSpec } from './template';
+
+const WORKER_FILE = path.join(__dirname, 'lambda-worker.mjs');
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** One deployed function running locally: its bundle in a worker thread with its own environment. */
+export class LocalFunction {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  readonly ready: Promise<void>;
+
+  constructor(readonly spec: FunctionSpec, sharedEnvironment: Record<string, string>) {
+    this.worker = new Worker(WORKER_FILE, {
+      workerData: { entryFile: spec.entryFile, exportName: spec.exportName, functionName: spec.logicalId, timeoutSeconds: spec.timeoutSeconds },
+      env: { ...process.env, ...sharedEnvironment, ...spec.environment, AWS_LAMBDA_FUNCTION_NAME: spec.logicalId },
+    });
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.once('error', reject);
+      this.worker.once('message', () => resolve());
+    });
+    this.worker.on('message', (message: { id?: number; result?: unknown; error?: { name: string; message: string } }) => {
+      if (message.id === undefined) return;
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      this.pending.delete(message.id);
+      clearTimeout(pending.timer);
+      if (message.error) pending.reject(Object.assign(new Error(message.error.message), { name: message.error.name }));
+      else pending.resolve(message.result);
+    });
+  }
+
+  invoke(event: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`${this.spec.logicalId} timed out after ${this.spec.timeoutSeconds} s`));
+      }, this.spec.timeoutSeconds * 1000);
+      this.pending.set(id, { resolve, reject, timer });
+      this.worker.postMessage({ id, event });
+    });
+  }
+
+  stop(): Promise<number> {
+    return this.worker.terminate();
+  }
+}

@@ -1,0 +1,30 @@
+// Runs one bundled Lambda handler inside a worker thread, so each function keeps its own environment and
+// module state, as its own Lambda container would. Plain JavaScript: it loads the bundle exactly as deployed.
+import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+
+const { entryFile, exportName, functionName, timeoutSeconds } = workerData;
+const module = await import(pathToFileURL(entryFile).href);
+const handler = module[exportName];
+
+parentPort.on('message', async ({ id, event }) => {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  const context = {
+    awsRequestId: `local-${id}`,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  };
+  try {
+    const result = await handler(event, context);
+    parentPort.postMessage({ id, result });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } });
+  }
+});
+parentPort.postMessage({ ready: true });

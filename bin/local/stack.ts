@@ -1,0 +1,135 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { StackOutputs } from '../../lib/stack-outputs';
+import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { issueApiKey, hashApiKey } from '../../functions/shared/domain/api-keys';
+import { DynamoDbLocal } from './dynamodb-local';
+import { LocalGateway } from './gateway';
+import { LocalFunction } from './lambda-runtime';
+import { SsmStandIn } from './ssm-standin';
+import { loadTemplate, readTopology, type Topology } from './template';
+
+export const PROJECT_ROOT = path.join(__dirname, '..', '..');
+const CLOUD_ASSEMBLY_DIR = path.join(PROJECT_ROOT, 'cdk.out');
+/** Any region will do: every client is pointed at a local endpoint. */
+export const LOCAL_REGION = 'us-east-1';
+
+export interface LocalStackOptions {
+  port: number;
+  dynamoDbPort: number;
+  ssmPort: number;
+  /** Keep nothing on disk (LOCAL_IN_MEMORY=1). */
+  inMemory: boolean;
+  shortBaseUrl: string;
+  /** Run `cdk synth` first (skip when the caller just did). */
+  synth: boolean;
+  dataDir?: string;
+  log?: (message: string) => void;
+}
+
+export interface RunningLocalStack {
+  apiUrl: string;
+  shortBaseUrl: string;
+  devApiKey: string;
+  topology: Topology;
+  stop(): Promise<void>;
+}
+
+/** Bundling chatter is dropped; on failure the CLI's output is shown in full. */
+export function synthesize(): void {
+  try {
+    execFileSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'cdk'), ['synth', '--no-notices', '-q'], { cwd: PROJECT_ROOT, stdio: 'pipe' });
+  } catch (error) {
+    const output = error as { stdout?: Buffer; stderr?: Buffer };
+    process.stderr.write(`${output.stdout?.toString() ?? ''}${output.stderr?.toString() ?? ''}`);
+    throw new Error('cdk synth failed (output above)');
+  }
+}
+
+/** The one stack in the cloud assembly (the default stage from cdk.json). */
+export function stackTemplateName(cloudAssemblyDir = CLOUD_ASSEMBLY_DIR): string {
+  const manifest = JSON.parse(readFileSync(path.join(cloudAssemblyDir, 'manifest.json'), 'utf8')) as { artifacts: Record<string, { type: string }> };
+  const stack = Object.entries(manifest.artifacts).find(([, artifact]) => artifact.type === 'aws:cloudformation:stack');
+  if (!stack) throw new Error('no stack in cdk.out: run cdk synth');
+  return stack[0];
+}
+
+export function readLocalTopology(shortBaseUrl: string): Topology {
+  const template = loadTemplate(CLOUD_ASSEMBLY_DIR, stackTemplateName());
+  return readTopology(template, CLOUD_ASSEMBLY_DIR, { region: LOCAL_REGION, shortHost: new URL(shortBaseUrl).host });
+}
+
+/** What the SDK in every local process needs to reach the emulators instead of AWS. */
+export function localAwsEnvironment(dynamoDbPort: number, ssmPort: number): Record<string, string> {
+  return {
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoDbPort}`,
+    AWS_ENDPOINT_URL_SSM: `http://127.0.0.1:${ssmPort}`,
+  };
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<RunningLocalStack> {
+  const log = options.log ?? (() => undefined);
+  const dataDir = options.dataDir ?? path.join(PROJECT_ROOT, '.local');
+  if (options.synth) {
+    log('synthesizing the CDK app…');
+    synthesize();
+  }
+  const topology = readLocalTopology(options.shortBaseUrl);
+  const stopping: Array<() => unknown> = [];
+  const stop = async () => {
+    for (const step of stopping.reverse()) await step();
+  };
+  try {
+    const ssm = new SsmStandIn(options.inMemory ? undefined : path.join(dataDir, 'ssm.json'));
+    await ssm.listen(options.ssmPort);
+    stopping.push(() => ssm.close());
+
+    const dynamo = new DynamoDbLocal({ port: options.dynamoDbPort, dataDir: options.inMemory ? undefined : path.join(dataDir, 'dynamodb') });
+    stopping.push(() => dynamo.stop());
+    await dynamo.start();
+    await dynamo.ensureTables(topology.tables);
+
+    // Operators' flag flips survive restarts; the short base URL follows this run's port.
+    const shortBaseUrlParameter = topology.outputs[StackOutputs.shortBaseUrlParameter];
+    for (const parameter of topology.parameters) {
+      if (parameter.name === shortBaseUrlParameter) ssm.put(parameter.name, options.shortBaseUrl);
+      else if (!ssm.has(parameter.name)) ssm.put(parameter.name, parameter.value);
+    }
+
+    const keys = new DynamoKeyStore(DynamoDBDocumentClient.from(dynamo.client()), String(topology.outputs[StackOutputs.apiKeysTable]));
+    const devApiKey = await ensureDevApiKey(keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
+
+    const sharedEnvironment = localAwsEnvironment(options.dynamoDbPort, options.ssmPort);
+    const functions = new Map([...topology.functions].map(([id, spec]) => [id, new LocalFunction(spec, sharedEnvironment)]));
+    stopping.push(() => Promise.all([...functions.values()].map((fn) => fn.stop())));
+    await Promise.all([...functions.values()].map((fn) => fn.ready));
+
+    const gateway = new LocalGateway({ topology, functions, log });
+    await gateway.listen(options.port);
+    stopping.push(() => gateway.close());
+    return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A PRO key for development, kept across restarts unless the data is in memory. */
+async function ensureDevApiKey(keys: DynamoKeyStore, file: string | undefined): Promise<string> {
+  if (file && existsSync(file)) {
+    const saved = readFileSync(file, 'utf8').trim();
+    if (await keys.findByHash(hashApiKey(saved))) return saved;
+  }
+  const { apiKey, record } = issueApiKey('PRO', { label: 'local development', nowMs: Date.now() });
+  await keys.add(record);
+  if (file) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${apiKey}\n`, { mode: 0o600 });
+  }
+  return apiKey;
+}

@@ -1,0 +1,255 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * Reads what the local stack needs from the synthesized CloudFormation template, so what runs locally is what
+ * deploys: routes and their functions, the authorizer, gateway responses, function environments, tables and
+ * SSM parameters. Only the intrinsic functions CDK emits for this stack are resolved.
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+interface Resource {
+  Type: string;
+  Properties?: Record<string, Json>;
+  Metadata?: Record<string, Json>;
+}
+export interface Template {
+  Resources: Record<string, Resource>;
+  Outputs?: Record<string, { Value: Json }>;
+}
+
+export interface LocalNames {
+  region: string;
+  /** host[:port] standing in for the CloudFront distribution's domain name. */
+  shortHost: string;
+}
+
+export interface FunctionSpec {
+  logicalId: string;
+  /** Absolute path of the bundled handler file. */
+  entryFile: string;
+  exportName: string;
+  environment: Record<string, string>;
+  timeoutSeconds: number;
+}
+
+export type Integration = { kind: 'lambda'; functionId: string } | { kind: 'mock'; statusCode: number; body: string };
+
+export interface RouteSpec {
+  method: string;
+  /** e.g. /v2/shorten or /{code} */
+  resourcePath: string;
+  integration: Integration;
+  authorizer?: { functionId: string; identityHeaders: string[]; cacheSeconds: number };
+}
+
+export interface GatewayResponseSpec {
+  statusCode: number;
+  template: string;
+  headers: Record<string, string>;
+}
+
+export interface TableSpec {
+  name: string;
+  keySchema: Array<{ AttributeName: string; KeyType: 'HASH' | 'RANGE' }>;
+  attributeDefinitions: Array<{ AttributeName: string; AttributeType: 'S' | 'N' | 'B' }>;
+  ttlAttribute?: string;
+}
+
+export interface ParameterSpec {
+  name: string;
+  value: string;
+}
+
+export interface Topology {
+  stage: string;
+  functions: Map<string, FunctionSpec>;
+  routes: RouteSpec[];
+  gatewayResponses: Map<string, GatewayResponseSpec>;
+  tables: TableSpec[];
+  parameters: ParameterSpec[];
+  outputs: Record<string, string>;
+}
+
+export function loadTemplate(cloudAssemblyDir: string, stackName: string): Template {
+  return JSON.parse(readFileSync(path.join(cloudAssemblyDir, `${stackName}.template.json`), 'utf8')) as Template;
+}
+
+function isObject(value: Json | undefined): value is { [key: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function resourcesOfType(template: Template, type: string): Array<[string, Resource]> {
+  return Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
+}
+
+/** Logical ids named by Ref or Fn::GetAtt anywhere inside `value`, pseudo parameters (AWS::...) left out. */
+function referencedIds(value: Json | undefined): string[] {
+  if (Array.isArray(value)) return value.flatMap(referencedIds);
+  if (!isObject(value)) return [];
+  if (typeof value.Ref === 'string') return value.Ref.startsWith('AWS::') ? [] : [value.Ref];
+  const getAtt = value['Fn::GetAtt'];
+  if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return [getAtt[0]];
+  return Object.values(value).flatMap(referencedIds);
+}
+
+function referencedId(value: Json | undefined): string | undefined {
+  return referencedIds(value)[0];
+}
+
+export function createResolver(template: Template, names: LocalNames) {
+  const resolve = (value: Json): Json => {
+    if (!isObject(value)) return Array.isArray(value) ? value.map(resolve) : value;
+    if ('Ref' in value) return resolveRef(String(value.Ref));
+    if ('Fn::GetAtt' in value) {
+      const [id, attribute] = value['Fn::GetAtt'] as [string, string];
+      return resolveGetAtt(id, attribute);
+    }
+    if ('Fn::Join' in value) {
+      const [separator, parts] = value['Fn::Join'] as [string, Json[]];
+      return parts.map((part) => String(resolve(part))).join(separator);
+    }
+    if ('Fn::Select' in value) {
+      const [index, list] = value['Fn::Select'] as [number, Json];
+      return (resolve(list) as Json[])[index] ?? null;
+    }
+    if ('Fn::Split' in value) {
+      const [separator, source] = value['Fn::Split'] as [string, Json];
+      return String(resolve(source)).split(separator);
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, nested]) => [key, resolve(nested)]));
+  };
+
+  const resolveRef = (id: string): Json => {
+    if (id === 'AWS::Region') return names.region;
+    if (id === 'AWS::Partition') return 'aws';
+    if (id === 'AWS::AccountId') return '000000000000';
+    if (id === 'AWS::URLSuffix') return 'amazonaws.com';
+    const resource = template.Resources[id];
+    // SSM parameters answer Ref with their name; everything else local is named by its logical id.
+    if (resource?.Type === 'AWS::SSM::Parameter') return resource.Properties?.Name ?? id;
+    return id;
+  };
+
+  const resolveGetAtt = (id: string, attribute: string): Json => {
+    const resource = template.Resources[id];
+    if (resource?.Type === 'AWS::CloudFront::Distribution' && attribute === 'DomainName') return names.shortHost;
+    if (resource?.Type === 'AWS::Lambda::Function' && attribute === 'Arn') {
+      return `arn:aws:lambda:${names.region}:000000000000:function:${id}`;
+    }
+    if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'Arn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}`;
+    return `${id}.${attribute}`;
+  };
+
+  return resolve;
+}
+
+function resourcePaths(template: Template): Map<string, string> {
+  const paths = new Map<string, string>();
+  const resources = new Map(resourcesOfType(template, 'AWS::ApiGateway::Resource'));
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known) return known;
+    const resource = resources.get(id);
+    if (!resource) return '';
+    const parentId = referencedId(resource.Properties?.ParentId);
+    const parent = parentId && resources.has(parentId) ? pathOf(parentId) : '';
+    const full = `${parent}/${String(resource.Properties?.PathPart)}`;
+    paths.set(id, full);
+    return full;
+  };
+  for (const id of resources.keys()) pathOf(id);
+  return paths;
+}
+
+export function readTopology(template: Template, cloudAssemblyDir: string, names: LocalNames): Topology {
+  const resolve = createResolver(template, names);
+
+  const functions = new Map<string, FunctionSpec>();
+  for (const [id, resource] of resourcesOfType(template, 'AWS::Lambda::Function')) {
+    const assetPath = resource.Metadata?.['aws:asset:path'];
+    const handler = String(resource.Properties?.Handler ?? 'index.handler');
+    if (typeof assetPath !== 'string') continue;
+    const [file = 'index', exportName = 'handler'] = handler.split('.');
+    const variables = resolve((resource.Properties?.Environment as { Variables?: Json } | undefined)?.Variables ?? {}) as Record<string, Json>;
+    functions.set(id, {
+      logicalId: id,
+      entryFile: path.join(cloudAssemblyDir, assetPath, `${file}.mjs`),
+      exportName,
+      environment: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, String(value)])),
+      timeoutSeconds: Number(resource.Properties?.Timeout ?? 3),
+    });
+  }
+
+  const authorizers = new Map(
+    resourcesOfType(template, 'AWS::ApiGateway::Authorizer').map(([id, resource]) => {
+      const properties = resource.Properties ?? {};
+      const identityHeaders = String(properties.IdentitySource ?? '')
+        .split(',')
+        .map((source) => source.trim())
+        .filter((source) => source.startsWith('method.request.header.'))
+        .map((source) => source.slice('method.request.header.'.length).toLowerCase());
+      return [
+        id,
+        { functionId: referencedId(properties.AuthorizerUri) ?? '', identityHeaders, cacheSeconds: Number(properties.AuthorizerResultTtlInSeconds ?? 300) },
+      ] as const;
+    }),
+  );
+
+  const paths = resourcePaths(template);
+  const routes: RouteSpec[] = [];
+  for (const [, resource] of resourcesOfType(template, 'AWS::ApiGateway::Method')) {
+    const properties = resource.Properties ?? {};
+    const resourceId = referencedId(properties.ResourceId);
+    const resourcePath = (resourceId && paths.get(resourceId)) || '/';
+    const integration = properties.Integration as { Type?: string; Uri?: Json; IntegrationResponses?: Array<{ StatusCode: string; ResponseTemplates?: Record<string, string> }> };
+    const authorizerId = referencedId(properties.AuthorizerId);
+    const authorizer = authorizerId ? authorizers.get(authorizerId) : undefined;
+    const mockResponse = integration.IntegrationResponses?.[0];
+    routes.push({
+      method: String(properties.HttpMethod),
+      resourcePath,
+      integration:
+        integration.Type === 'MOCK'
+          ? { kind: 'mock', statusCode: Number(mockResponse?.StatusCode ?? 200), body: mockResponse?.ResponseTemplates?.['application/json'] ?? '' }
+          : { kind: 'lambda', functionId: referencedId(integration.Uri) ?? '' },
+      ...(authorizer ? { authorizer } : {}),
+    });
+  }
+
+  const gatewayResponses = new Map<string, GatewayResponseSpec>();
+  for (const [, resource] of resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')) {
+    const properties = resource.Properties ?? {};
+    const headers = Object.fromEntries(
+      Object.entries((properties.ResponseParameters ?? {}) as Record<string, string>).map(([key, value]) => [
+        key.replace('gatewayresponse.header.', ''),
+        value.replace(/^'|'$/g, ''),
+      ]),
+    );
+    gatewayResponses.set(String(properties.ResponseType), {
+      statusCode: Number(properties.StatusCode),
+      template: ((properties.ResponseTemplates ?? {}) as Record<string, string>)['application/json'] ?? '',
+      headers,
+    });
+  }
+
+  const tables = resourcesOfType(template, 'AWS::DynamoDB::Table').map(([id, resource]): TableSpec => {
+    const properties = resource.Properties ?? {};
+    const ttl = properties.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
+    return {
+      name: id,
+      keySchema: properties.KeySchema as unknown as TableSpec['keySchema'],
+      attributeDefinitions: properties.AttributeDefinitions as unknown as TableSpec['attributeDefinitions'],
+      ...(ttl?.Enabled && ttl.AttributeName ? { ttlAttribute: ttl.AttributeName } : {}),
+    };
+  });
+
+  const parameters = resourcesOfType(template, 'AWS::SSM::Parameter').map(([, resource]) => ({
+    name: String(resource.Properties?.Name),
+    value: String(resolve(resource.Properties?.Value ?? '')),
+  }));
+
+  const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
+  const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
+  return { stage: String(stage ?? 'local'), functions, routes, gatewayResponses, tables, parameters, outputs };
+}

@@ -1,0 +1,11 @@
+/** Names of the stack's outputs: what the ops CLI and the local stack look up, deployed or local. */
+export enum StackOutputs {
+  linksTable = 'LinksTableName',
+  apiKeysTable = 'ApiKeysTableName',
+  usageTable = 'UsageTableName',
+  aliasOverridesTable = 'AliasOverridesTableName',
+  flagsPrefix = 'FlagsParameterPrefix',
+  shortBaseUrlParameter = 'ShortBaseUrlParameterName',
+  apiUrl = 'ApiUrl',
+  shortBaseUrl = 'ShortBaseUrl',
+}
