@@ -1,7 +1,7 @@
 import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
-import { Construct } from 'constructs';
+import { type Construct } from 'constructs';
 import { EnvNames } from '../functions/shared/config';
 import { API_PATH_SEGMENTS, ShortenerApi } from './api';
 import { DataTables } from './data-tables';

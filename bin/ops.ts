@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import { aliasesAllow, flagsList, flagsSet, keysCreate, keysList, keysRevoke, type Parsed } from './ops/commands';
+import { deployedTarget, localTarget, OpsError, type OpsTarget } from './ops/target';
+
+/** `npm run ops -- <command>`: the operator's CLI, against the local stack or a deployed stage (--stage). */
+const COMMANDS: Record<string, (target: OpsTarget, parsed: Parsed, print: (line: string) => void) => Promise<void>> = {
+  'keys create': keysCreate,
+  'keys list': keysList,
+  'keys revoke': keysRevoke,
+  'flags list': flagsList,
+  'flags set': flagsSet,
+  'aliases allow': aliasesAllow,
+};
+
+const USAGE = `usage: npm run ops -- <command> [--stage <name>]
+  keys create --plan <FREE|INDIE|PRO|ENTERPRISE> [--label <text>] [--monthly-limit <n>] [--json]
+  keys list
+  keys revoke <keyId>
+  flags list
+  flags set <shortening|customAliases|passwordProtection|expiration|maintenance> <on|off>
+  aliases allow <alias> --key <keyId>`;
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      plan: { type: 'string' },
+      label: { type: 'string' },
+      'monthly-limit': { type: 'string' },
+      json: { type: 'boolean' },
+      key: { type: 'string' },
+      stage: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return void console.log(USAGE);
+  const command = COMMANDS[positionals.slice(0, 2).join(' ')];
+  if (!command) throw new OpsError(`unknown command "${positionals.join(' ')}"\n${USAGE}`);
+  const target = values.stage ? await deployedTarget(values.stage) : localTarget();
+  await command(target, { positionals, values }, (line) => console.log(line));
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  const unreachable = /ECONNREFUSED|connect/i.test(message) ? ' (is the local stack running? npm start)' : '';
+  console.error(`ops: ${message.split('\n')[0]}${unreachable}`);
+  if (error instanceof OpsError && message.includes('\n')) console.error(message.split('\n').slice(1).join('\n'));
+  process.exit(error instanceof OpsError ? 2 : 1);
+});

@@ -1,0 +1,190 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { ROUTES } from '../../lib/api';
+import { Messages } from '../../functions/shared/domain/messages';
+import { buildStack } from './app-factory';
+import { readTopology, type Template as Template_ } from '../../bin/local/template';
+
+const dev = Template.fromStack(buildStack({ stage: 'dev' }).stack);
+const prod = Template.fromStack(buildStack({ stage: 'prod' }).stack);
+
+function logicalIdOf(template: Template, type: string, match: object): string {
+  const found = Object.keys(template.findResources(type, match));
+  if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
+  return found[0] as string;
+}
+
+function functionId(template: Template, name: string): string {
+  return logicalIdOf(template, 'AWS::Lambda::Function', { Properties: { Environment: { Variables: { POWERTOOLS_SERVICE_NAME: name } } } });
+}
+
+/** Every DynamoDB action a function's role may call, with the table it may call it on. */
+function tableGrants(template: Template, fnName: string): string[] {
+  const roleId = (template.toJSON().Resources[functionId(template, fnName)].Properties.Role['Fn::GetAtt'] as string[])[0];
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+    (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === roleId),
+  );
+  return policies.flatMap((policy) =>
+    (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
+      const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
+      const resources = JSON.stringify(statement.Resource);
+      const table = /"(Data(Links|ApiKeys|Usage|AliasOverrides)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      return actions.map((action) => `${table}:${action}`);
+    }),
+  ).sort();
+}
+
+describe('functions', () => {
+  it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 4);
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 5);
+  });
+
+  it('each get only the DynamoDB calls they make, on the tables they use', () => {
+    expect(tableGrants(dev, 'authorizer')).toEqual(['ApiKeys:dynamodb:GetItem']);
+    for (const creator of ['create', 'batch']) {
+      expect(tableGrants(dev, creator)).toEqual(['AliasOverrides:dynamodb:GetItem', 'Links:dynamodb:PutItem', 'Usage:dynamodb:UpdateItem']);
+    }
+    expect(tableGrants(dev, 'redirect')).toEqual(['Links:dynamodb:GetItem', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:UpdateItem']);
+  });
+
+  it('do not use the broad AWS-managed basic execution role', () => {
+    const roles = Object.values(dev.findResources('AWS::IAM::Role'));
+    expect(JSON.stringify(roles)).not.toContain('AWSLambdaBasicExecutionRole');
+  });
+});
+
+describe('tables', () => {
+  it('expire links and usage counters through native TTL', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'code', KeyType: 'HASH' }], TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } });
+    dev.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } });
+  });
+
+  it('store API keys under their hash', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'keyHash', KeyType: 'HASH' }] });
+  });
+
+  it('are on demand, with point-in-time recovery, retained when the stack goes', () => {
+    dev.resourcePropertiesCountIs(
+      'AWS::DynamoDB::Table',
+      { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
+      4,
+    );
+    expect(Object.values(dev.findResources('AWS::DynamoDB::Table')).every((table) => table.DeletionPolicy === 'Retain')).toBe(true);
+  });
+
+  it('refuse deletion in prod only', () => {
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 4);
+    dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
+  });
+});
+
+describe('feature flags', () => {
+  it.each([
+    ['shortening', 'on'],
+    ['customAliases', 'on'],
+    ['passwordProtection', 'on'],
+    ['expiration', 'on'],
+    ['maintenance', 'off'],
+  ])('%s is an SSM parameter under /<app>/<stage>/ defaulting to %s', (flag, value) => {
+    prod.hasResourceProperties('AWS::SSM::Parameter', { Name: `/shortener/prod/flags/${flag}`, Value: value, Type: 'String' });
+  });
+});
+
+describe('REST API', () => {
+  const methods = dev.findResources('AWS::ApiGateway::Method');
+  const authorizerId = logicalIdOf(dev, 'AWS::ApiGateway::Authorizer', {});
+
+  const topology = readTopology(dev.toJSON() as Template_, '/unused', { region: 'us-east-1', shortHost: 'sho.rt' });
+
+  it.each(ROUTES.flatMap((route) => route.methods.map((method) => [method, route.path, route] as const)))(
+    '%s %s reaches its target, behind the API-key authorizer exactly when the spec asks',
+    (method, path, route) => {
+      const deployed = topology.routes.find((candidate) => candidate.method === method && candidate.resourcePath === path);
+      expect(deployed).toBeDefined();
+      expect(deployed?.authorizer !== undefined).toBe(route.apiKey);
+      if (deployed?.integration.kind === 'lambda') expect(deployed.integration.functionId).toBe(functionId(dev, route.target));
+      else expect(route.target).toBe('health');
+    },
+  );
+
+  it('has no route the list does not name', () => {
+    expect(topology.routes).toHaveLength(ROUTES.flatMap((route) => route.methods).length);
+    expect(Object.values(methods).filter((method) => method.Properties.AuthorizerId).every((method) => method.Properties.AuthorizerId.Ref === authorizerId)).toBe(true);
+  });
+
+  it('authorizes on the Authorization header with a REQUEST authorizer, without caching results', () => {
+    dev.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 0,
+    });
+  });
+
+  it('answers a missing key with the spec 401 body', () => {
+    dev.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'UNAUTHORIZED',
+      StatusCode: '401',
+      ResponseTemplates: { 'application/json': JSON.stringify({ statusCode: 401, message: Messages.apiKeyRequired, error: 'Unauthorized' }) },
+    });
+  });
+
+  it('turns an authorizer denial into a 401 carrying the authorizer message', () => {
+    dev.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'ACCESS_DENIED',
+      StatusCode: '401',
+      ResponseTemplates: { 'application/json': '{"statusCode":401,"message":"$context.authorizer.message","error":"Unauthorized"}' },
+    });
+  });
+
+  it('answers unknown routes and every default error with JSON', () => {
+    dev.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
+    for (const type of ['DEFAULT_4XX', 'DEFAULT_5XX']) {
+      dev.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        ResponseTemplates: { 'application/json': Match.stringLikeRegexp('^\\{"statusCode":\\d+,"message":".+","error":".+"\\}$') },
+      });
+    }
+  });
+
+  it('logs access and throttles the stage far above the per-key limits', () => {
+    dev.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
+      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 2000 })]),
+    });
+  });
+});
+
+describe('short domain', () => {
+  it('puts CloudFront in front of the API, letting only visitor paths through', () => {
+    dev.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    const fn = Object.values(dev.findResources('AWS::CloudFront::Function'))[0];
+    const code = String(fn?.Properties.FunctionCode);
+    expect(code).toContain('"v2"');
+    expect(code).toContain('"health"');
+  });
+
+  it('serves a custom domain with its certificate and DNS record when given one', () => {
+    const custom = Template.fromStack(
+      buildStack({
+        stage: 'prod',
+        shortDomain: 'sho.rt',
+        certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
+        hostedZoneId: 'Z123',
+        hostedZoneName: 'sho.rt',
+      }).stack,
+    );
+    custom.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ Aliases: ['sho.rt'], ViewerCertificate: Match.objectLike({ MinimumProtocolVersion: 'TLSv1.2_2021' }) }),
+    });
+    custom.resourceCountIs('AWS::Route53::RecordSet', 1);
+    custom.hasResourceProperties('AWS::SSM::Parameter', { Name: '/shortener/prod/shortBaseUrl', Value: 'https://sho.rt' });
+  });
+});
+
+describe('stage configuration', () => {
+  it('rejects an unknown stage and a domain without certificate', () => {
+    expect(() => buildStack({ stage: 'qa' })).toThrow(/stage must be one of/);
+    expect(() => buildStack({ shortDomain: 'sho.rt' })).toThrow(/certificateArn/);
+  });
+});

@@ -1,0 +1,124 @@
+import { request } from 'node:http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { issueApiKey, type KeyStatus } from '../../functions/shared/domain/api-keys';
+import { formatFlagValue, type FlagName } from '../../functions/shared/domain/flags';
+import type { Plan } from '../../functions/shared/domain/plans';
+import { StackOutputs } from '../../lib/stack-outputs';
+import { localAwsEnvironment, readLocalTopology } from '../../bin/local/stack';
+
+/** Access to the local stack that global-setup.ts started: HTTP, its DynamoDB Local and its SSM stand-in. */
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: these tests run in the "stack" project, whose global setup starts the local stack`);
+  return value;
+}
+
+export const baseUrl = () => required('LOCAL_STACK_URL');
+export const devApiKey = () => required('LOCAL_STACK_DEV_KEY');
+
+const awsEnvironment = () => localAwsEnvironment(Number(required('LOCAL_DYNAMODB_PORT')), Number(required('LOCAL_SSM_PORT')));
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+let documentClient: DynamoDBDocumentClient | undefined;
+export function dynamo(): DynamoDBDocumentClient {
+  const environment = awsEnvironment();
+  documentClient ??= DynamoDBDocumentClient.from(
+    new DynamoDBClient({ region: environment.AWS_REGION, endpoint: environment.AWS_ENDPOINT_URL_DYNAMODB, credentials }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
+  return documentClient;
+}
+
+let ssmClient: SSMClient | undefined;
+export function ssm(): SSMClient {
+  const environment = awsEnvironment();
+  ssmClient ??= new SSMClient({ region: environment.AWS_REGION, endpoint: environment.AWS_ENDPOINT_URL_SSM, credentials });
+  return ssmClient;
+}
+
+export function stackOutput(name: StackOutputs): string {
+  const value = readLocalTopology(baseUrl()).outputs[name];
+  if (!value) throw new Error(`no output ${name}`);
+  return value;
+}
+
+export async function createApiKey(plan: Plan, options: { monthlyLimit?: number; status?: KeyStatus } = {}) {
+  const { apiKey, record } = issueApiKey(plan, { nowMs: Date.now(), ...(options.monthlyLimit !== undefined ? { monthlyLimit: options.monthlyLimit } : {}) });
+  await new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable)).add({ ...record, status: options.status ?? 'active' });
+  return { apiKey, keyId: record.keyId };
+}
+
+export async function setFlag(flag: FlagName, enabled: boolean): Promise<void> {
+  const name = `${stackOutput(StackOutputs.flagsPrefix)}/${flag}`;
+  await ssm().send(new PutParameterCommand({ Name: name, Value: formatFlagValue(enabled), Type: 'String', Overwrite: true }));
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: <T = Record<string, unknown>>() => T;
+}
+
+export interface HttpOptions {
+  headers?: Record<string, string>;
+  body?: string | object;
+  /** A loopback source address (127.0.0.x) so per-IP limits of one test do not touch another's. */
+  localAddress?: string;
+}
+
+/** Raw HTTP (no redirects followed, any method, chosen source address) against the local stack. */
+export function http(method: string, path: string, options: HttpOptions = {}): Promise<HttpResult> {
+  const url = new URL(path, baseUrl());
+  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method,
+        headers: { ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...options.headers },
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json: <T>() => JSON.parse(text) as T });
+        });
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+let nextAddress = 2;
+/** A loopback address no other test in this worker has used. */
+export function uniqueLoopbackAddress(): string {
+  const n = nextAddress++;
+  return `127.${(process.pid % 200) + 1}.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+}
+
+export const jsonHeaders = (apiKey?: string): Record<string, string> => ({
+  'content-type': 'application/json',
+  ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+});
+
+/** Polls until `check` passes: flags reach the functions through a cache of a few seconds. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
