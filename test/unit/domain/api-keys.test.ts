@@ -1,0 +1,61 @@
+import { API_KEY_PREFIX, bearerToken, hashApiKey, issueApiKey, judgeKey, type ApiKeyRecord } from '../../../functions/shared/domain/api-keys';
+import { Messages } from '../../../functions/shared/domain/messages';
+
+const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
+
+describe('issued API keys', () => {
+  it('are 256-bit random secrets with a recognisable prefix, stored only as their SHA-256', () => {
+    const { apiKey, record } = issueApiKey('PRO', { nowMs, label: 'ci', monthlyLimit: 10 });
+    expect(apiKey.startsWith(API_KEY_PREFIX)).toBe(true);
+    expect(Buffer.from(apiKey.slice(API_KEY_PREFIX.length), 'base64url')).toHaveLength(32);
+    expect(record).toEqual({
+      keyHash: hashApiKey(apiKey),
+      keyId: expect.stringMatching(/^key_[0-9a-f]{16}$/),
+      plan: 'PRO',
+      status: 'active',
+      createdAt: '2026-11-22T10:00:00.000Z',
+      label: 'ci',
+      monthlyLimit: 10,
+    });
+    expect(JSON.stringify(record)).not.toContain(apiKey);
+    expect(record.keyHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('never repeat', () => {
+    const keys = new Set(Array.from({ length: 200 }, () => issueApiKey('FREE', { nowMs }).apiKey));
+    expect(keys.size).toBe(200);
+  });
+});
+
+describe('the Authorization header', () => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['BEARER   abc  ', 'abc'],
+    ['  Bearer abc', 'abc'],
+  ])('%j carries the key', (header, key) => {
+    expect(bearerToken(header)).toBe(key);
+  });
+
+  it.each([undefined, '', 'Bearer', 'Bearer ', 'Basic abc', 'abc', 'Bearer a b', 'Token abc'])('%j carries none', (header) => {
+    expect(bearerToken(header)).toBeUndefined();
+  });
+});
+
+describe('judging a key', () => {
+  const record: ApiKeyRecord = { keyHash: 'h', keyId: 'key_1', plan: 'INDIE', status: 'active', createdAt: '2026-01-01T00:00:00.000Z' };
+
+  it('allows an active key and passes its plan and limit on', () => {
+    expect(judgeKey('Bearer k', { ...record, monthlyLimit: 7 })).toEqual({ allowed: true, keyId: 'key_1', plan: 'INDIE', monthlyLimit: 7 });
+  });
+
+  it('asks for a key when there is no Bearer token', () => {
+    expect(judgeKey(undefined, undefined)).toEqual({ allowed: false, message: Messages.apiKeyRequired });
+    expect(judgeKey('Basic x', record)).toEqual({ allowed: false, message: Messages.apiKeyRequired });
+  });
+
+  it.each(['inactive', 'revoked'] as const)('refuses a %s key like an unknown one', (status) => {
+    expect(judgeKey('Bearer k', { ...record, status })).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
+    expect(judgeKey('Bearer k', undefined)).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
+  });
+});

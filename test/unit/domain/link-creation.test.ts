@@ -1,0 +1,145 @@
+import { AliasTaken, InvalidRequest, PlanRequired } from '../../../functions/shared/domain/errors';
+import { SAFE_DEFAULT_FLAGS, type Flags } from '../../../functions/shared/domain/flags';
+import { createLinks, type CreationContext, type CreationOutcome } from '../../../functions/shared/domain/link-creation';
+import { Messages } from '../../../functions/shared/domain/messages';
+import { verifyPassword } from '../../../functions/shared/domain/password';
+import type { Caller } from '../../../functions/shared/domain/caller';
+import { ListSafetyChecker, MemoryAliasOverrides, MemoryLinkStore } from '../../support/in-memory-ports';
+
+const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
+const pro: Caller = { kind: 'apiKey', keyId: 'key_pro', plan: 'PRO' };
+const free: Caller = { kind: 'apiKey', keyId: 'key_free', plan: 'FREE' };
+
+function setup(options: { caller?: Caller; flags?: Partial<Flags>; unsafe?: string[]; overrides?: Array<[string, string]> } = {}) {
+  const links = new MemoryLinkStore();
+  const safety = new ListSafetyChecker(options.unsafe);
+  const context: CreationContext = {
+    caller: options.caller ?? pro,
+    flags: { ...SAFE_DEFAULT_FLAGS, ...options.flags },
+    nowMs,
+    shortBaseUrl: 'https://sho.rt/',
+  };
+  const create = (...items: unknown[]) => createLinks(items, context, { links, safety, aliasOverrides: new MemoryAliasOverrides(options.overrides) });
+  return { links, safety, create };
+}
+
+function failure(outcome: CreationOutcome | undefined): Error {
+  if (!outcome || outcome.ok) throw new Error('expected a failure');
+  return outcome.error;
+}
+
+describe('creating a link', () => {
+  it('answers with the spec 2.2 fields, optional ones only when requested', async () => {
+    const { create } = setup();
+    const [plain] = await create({ url: 'https://example.com/a' });
+    expect(plain).toEqual({
+      ok: true,
+      link: { shortUrl: expect.stringMatching(/^https:\/\/sho\.rt\/[A-Za-z0-9]{7}$/), shortCode: expect.any(String), url: 'https://example.com/a', createdAt: '2026-11-22T10:00:00.000Z' },
+    });
+    const [full] = await create({ url: 'https://example.com/b', alias: 'my-alias', expiresIn: 90, maxClicks: 3 });
+    expect(full).toEqual({
+      ok: true,
+      link: {
+        shortUrl: 'https://sho.rt/my-alias',
+        shortCode: 'my-alias',
+        url: 'https://example.com/b',
+        alias: 'my-alias',
+        expiresAt: '2026-11-22T10:01:30.000Z',
+        maxClicks: 3,
+        createdAt: '2026-11-22T10:00:00.000Z',
+      },
+    });
+  });
+
+  it('stores the password only as a salted scrypt hash', async () => {
+    const { create, links } = setup();
+    await create({ url: 'https://example.com', alias: 'secret-link', password: 'hunter22' });
+    const stored = links.links.get('secret-link');
+    expect(stored?.passwordHash).toMatch(/^scrypt\$/);
+    expect(JSON.stringify(stored)).not.toContain('hunter22');
+    expect(await verifyPassword('hunter22', stored?.passwordHash ?? '')).toBe(true);
+    expect(await verifyPassword('hunter23', stored?.passwordHash ?? '')).toBe(false);
+  });
+
+  it('refuses a taken alias', async () => {
+    const { create } = setup();
+    await create({ url: 'https://example.com', alias: 'taken' });
+    const error = failure((await create({ url: 'https://example.com', alias: 'taken' }))[0]);
+    expect(error).toBeInstanceOf(AliasTaken);
+    expect(error.message).toBe(Messages.aliasTaken);
+  });
+
+  it('retries a generated code that collides instead of overwriting', async () => {
+    const { create, links } = setup();
+    const realCreate = links.createIfAbsent.bind(links);
+    let collisions = 2;
+    links.createIfAbsent = async (link) => (collisions-- > 0 ? false : realCreate(link));
+    const [outcome] = await create({ url: 'https://example.com' });
+    expect(outcome?.ok).toBe(true);
+    expect(links.writes).toBe(1);
+  });
+
+  it('refuses reserved aliases in any case, unless an operator allowed them for this key', async () => {
+    const { create } = setup({ overrides: [['Admin', 'key_pro']] });
+    for (const alias of ['api', 'HEALTH', 'login-now', 'verify-account', 'PayPal-refund']) {
+      expect(failure((await create({ url: 'https://example.com', alias }))[0]).message).toBe(Messages.aliasReserved);
+    }
+    expect((await create({ url: 'https://example.com', alias: 'admin' }))[0]?.ok).toBe(true);
+  });
+
+  it('refuses URLs the safety check flags, checking all URLs of a call in one lookup', async () => {
+    const { create, safety } = setup({ unsafe: ['https://bad.example.com/'] });
+    const outcomes = await create({ url: 'https://bad.example.com/' }, { url: 'https://good.example.com/' }, { url: 'https://good.example.com/' });
+    expect(failure(outcomes[0]).message).toBe(Messages.unsafeUrl);
+    expect(outcomes[1]?.ok).toBe(true);
+    expect(safety.calls).toEqual([['https://bad.example.com/', 'https://good.example.com/']]);
+  });
+
+  it.each([
+    ['customAliases', { alias: 'abc' }, Messages.aliasesDisabled],
+    ['passwordProtection', { password: 'abcd' }, Messages.passwordsDisabled],
+    ['expiration', { expiresIn: 60 }, Messages.expirationDisabled],
+  ] as const)('refuses a feature whose flag %s is off with its spec message', async (flag, fields, message) => {
+    const { create } = setup({ flags: { [flag]: false } });
+    const error = failure((await create({ url: 'https://example.com', ...fields }))[0]);
+    expect(error).toBeInstanceOf(InvalidRequest);
+    expect(error.message).toBe(message);
+  });
+
+  it('refuses everything when shortening is off, before reading any item', async () => {
+    const { create } = setup({ flags: { shortening: false } });
+    await expect(create({ url: 'nope' })).rejects.toThrow(Messages.shorteningDisabled);
+  });
+
+  it.each([
+    [{ alias: 'abc' }, 'customAliases'],
+    [{ password: 'abcd' }, 'passwordProtection'],
+    [{ maxClicks: 5 }, 'clickLimits'],
+  ])('refuses %j on the FREE plan as %s', async (fields, feature) => {
+    const { create } = setup({ caller: free });
+    const error = failure((await create({ url: 'https://example.com', ...fields }))[0]);
+    expect(error).toBeInstanceOf(PlanRequired);
+    expect(error).toMatchObject({ feature, currentPlan: 'FREE' });
+  });
+
+  it('lets FREE set an expiry, and anonymous v1 callers are FREE', async () => {
+    expect((await setup({ caller: free }).create({ url: 'https://example.com', expiresIn: 60 }))[0]?.ok).toBe(true);
+    const anonymous = setup({ caller: { kind: 'anonymous', clientIp: '1.2.3.4' } });
+    expect(failure((await anonymous.create({ url: 'https://example.com', alias: 'abc' }))[0])).toBeInstanceOf(PlanRequired);
+  });
+
+  it('checks in spec order: validation, flags, plan, safety, alias', async () => {
+    const { create } = setup({ caller: free, flags: { customAliases: false }, unsafe: ['https://bad.example.com/'] });
+    expect(failure((await create({ url: 'https://bad.example.com/', alias: 'x' }))[0]).message).toBe(Messages.aliasLength);
+    expect(failure((await create({ url: 'https://bad.example.com/', alias: 'api' }))[0]).message).toBe(Messages.aliasesDisabled);
+    expect(failure((await create({ url: 'https://bad.example.com/', password: 'abcd' }))[0])).toBeInstanceOf(PlanRequired);
+    expect(failure((await create({ url: 'https://bad.example.com/', expiresIn: 60 }))[0]).message).toBe(Messages.unsafeUrl);
+  });
+
+  it('gives the first of two items asking for one alias the alias, and the second "taken"', async () => {
+    const { create } = setup();
+    const [first, second] = await create({ url: 'https://example.com/1', alias: 'twice' }, { url: 'https://example.com/2', alias: 'twice' });
+    expect(first?.ok).toBe(true);
+    expect(failure(second).message).toBe(Messages.aliasTaken);
+  });
+});

@@ -1,0 +1,50 @@
+import { isAcceptableDestination, MAX_URL_LENGTH } from '../../../functions/shared/domain/url-policy';
+
+describe('destination URLs', () => {
+  it.each([
+    'https://example.com',
+    'http://example.com/path?q=1#frag',
+    'https://sub.domain.example.co.uk:8443/a/b',
+    'https://xn--bcher-kva.example/',
+    'https://8.8.8.8/dns',
+    'https://[2001:4860:4860::8888]/',
+    'HTTPS://EXAMPLE.COM/UPPER',
+  ])('accepts %s', (url) => {
+    expect(isAcceptableDestination(url)).toBe(true);
+  });
+
+  it.each([
+    ['no protocol', 'example.com'],
+    ['protocol-relative', '//example.com'],
+    ['javascript:', 'javascript:alert(1)'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['file:', 'file:///etc/passwd'],
+    ['ftp:', 'ftp://example.com'],
+    ['credentials', 'https://user:pass@example.com'],
+    ['a user name alone', 'https://user@example.com'],
+    ['localhost', 'http://localhost:3000'],
+    ['a .localhost name', 'http://app.localhost'],
+    ['loopback', 'http://127.0.0.1/'],
+    ['loopback as a decimal number', 'http://2130706433/'],
+    ['loopback in hex', 'http://0x7f.0.0.1/'],
+    ['private 10/8', 'http://10.1.2.3/'],
+    ['private 172.16/12', 'http://172.20.0.1/'],
+    ['private 192.168/16', 'http://192.168.1.1/'],
+    ['link-local metadata', 'http://169.254.169.254/latest/meta-data'],
+    ['carrier-grade NAT', 'http://100.64.0.1/'],
+    ['unspecified', 'http://0.0.0.0/'],
+    ['IPv6 loopback', 'http://[::1]/'],
+    ['IPv6 unique local', 'http://[fd00::1]/'],
+    ['IPv6 link-local', 'http://[fe80::1]/'],
+    ['IPv4-mapped loopback', 'http://[::ffff:127.0.0.1]/'],
+    ['a single-label host', 'http://intranet/'],
+    ['an .internal name', 'https://db.internal/'],
+    ['a numeric top-level domain', 'http://example.123/'],
+    ['whitespace inside', 'https://exa mple.com'],
+    ['a control character', 'https://example.com/\u0007'],
+    ['an empty string', ''],
+    ['too long', `https://example.com/${'a'.repeat(MAX_URL_LENGTH)}`],
+  ])('refuses %s', (_why, url) => {
+    expect(isAcceptableDestination(url)).toBe(false);
+  });
+});
