@@ -25,7 +25,7 @@ export default tseslint.config(
       ...jest.configs['flat/recommended'].rules,
       'jest/no-focused-tests': 'error',
       'jest/no-disabled-tests': 'error',
-      'jest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*'] }],
+      'jest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*', '*.hasResourceProperties', '*.hasResource', '*.resourceCountIs', '*.resourcePropertiesCountIs'] }],
     },
   },
 );

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { startLocalStack } from './local/stack';
 
 /** `npm start`: the deployed handlers, run locally against DynamoDB Local and an SSM stand-in. */
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     inMemory: process.env.LOCAL_IN_MEMORY === '1',
     shortBaseUrl: process.env.SHORT_BASE_URL ?? `http://localhost:${apiPort}`,
     synth: process.env.LOCAL_SKIP_SYNTH !== '1',
+    ...(process.env.LOCAL_DATA_DIR ? { dataDir: path.resolve(process.env.LOCAL_DATA_DIR) } : {}),
     log: (message) => console.error(message),
   });
   let stopping = false;

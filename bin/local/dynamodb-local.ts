@@ -40,6 +40,8 @@ export class DynamoDbLocal {
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     this.process = java;
+    // Should this process die without a clean stop, java must not outlive it.
+    process.once('exit', () => java.kill('SIGKILL'));
     let stderr = '';
     java.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
     const exited = new Promise<never>((_, reject) =>
@@ -87,7 +89,14 @@ export class DynamoDbLocal {
     }
   }
 
-  stop(): void {
-    if (this.process && this.process.exitCode === null) this.process.kill('SIGTERM');
+  /** Waits for java to be gone, so nothing outlives the local stack; SIGKILL if it dawdles. */
+  async stop(): Promise<void> {
+    const java = this.process;
+    if (!java || java.exitCode !== null || java.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()));
+    java.kill('SIGTERM');
+    const timer = setTimeout(() => java.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
   }
 }

@@ -122,3 +122,16 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000)
     }
   }
 }
+
+/**
+ * Tables shaped exactly like the template's, under fresh names, so an integration test owns its data. Keyed by
+ * the stack output that names the original (LinksTableName, UsageTableName, ...).
+ */
+export async function freshTables(): Promise<Record<string, string>> {
+  const topology = readLocalTopology(baseUrl());
+  const suffix = `-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const { DynamoDbLocal } = await import('../../bin/local/dynamodb-local');
+  const local = new DynamoDbLocal({ port: Number(required('LOCAL_DYNAMODB_PORT')) });
+  await local.ensureTables(topology.tables.map((table) => ({ ...table, name: table.name + suffix })));
+  return Object.fromEntries(Object.entries(topology.outputs).map(([output, value]) => [output, value + suffix]));
+}

@@ -1,0 +1,76 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import type { LinkRecord } from '../../functions/shared/domain/link';
+import { StackOutputs } from '../../lib/stack-outputs';
+import { dynamo, freshTables } from '../support/local-stack';
+
+const nowMs = Date.now();
+let store: DynamoLinkStore;
+let tableName: string;
+
+beforeAll(async () => {
+  tableName = (await freshTables())[StackOutputs.linksTable] as string;
+  store = new DynamoLinkStore(dynamo(), tableName);
+});
+
+let counter = 0;
+function link(fields: Partial<LinkRecord> = {}): LinkRecord {
+  counter += 1;
+  return { code: `code-${counter}-${nowMs}`, url: 'https://example.com', isAlias: false, createdAt: new Date(nowMs).toISOString(), clicks: 0, owner: 'key:test', ...fields };
+}
+
+describe('DynamoLinkStore against DynamoDB Local', () => {
+  it('writes a link once and never overwrites it', async () => {
+    const first = link();
+    expect(await store.createIfAbsent(first)).toBe(true);
+    expect(await store.createIfAbsent({ ...first, url: 'https://evil.example.com' })).toBe(false);
+    expect((await store.find(first.code))?.url).toBe('https://example.com');
+  });
+
+  it('lets exactly one of 50 concurrent writers take an alias', async () => {
+    const code = `race-${nowMs}`;
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.createIfAbsent(link({ code, url: `https://example.com/${i}` }))));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.indexOf(true);
+    expect((await store.find(code))?.url).toBe(`https://example.com/${winner}`);
+  });
+
+  it('sets the TTL attribute in epoch seconds, never before the expiry', async () => {
+    const expiring = link({ expiresAt: new Date(nowMs + 60_500).toISOString() });
+    await store.createIfAbsent(expiring);
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName, Key: { code: expiring.code } }));
+    expect(Item?.ttl).toBe(Math.ceil((nowMs + 60_500) / 1000));
+    expect(await store.find(expiring.code)).toEqual(expiring);
+  });
+
+  it('counts exactly maxClicks clicks out of 200 concurrent ones', async () => {
+    const limited = link({ maxClicks: 10 });
+    await store.createIfAbsent(limited);
+    const outcomes = await Promise.all(Array.from({ length: 200 }, () => store.consumeClick(limited.code, Date.now())));
+    expect(outcomes.filter((outcome) => outcome.kind === 'counted')).toHaveLength(10);
+    expect(outcomes.filter((outcome) => outcome.kind === 'usedUp')).toHaveLength(190);
+    expect((await store.find(limited.code))?.clicks).toBe(10);
+  });
+
+  it('retires a used-up link to a tombstone without destination, password or TTL, still answering usedUp', async () => {
+    const limited = link({ maxClicks: 1, passwordHash: 'scrypt$x', expiresAt: new Date(nowMs + 3_600_000).toISOString() });
+    await store.createIfAbsent(limited);
+    expect((await store.consumeClick(limited.code, Date.now())).kind).toBe('counted');
+    await store.retire(limited.code);
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName, Key: { code: limited.code } }));
+    expect(Item).toMatchObject({ code: limited.code, retired: true, clicks: 1 });
+    expect(Item?.url).toBeUndefined();
+    expect(Item?.passwordHash).toBeUndefined();
+    expect(Item?.ttl).toBeUndefined();
+    expect(await store.consumeClick(limited.code, Date.now())).toEqual({ kind: 'usedUp' });
+    expect(await store.createIfAbsent({ ...limited, url: 'https://example.com/again' })).toBe(false);
+  });
+
+  it('refuses a click on an expired link even while the item still exists, and on a missing one', async () => {
+    const expired = link({ maxClicks: 5, expiresAt: new Date(nowMs + 1_000).toISOString() });
+    await store.createIfAbsent(expired);
+    expect(await store.consumeClick(expired.code, nowMs + 1_000)).toEqual({ kind: 'expired' });
+    expect((await store.consumeClick(expired.code, nowMs + 999)).kind).toBe('counted');
+    expect(await store.consumeClick('no-such-code', nowMs)).toEqual({ kind: 'missing' });
+  });
+});
