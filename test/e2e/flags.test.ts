@@ -1,0 +1,53 @@
+import { Messages } from '../../functions/shared/domain/messages';
+import { SAFE_DEFAULT_FLAGS, FLAG_NAMES } from '../../functions/shared/domain/flags';
+import { devApiKey, eventually, http, jsonHeaders, setFlag } from '../support/local-stack';
+import { expectBadRequest } from '../support/spec-shapes';
+
+/**
+ * Operators' switches, flipped through SSM as `npm run ops -- flags set` does. Functions cache flags for a few
+ * seconds, so each expectation waits for the change to arrive, and every test puts the defaults back.
+ */
+const shorten = (body: object) => http('POST', '/v2/shorten', { headers: jsonHeaders(devApiKey()), body });
+
+async function restoreDefaults(): Promise<void> {
+  await Promise.all(FLAG_NAMES.map((flag) => setFlag(flag, SAFE_DEFAULT_FLAGS[flag])));
+  await eventually(async () => expect((await shorten({ url: 'https://example.com', alias: `back-${Date.now()}`, password: 'abcd', expiresIn: 60 })).status).toBe(201));
+}
+
+afterEach(restoreDefaults);
+
+describe('feature flags', () => {
+  it('refuse each switched-off feature with its 7.2 message, leaving plain links alone', async () => {
+    await Promise.all([setFlag('customAliases', false), setFlag('passwordProtection', false), setFlag('expiration', false)]);
+    const aliased = await eventually(async () => {
+      const response = await shorten({ url: 'https://example.com', alias: 'flagged-alias' });
+      expect(response.json().message).toBe(Messages.aliasesDisabled);
+      return response;
+    });
+    expectBadRequest(aliased.json(), '/v2/shorten', Messages.aliasesDisabled);
+    expectBadRequest((await shorten({ url: 'https://example.com', password: 'abcd' })).json(), '/v2/shorten', Messages.passwordsDisabled);
+    expectBadRequest((await shorten({ url: 'https://example.com', expiresIn: 60 })).json(), '/v2/shorten', Messages.expirationDisabled);
+    expect((await shorten({ url: 'https://example.com' })).status).toBe(201);
+  });
+
+  it('refuse every creation while shortening is off', async () => {
+    await setFlag('shortening', false);
+    const response = await eventually(async () => {
+      const answer = await shorten({ url: 'https://example.com' });
+      expect(answer.status).toBe(400);
+      return answer;
+    });
+    expectBadRequest(response.json(), '/v2/shorten', Messages.shorteningDisabled);
+  });
+
+  it('answer 503 with Retry-After in maintenance mode', async () => {
+    await setFlag('maintenance', true);
+    const response = await eventually(async () => {
+      const answer = await shorten({ url: 'https://example.com' });
+      expect(answer.status).toBe(503);
+      return answer;
+    });
+    expect(response.json()).toEqual({ statusCode: 503, message: Messages.maintenance, error: 'Service Unavailable' });
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
