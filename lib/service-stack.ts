@@ -34,6 +34,7 @@ export class ServiceStack extends Stack {
       [EnvNames.shortBaseUrlParameter]: shortBaseUrlName,
       [EnvNames.upgradeUrl]: config.upgradeUrl,
       ...(config.safeBrowsingKeyParameter ? { [EnvNames.safeBrowsingKeyParameter]: config.safeBrowsingKeyParameter } : {}),
+      ...(config.safetyFailMode ? { [EnvNames.safetyFailMode]: config.safetyFailMode } : {}),
     };
     const create = new ServiceFunction(this, 'CreateFunction', {
       name: 'create',

@@ -17,6 +17,8 @@ export interface StageConfig {
   upgradeUrl: string;
   /** SecureString parameter holding a Google Safe Browsing key; without it the shipped blocklist is used. */
   safeBrowsingKeyParameter?: string;
+  /** `allow` lets creations through while the third-party safety check is down; the default refuses them. */
+  safetyFailMode?: 'refuse' | 'allow';
   /** Receives alarm notifications. */
   alarmEmail?: string;
 }
@@ -35,6 +37,11 @@ export function readStageConfig(node: Node): StageConfig {
   for (const key of ['shortDomain', 'certificateArn', 'hostedZoneId', 'hostedZoneName', 'safeBrowsingKeyParameter', 'alarmEmail'] as const) {
     const value = text(node, key);
     if (value !== undefined) config[key] = value;
+  }
+  const failMode = text(node, 'safetyFailMode');
+  if (failMode !== undefined) {
+    if (failMode !== 'refuse' && failMode !== 'allow') throw new Error('safetyFailMode must be refuse or allow');
+    config.safetyFailMode = failMode;
   }
   if (config.shortDomain && !config.certificateArn) throw new Error('shortDomain needs certificateArn (an ACM certificate in us-east-1)');
   return config;

@@ -188,3 +188,16 @@ describe('stage configuration', () => {
     expect(() => buildStack({ shortDomain: 'sho.rt' })).toThrow(/certificateArn/);
   });
 });
+
+describe('URL safety configuration', () => {
+  it('reads the Google key from the named SecureString and passes the fail mode to the creators only', () => {
+    const template = Template.fromStack(buildStack({ safeBrowsingKeyParameter: '/shortener/dev/safeBrowsingKey', safetyFailMode: 'allow' }).stack);
+    for (const name of ['create', 'batch']) {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: name, SAFE_BROWSING_KEY_PARAMETER: '/shortener/dev/safeBrowsingKey', SAFETY_FAIL_MODE: 'allow' }) },
+      });
+    }
+    expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).toContain('parameter/shortener/dev/safeBrowsingKey');
+    expect(() => buildStack({ safetyFailMode: 'maybe' })).toThrow(/safetyFailMode/);
+  });
+});
