@@ -9,9 +9,19 @@ import { expectBadRequest } from '../support/spec-shapes';
  */
 const shorten = (body: object) => http('POST', '/v2/shorten', { headers: jsonHeaders(devApiKey()), body });
 
+/** Puts the defaults back and waits until every function (create, batch, redirect) has seen them. */
 async function restoreDefaults(): Promise<void> {
   await Promise.all(FLAG_NAMES.map((flag) => setFlag(flag, SAFE_DEFAULT_FLAGS[flag])));
-  await eventually(async () => expect((await shorten({ url: 'https://example.com', alias: `back-${Date.now()}`, password: 'abcd', expiresIn: 60 })).status).toBe(201));
+  const created = await eventually(async () => {
+    const response = await shorten({ url: 'https://example.com', alias: `back-${Date.now()}`, password: 'abcd', expiresIn: 60 });
+    expect(response.status).toBe(201);
+    return response.json<{ shortCode: string }>();
+  });
+  await eventually(async () => {
+    const response = await http('POST', '/v2/shorten/batch', { headers: jsonHeaders(devApiKey()), body: { urls: [{ url: 'https://example.com', alias: `back-${Date.now()}` }] } });
+    expect(response.json<{ results: Array<{ success: boolean }> }>().results[0]?.success).toBe(true);
+  });
+  await eventually(async () => expect((await http('GET', `/${created.shortCode}`)).status).not.toBe(503));
 }
 
 afterEach(restoreDefaults);
@@ -38,9 +48,16 @@ describe('feature flags', () => {
       return answer;
     });
     expectBadRequest(response.json(), '/v2/shorten', Messages.shorteningDisabled);
+    const whole = await eventually(async () => {
+      const answer = await http('POST', '/v2/shorten/batch', { headers: jsonHeaders(devApiKey()), body: { urls: [{ url: 'https://example.com' }] } });
+      expect(answer.status).toBe(400);
+      return answer;
+    });
+    expectBadRequest(whole.json(), '/v2/shorten/batch', Messages.shorteningDisabled);
   });
 
-  it('answer 503 with Retry-After in maintenance mode', async () => {
+  it('answer 503 with Retry-After in maintenance mode, on creation, batches and visits', async () => {
+    const link = (await shorten({ url: 'https://example.com/visited' })).json<{ shortCode: string }>();
     await setFlag('maintenance', true);
     const response = await eventually(async () => {
       const answer = await shorten({ url: 'https://example.com' });
@@ -49,5 +66,17 @@ describe('feature flags', () => {
     });
     expect(response.json()).toEqual({ statusCode: 503, message: Messages.maintenance, error: 'Service Unavailable' });
     expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    for (const [method, path, body] of [
+      ['POST', '/v2/shorten/batch', { urls: [{ url: 'https://example.com' }] }],
+      ['GET', `/${link.shortCode}`, undefined],
+    ] as const) {
+      const answer = await eventually(async () => {
+        const candidate = await http(method, path, { headers: { ...jsonHeaders(devApiKey()), accept: 'application/json' }, ...(body ? { body } : {}) });
+        expect(candidate.status).toBe(503);
+        return candidate;
+      });
+      expect(answer.json()).toEqual({ statusCode: 503, message: Messages.maintenance, error: 'Service Unavailable' });
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    }
   });
 });
