@@ -171,7 +171,7 @@ describe('POST /v2/shorten/batch: one result per item', () => {
 describe('POST /v1/shorten/batch', () => {
   it('works without a key under FREE rules and shares the v1 limit of 5 a minute per IP', async () => {
     const address = uniqueLoopbackAddress();
-    const v1 = (path: string, body: unknown) => http('POST', path, { headers: { 'content-type': 'application/json' }, body, localAddress: address });
+    const v1 = (path: string, body: object) => http('POST', path, { headers: { 'content-type': 'application/json' }, body, localAddress: address });
     const answer = await v1('/v1/shorten/batch', { urls: [{ url: 'https://example.com' }, { url: 'https://example.com', alias: unique('v1') }] });
     expect(answer.status).toBe(200);
     expect(answer.json<{ results: Entry[] }>().results).toEqual([

@@ -1,42 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { freePort } from '../support/ports';
-
-const root = path.join(__dirname, '..', '..');
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  apiKey: string;
-}
-
-/** `npm start` as a newcomer runs it, on its own ports and data folder (cdk.out is already synthesized). */
-async function start(dataDir: string, dynamoDbPort: number): Promise<Started> {
-  const port = await freePort();
-  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['bin/start-local.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoDbPort), LOCAL_SSM_PORT: String(await freePort()), LOCAL_DATA_DIR: dataDir, LOCAL_SKIP_SYNTH: '1', LOCAL_IN_MEMORY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const apiKey = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const key = /Dev API key:\s+(\S+)/.exec(output)?.[1];
-      if (key) resolve(key);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-  return { child, url: `http://localhost:${port}`, apiKey };
-}
-
-async function stop(started: Started, signal: NodeJS.Signals): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => started.child.once('exit', (code) => resolve(code)));
-  started.child.kill(signal);
-  return exited;
-}
+import { freePort, spawnLocalStack } from '../../bin/local/child-process';
 
 function javaRunningOn(port: number): boolean {
   const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
@@ -48,24 +14,26 @@ describe('npm start', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'local-data-'));
     const dynamoDbPort = await freePort();
 
-    const first = await start(dataDir, dynamoDbPort);
+    // On disk this time, on a fixed DynamoDB port so the java process can be found; cdk.out is already there.
+    const environment = { LOCAL_DATA_DIR: dataDir, LOCAL_IN_MEMORY: '', LOCAL_SKIP_SYNTH: '1', LOCAL_DYNAMODB_PORT: String(dynamoDbPort) };
+    const first = await spawnLocalStack(environment);
     const created = await fetch(`${first.url}/v2/shorten`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${first.apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${first.devApiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: 'https://example.com/kept', alias: `kept-${Date.now()}` }),
     });
     expect(created.status).toBe(201);
     const { shortCode } = (await created.json()) as { shortCode: string };
     expect(javaRunningOn(dynamoDbPort)).toBe(true);
-    expect(await stop(first, 'SIGINT')).toBe(0);
+    expect(await first.stop('SIGINT')).toBe(0);
     expect(javaRunningOn(dynamoDbPort)).toBe(false);
 
-    const second = await start(dataDir, dynamoDbPort);
-    expect(second.apiKey).toBe(first.apiKey);
+    const second = await spawnLocalStack(environment);
+    expect(second.devApiKey).toBe(first.devApiKey);
     const visit = await fetch(`${second.url}/${shortCode}`, { redirect: 'manual' });
     expect(visit.status).toBe(302);
     expect(visit.headers.get('location')).toBe('https://example.com/kept');
-    expect(await stop(second, 'SIGTERM')).toBe(0);
+    expect(await second.stop('SIGTERM')).toBe(0);
     expect(javaRunningOn(dynamoDbPort)).toBe(false);
   }, 90_000);
 });

@@ -3,7 +3,7 @@ import { FLAG_CACHE_MS, SsmFlagSource } from '../../functions/shared/adapters/ss
 import { SAFE_DEFAULT_FLAGS } from '../../functions/shared/domain/flags';
 import { SsmStandIn } from '../../bin/local/ssm-standin';
 import { ssm } from '../support/local-stack';
-import { freePort } from '../support/ports';
+import { freePort } from '../../bin/local/child-process';
 
 /** No retries: an unreachable endpoint should fail at once. */
 const ssmClientAt = (port: number) =>

@@ -1,9 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import type { LocalStackProcess } from '../../bin/local/child-process';
 
 export default async function globalTeardown(): Promise<void> {
-  const child = (globalThis as { localStack?: ChildProcess }).localStack;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await (globalThis as { localStack?: LocalStackProcess }).localStack?.stop();
 }

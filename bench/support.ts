@@ -1,0 +1,44 @@
+import autocannon from 'autocannon';
+import { spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
+
+/** Shared by the benchmarks: the local stack as `npm start` runs it, autocannon runs, and medians. */
+
+export async function startBenchStack(): Promise<LocalStackProcess> {
+  const stack = await spawnLocalStack({ LOCAL_SKIP_SYNTH: process.env.LOCAL_SKIP_SYNTH ?? '' });
+  // test/support/local-stack reads the stack's addresses from the environment; the benchmarks reuse its helpers.
+  Object.assign(process.env, {
+    LOCAL_STACK_URL: stack.url,
+    LOCAL_STACK_DEV_KEY: stack.devApiKey,
+    LOCAL_DYNAMODB_PORT: String(stack.dynamoDbPort),
+    LOCAL_SSM_PORT: String(stack.ssmPort),
+    PORT: String(stack.port),
+  });
+  return stack;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(options: autocannon.Options): Promise<LoadResult> {
+  const result = await autocannon({ ...options, ...(options.amount ? {} : { duration: options.duration ?? 5 }) });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));

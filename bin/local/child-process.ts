@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { createServer } from 'node:net';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+export interface LocalStackProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  dynamoDbPort: number;
+  ssmPort: number;
+  devApiKey: string;
+  /** SIGTERM (or the given signal) and wait; resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** A port nothing listens on right now, chosen by the OS. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs `npm start` (bin/start-local.ts) as a child process on free ports, for tests and benchmarks, and
+ * resolves once it printed its dev API key, which it does only when everything is ready.
+ */
+export async function spawnLocalStack(environment: Record<string, string> = {}): Promise<LocalStackProcess> {
+  const [port, dynamoDbPort, ssmPort] = [await freePort(), await freePort(), await freePort()];
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/start-local.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoDbPort), LOCAL_SSM_PORT: String(ssmPort), LOCAL_IN_MEMORY: '1', ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const devApiKey = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`local stack did not start in time:\n${output}`)), 120_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const key = /Dev API key:\s+(\S+)/.exec(output)?.[1];
+      if (key) {
+        clearTimeout(timer);
+        resolve(key);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`local stack exited with ${code}:\n${output}`));
+    });
+  });
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill(signal);
+    return exited;
+  };
+  return { child, url: `http://localhost:${port}`, port, dynamoDbPort, ssmPort, devApiKey, stop };
+}
