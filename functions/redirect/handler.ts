@@ -1,17 +1,25 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { CachedLinkStore } from '../shared/adapters/cached-link-store';
 import { resolveVisit } from '../shared/domain/visit';
-import { logger } from '../shared/observability';
-import { flagSource, linkStore } from '../shared/wiring';
 import { visitResponse } from '../shared/http/visit-responses';
+import { readVisitorRequest } from '../shared/http/visitor-request';
+import { logger } from '../shared/observability';
+import { flagSource, linkStore, usageCounter } from '../shared/wiring';
 
-const deps = { links: linkStore(), flags: flagSource() };
+/** Hot links are served from memory for a minute; see CachedLinkStore for why that is safe. */
+const deps = {
+  links: new CachedLinkStore(linkStore(), { ttlMs: 60_000, maxEntries: 10_000 }),
+  flags: flagSource(),
+  usage: usageCounter(),
+};
 
 /** GET, HEAD and POST /{code}: the visitor's side (spec section 3). */
 async function visit(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
-  const outcome = await resolveVisit(event.pathParameters?.code ?? '', deps, Date.now());
-  return visitResponse(outcome, event);
+  const request = readVisitorRequest(event);
+  const outcome = await resolveVisit(request.visit, deps, Date.now());
+  return visitResponse(outcome, request);
 }
 
 export const handler = middy(visit).use(injectLambdaContext(logger, { resetKeys: true }));

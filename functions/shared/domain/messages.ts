@@ -41,4 +41,9 @@ export const OwnMessages = {
   internal: 'Internal server error',
   notFound: 'Short link not found',
   gone: 'This short link has expired',
+  passwordRequired: 'This short link is protected by a password',
+  wrongPassword: 'Wrong password, please try again',
+  formExpired: 'This form has expired, please enter the password again',
+  tooManyAttempts: 'Too many password attempts',
+  previewOnly: 'Open this link in a browser to continue',
 } as const;

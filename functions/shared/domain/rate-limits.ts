@@ -4,10 +4,11 @@ import { monthlyCallLimit } from './plans';
 import type { UsageCounter } from './ports';
 import { calendarMonth, fixedWindow, secondsUntil } from './usage-windows';
 
-/** Spec section 8. */
+/** Spec section 8, plus the password-form guard (per short code and client IP). */
 export const RATE_LIMITS = {
   perApiKey: { requests: 1000, windowSeconds: 60 },
   perAnonymousIp: { requests: 5, windowSeconds: 60 },
+  passwordAttempts: { requests: 10, windowSeconds: 15 * 60 },
 } as const;
 
 /** Counters outlive their window a little so that a slow clock never resurrects one. */
@@ -42,4 +43,12 @@ export async function admitCall(caller: Caller, counter: UsageCounter, nowMs: nu
     }
   }
   return status;
+}
+
+/** Counts one password attempt; returns the seconds to wait when the visitor has used up the window's attempts. */
+export async function admitPasswordAttempt(code: string, clientIp: string, counter: UsageCounter, nowMs: number): Promise<number | undefined> {
+  const rule = RATE_LIMITS.passwordAttempts;
+  const window = fixedWindow(nowMs, rule.windowSeconds);
+  const attempt = await counter.tryConsume(`pwd#${code}#${clientIp}#${window.id}`, rule.requests, window.resetsAt + COUNTER_GRACE_SECONDS);
+  return attempt.consumed ? undefined : secondsUntil(window.resetsAt, nowMs);
 }

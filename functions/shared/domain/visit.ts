@@ -1,34 +1,63 @@
-import type { FlagSource, LinkStore } from './ports';
-import { isExpired } from './link';
+import { isExpired, isVolatile } from './link';
+import { verifyPassword } from './password';
+import type { FlagSource, LinkStore, UsageCounter } from './ports';
+import { admitPasswordAttempt } from './rate-limits';
 import { looksLikeShortCode } from './short-code';
+
+export interface Visit {
+  code: string;
+  method: 'GET' | 'HEAD' | 'POST';
+  clientIp: string;
+  /** A chat or social app fetching a preview card, not a person. */
+  previewBot: boolean;
+  /** What the visitor typed into the password form (POST only). */
+  submittedPassword?: string;
+}
 
 export type VisitOutcome =
   | { kind: 'redirect'; url: string; cacheable: boolean }
+  | { kind: 'passwordRequired'; wrongPassword: boolean }
+  | { kind: 'preview' }
   | { kind: 'notFound' }
   | { kind: 'gone' }
+  | { kind: 'tooManyAttempts'; retryAfterSeconds: number }
   | { kind: 'maintenance' };
 
-interface VisitDeps {
+export interface VisitDeps {
   links: LinkStore;
   flags: FlagSource;
+  usage: UsageCounter;
 }
 
 /**
- * Where a visit to `code` leads (spec section 3). A maxClicks link is counted by one conditional update, which
- * also decides 404 versus 410; the visit that uses up the last click retires the link.
+ * Where a visit leads (spec section 3). A plain link costs one read (none when cached). A maxClicks link is
+ * counted by one conditional update, which is also what decides between redirect and 410; the visit that uses
+ * the last click retires the link. Preview bots and HEAD requests never use up a click.
  */
-export async function resolveVisit(code: string, deps: VisitDeps, nowMs: number): Promise<VisitOutcome> {
+export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number): Promise<VisitOutcome> {
   if ((await deps.flags.current()).maintenance) return { kind: 'maintenance' };
-  if (!looksLikeShortCode(code)) return { kind: 'notFound' };
-  const link = await deps.links.find(code);
+  if (!looksLikeShortCode(visit.code)) return { kind: 'notFound' };
+  const link = await deps.links.find(visit.code);
   if (!link) return { kind: 'notFound' };
   if (link.retired) return { kind: 'gone' };
   if (isExpired(link, nowMs) || link.url === undefined) return { kind: 'notFound' };
-  if (link.maxClicks === undefined) return { kind: 'redirect', url: link.url, cacheable: link.expiresAt === undefined };
 
-  const click = await deps.links.consumeClick(code, nowMs);
+  const guarded = link.passwordHash !== undefined || link.maxClicks !== undefined;
+  if (guarded && visit.previewBot) return { kind: 'preview' };
+
+  if (link.passwordHash !== undefined) {
+    if (visit.method !== 'POST' || visit.submittedPassword === undefined) return { kind: 'passwordRequired', wrongPassword: false };
+    const retryAfterSeconds = await admitPasswordAttempt(visit.code, visit.clientIp, deps.usage, nowMs);
+    if (retryAfterSeconds !== undefined) return { kind: 'tooManyAttempts', retryAfterSeconds };
+    if (!(await verifyPassword(visit.submittedPassword, link.passwordHash))) return { kind: 'passwordRequired', wrongPassword: true };
+  }
+
+  if (link.maxClicks === undefined) return { kind: 'redirect', url: link.url, cacheable: !isVolatile(link) };
+  if (visit.method === 'HEAD') return { kind: 'preview' };
+
+  const click = await deps.links.consumeClick(visit.code, nowMs);
   if (click.kind === 'usedUp') return { kind: 'gone' };
   if (click.kind !== 'counted' || click.link.url === undefined) return { kind: 'notFound' };
-  if (click.link.clicks >= (click.link.maxClicks ?? Infinity)) await deps.links.retire(code);
+  if (click.link.clicks >= (click.link.maxClicks ?? Number.POSITIVE_INFINITY)) await deps.links.retire(visit.code);
   return { kind: 'redirect', url: click.link.url, cacheable: false };
 }

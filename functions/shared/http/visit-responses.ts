@@ -1,30 +1,105 @@
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { Messages, OwnMessages } from '../domain/messages';
 import type { VisitOutcome } from '../domain/visit';
+import { csrfCookie, newCsrfToken } from './csrf';
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from './error-responses';
-import { json } from './responses';
+import { messagePage, PAGE_CONTENT_SECURITY_POLICY, passwordPage, previewPage } from './pages';
+import type { VisitorRequest } from './visitor-request';
 
-/** Visitor answers. Plain links may sit in CloudFront briefly; anything that can change is never cached. */
-export function visitResponse(outcome: VisitOutcome, event: Pick<APIGatewayProxyEvent, 'httpMethod'>): APIGatewayProxyResult {
-  const response = (() => {
-    switch (outcome.kind) {
-      case 'redirect':
-        return {
-          statusCode: 302,
-          headers: { location: outcome.url, 'cache-control': outcome.cacheable ? 'public, max-age=60' : 'no-store' },
-          body: '',
-        };
-      case 'notFound':
-        return json(404, { statusCode: 404, message: OwnMessages.notFound, error: 'Not Found' });
-      case 'gone':
-        return json(410, { statusCode: 410, message: OwnMessages.gone, error: 'Gone' });
-      case 'maintenance':
-        return json(
-          503,
-          { statusCode: 503, message: Messages.maintenance, error: 'Service Unavailable' },
-          { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) },
-        );
+/** How long browsers and CloudFront may keep a plain link's redirect (links never change once created). */
+export const PLAIN_REDIRECT_MAX_AGE_SECONDS = 60;
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+interface Answer {
+  status: number;
+  title: string;
+  message: string;
+  /** The JSON error name (the HTTP status name). */
+  error: string;
+  headers?: Record<string, string>;
+  extraJson?: Record<string, unknown>;
+}
+
+function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind: 'passwordRequired' } | { kind: 'preview' }>): Answer {
+  switch (outcome.kind) {
+    case 'notFound':
+      return { status: 404, title: 'Link not found', message: OwnMessages.notFound, error: 'Not Found' };
+    case 'gone':
+      return { status: 410, title: 'Link no longer available', message: OwnMessages.gone, error: 'Gone' };
+    case 'tooManyAttempts': {
+      const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
+      return {
+        status: 429,
+        title: 'Too many attempts',
+        message: `${OwnMessages.tooManyAttempts}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        error: 'Too Many Requests',
+        headers: { 'retry-after': String(outcome.retryAfterSeconds) },
+        extraJson: { retryAfter: outcome.retryAfterSeconds },
+      };
     }
-  })();
-  return event.httpMethod === 'HEAD' ? { ...response, body: '' } : response;
+    case 'maintenance':
+      return {
+        status: 503,
+        title: 'Down for maintenance',
+        message: Messages.maintenance,
+        error: 'Service Unavailable',
+        headers: { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) },
+      };
+  }
+}
+
+function page(status: number, html: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CONTENT_SECURITY_POLICY, ...SECURITY_HEADERS, ...headers },
+    body: html,
+  };
+}
+
+function json(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", ...SECURITY_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxyResult {
+  const code = request.visit.code;
+  switch (outcome.kind) {
+    case 'redirect':
+      return {
+        statusCode: 302,
+        headers: { location: outcome.url, 'cache-control': outcome.cacheable ? `public, max-age=${PLAIN_REDIRECT_MAX_AGE_SECONDS}` : 'no-store', ...SECURITY_HEADERS },
+        body: '',
+      };
+    case 'passwordRequired': {
+      const refused = outcome.wrongPassword || request.staleForm;
+      if (request.wantsJson) return json(401, { statusCode: 401, message: OwnMessages.passwordRequired, error: 'Unauthorized' });
+      const token = newCsrfToken();
+      const error = outcome.wrongPassword ? OwnMessages.wrongPassword : request.staleForm ? OwnMessages.formExpired : undefined;
+      return page(request.staleForm && !outcome.wrongPassword ? 403 : refused ? 401 : 200, passwordPage(code, token, error), {
+        'set-cookie': csrfCookie(token, code, request.secure),
+      });
+    }
+    case 'preview':
+      return request.wantsJson ? json(200, { statusCode: 200, message: OwnMessages.previewOnly }) : page(200, previewPage(code));
+    default: {
+      const answer = answerFor(outcome);
+      return request.wantsJson
+        ? json(answer.status, { statusCode: answer.status, message: answer.message, error: answer.error, ...answer.extraJson }, answer.headers)
+        : page(answer.status, messagePage(answer.status, answer.title, answer.message), answer.headers);
+    }
+  }
+}
+
+/** The visitor's answer: a page for people, JSON for API clients; HEAD gets the same status and headers, no body. */
+export function visitResponse(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxyResult {
+  const response = render(outcome, request);
+  return request.visit.method === 'HEAD' ? { ...response, body: '' } : response;
 }
