@@ -1,0 +1,95 @@
+import { SAFE_DEFAULT_FLAGS } from '../../../functions/shared/domain/flags';
+import type { LinkRecord } from '../../../functions/shared/domain/link';
+import { hashPassword } from '../../../functions/shared/domain/password';
+import { isLinkPreviewBot } from '../../../functions/shared/domain/preview-bots';
+import { resolveVisit, type Visit } from '../../../functions/shared/domain/visit';
+import { FixedFlags, MemoryLinkStore, MemoryUsageCounter } from '../../support/in-memory-ports';
+
+const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
+
+function setup(link?: Partial<LinkRecord>) {
+  const links = new MemoryLinkStore();
+  if (link) links.links.set('abc123', { code: 'abc123', url: 'https://example.com/', isAlias: false, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'key:k', ...link });
+  const deps = { links, flags: new FixedFlags(), usage: new MemoryUsageCounter() };
+  const visit = (fields: Partial<Visit> = {}) => resolveVisit({ code: 'abc123', method: 'GET', clientIp: '1.2.3.4', previewBot: false, ...fields }, deps, nowMs);
+  return { links, deps, visit };
+}
+
+describe('resolving a visit', () => {
+  it('redirects a plain link, cacheable', async () => {
+    expect(await setup({}).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: true });
+  });
+
+  it('answers 404 for unknown codes and codes that cannot exist, without asking storage for the latter', async () => {
+    const { visit, links } = setup();
+    expect(await visit()).toEqual({ kind: 'notFound' });
+    links.find = () => Promise.reject(new Error('should not be asked'));
+    expect(await visit({ code: '../etc' })).toEqual({ kind: 'notFound' });
+  });
+
+  it('answers 404 from the moment a link expires', async () => {
+    expect(await setup({ expiresAt: '2026-11-22T10:00:00.001Z' }).visit()).toMatchObject({ kind: 'redirect', cacheable: false });
+    expect(await setup({ expiresAt: '2026-11-22T10:00:00.000Z' }).visit()).toEqual({ kind: 'notFound' });
+  });
+
+  it('answers 503 in maintenance before anything else', async () => {
+    const { visit, deps } = setup({});
+    deps.flags.flags = { ...SAFE_DEFAULT_FLAGS, maintenance: true };
+    expect(await visit()).toEqual({ kind: 'maintenance' });
+  });
+
+  it('counts clicks, retires the link on the last one and answers 410 after', async () => {
+    const { visit, links } = setup({ maxClicks: 2 });
+    expect(await visit()).toMatchObject({ kind: 'redirect', cacheable: false });
+    expect(links.links.get('abc123')?.retired).toBeUndefined();
+    expect(await visit()).toMatchObject({ kind: 'redirect' });
+    expect(links.links.get('abc123')).toMatchObject({ retired: true });
+    expect(links.links.get('abc123')?.url).toBeUndefined();
+    expect(await visit()).toEqual({ kind: 'gone' });
+  });
+
+  it('shows preview bots a card for guarded links without counting, and redirects them for plain ones', async () => {
+    const limited = setup({ maxClicks: 1 });
+    expect(await limited.visit({ previewBot: true })).toEqual({ kind: 'preview' });
+    expect(limited.links.links.get('abc123')?.clicks).toBe(0);
+    expect(await setup({}).visit({ previewBot: true })).toMatchObject({ kind: 'redirect' });
+  });
+
+  it('never counts a HEAD request', async () => {
+    const { visit, links } = setup({ maxClicks: 1 });
+    expect(await visit({ method: 'HEAD' })).toEqual({ kind: 'preview' });
+    expect(links.links.get('abc123')?.clicks).toBe(0);
+  });
+
+  it('asks for the password, refuses a wrong one, redirects on the right one', async () => {
+    const { visit } = setup({ passwordHash: await hashPassword('s3cret') });
+    expect(await visit()).toEqual({ kind: 'passwordRequired', wrongPassword: false });
+    expect(await visit({ method: 'POST' })).toEqual({ kind: 'passwordRequired', wrongPassword: false });
+    expect(await visit({ method: 'POST', submittedPassword: 'nope' })).toEqual({ kind: 'passwordRequired', wrongPassword: true });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret' })).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false });
+  });
+
+  it('stops password guesses after 10 per client IP in 15 minutes', async () => {
+    const { visit } = setup({ passwordHash: await hashPassword('s3cret') });
+    for (let i = 0; i < 10; i += 1) await visit({ method: 'POST', submittedPassword: `guess${i}` });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret' })).toEqual({ kind: 'tooManyAttempts', retryAfterSeconds: 900 });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret', clientIp: '5.6.7.8' })).toMatchObject({ kind: 'redirect' });
+  });
+});
+
+describe('preview bots', () => {
+  it.each([
+    'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+    'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)',
+    'TelegramBot (like TwitterBot)',
+    'WhatsApp/2.23.20.0',
+    'facebookexternalhit/1.1 Facebot Twitterbot/1.0',
+    'LinkedInBot/1.0 (compatible; Mozilla/5.0)',
+  ])('recognises %s', (userAgent) => {
+    expect(isLinkPreviewBot(userAgent)).toBe(true);
+  });
+
+  it.each([undefined, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36', 'curl/8.5.0'])('leaves %s alone', (userAgent) => {
+    expect(isLinkPreviewBot(userAgent)).toBe(false);
+  });
+});
