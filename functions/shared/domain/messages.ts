@@ -40,7 +40,7 @@ export const OwnMessages = {
   safetyUnavailable: 'URL safety check is temporarily unavailable, please try again later',
   internal: 'Internal server error',
   notFound: 'Short link not found',
-  gone: 'This short link has expired',
+  gone: 'This short link has been used up and is no longer available',
   passwordRequired: 'This short link is protected by a password',
   wrongPassword: 'Wrong password, please try again',
   formExpired: 'This form has expired, please enter the password again',

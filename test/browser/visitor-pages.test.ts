@@ -1,0 +1,130 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import * as path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { devApiKey, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
+
+/**
+ * A person's side of a short link, in real headless Chromium (Debian's). The destination is a test server on
+ * loopback, reached under a public-looking name that Chromium maps to 127.0.0.1 (the service refuses loopback
+ * destinations, rightly). Screenshots of every page land in test-artifacts/screenshots.
+ */
+const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
+const DESTINATION_HOST = 'destination.example';
+
+let browser: Browser;
+let destination: Server;
+let destinationPort: number;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  destination = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><title>Destination</title><h1>You made it to the destination</h1>');
+  });
+  await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
+  const address = destination.address();
+  destinationPort = typeof address === 'object' && address ? address.port : 0;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', `--host-resolver-rules=MAP ${DESTINATION_HOST} 127.0.0.1`],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  destination.closeAllConnections();
+  await new Promise((resolve) => destination.close(resolve));
+});
+
+async function createLink(fields: Record<string, unknown>): Promise<string> {
+  const response = await http('POST', '/v2/shorten', {
+    headers: jsonHeaders(devApiKey()),
+    body: { url: `http://${DESTINATION_HOST}:${destinationPort}/landing`, ...fields },
+  });
+  if (response.status !== 201) throw new Error(`could not create the link: ${response.text}`);
+  return response.json<{ shortUrl: string }>().shortUrl;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+describe('a visitor in Chromium', () => {
+  it('opens a password link, sees the form, is told a wrong password is wrong, and lands on the destination with the right one', async () => {
+    const shortUrl = await createLink({ password: 'open sesame', maxClicks: 5 });
+    const page = await browser.newPage();
+    const response = await page.goto(shortUrl);
+    expect(response?.status()).toBe(200);
+    await expect(page.title()).resolves.toBe('Password required');
+    expect(await page.content()).not.toContain(DESTINATION_HOST);
+    await screenshot(page, 'password-form');
+
+    await page.fill('#password', 'open barley');
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    await expect(page.textContent('[role=alert]')).resolves.toBe('Wrong password, please try again');
+    await screenshot(page, 'password-wrong');
+
+    await page.fill('#password', 'open sesame');
+    await Promise.all([page.waitForURL(`http://${DESTINATION_HOST}:${destinationPort}/landing`), page.click('button[type=submit]')]);
+    await expect(page.textContent('h1')).resolves.toBe('You made it to the destination');
+    await screenshot(page, 'password-landed');
+    await page.close();
+  });
+
+  it('follows a plain link straight to the destination', async () => {
+    const page = await browser.newPage();
+    await page.goto(await createLink({}));
+    expect(page.url()).toBe(`http://${DESTINATION_HOST}:${destinationPort}/landing`);
+    await page.close();
+  });
+
+  it('sees a clear page for an unknown link and for a used-up one', async () => {
+    const page = await browser.newPage();
+    const missing = await page.goto(`${process.env.LOCAL_STACK_URL}/no-such-link`);
+    expect(missing?.status()).toBe(404);
+    await expect(page.textContent('h1')).resolves.toBe('Link not found');
+    await screenshot(page, 'not-found');
+
+    const once = await createLink({ maxClicks: 1 });
+    await page.goto(once);
+    const gone = await page.goto(once);
+    expect(gone?.status()).toBe(410);
+    await expect(page.textContent('h1')).resolves.toBe('Link no longer available');
+    await screenshot(page, 'gone');
+    await page.close();
+  });
+
+  it('sees when to come back after too many wrong passwords', async () => {
+    const shortUrl = await createLink({ password: 'open sesame' });
+    const code = new URL(shortUrl).pathname.slice(1);
+    const address = uniqueLoopbackAddress();
+    const form = await http('GET', `/${code}`, { localAddress: address });
+    const cookie = String(form.headers['set-cookie']).split(';')[0] ?? '';
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+    let last = form;
+    for (let i = 0; i < 11; i += 1) {
+      last = await http('POST', `/${code}`, {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({ password: `guess ${i}`, csrf }).toString(),
+        localAddress: address,
+      });
+    }
+    expect(last.status).toBe(429);
+    const page = await browser.newPage();
+    await page.setContent(last.text);
+    await expect(page.textContent('h1')).resolves.toBe('Too many attempts');
+    await screenshot(page, 'too-many-attempts');
+    await page.close();
+  });
+
+  it('shows link-preview bots a card, not the destination', async () => {
+    const context = await browser.newContext({ userAgent: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' });
+    const page = await context.newPage();
+    const response = await page.goto(await createLink({ maxClicks: 1 }));
+    expect(response?.status()).toBe(200);
+    await expect(page.textContent('h1')).resolves.toBe('Shared link');
+    await screenshot(page, 'preview-card');
+    await context.close();
+  });
+});
