@@ -21,6 +21,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   non2xx: number;
+  /** Answers by status class, to check that a run measured what it meant to (302s, not 404s). */
+  byClass: { '2xx': number; '3xx': number; '4xx': number; '5xx': number };
   errors: number;
 }
 
@@ -31,6 +33,7 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    byClass: { '2xx': result['2xx'], '3xx': result['3xx'], '4xx': result['4xx'], '5xx': result['5xx'] },
     errors: result.errors + result.timeouts,
   };
 }
