@@ -7,6 +7,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import * as path from 'node:path';
+import { METRICS_NAMESPACE } from '../functions/shared/metric-names';
 
 const PROJECT_ROOT = path.join(__dirname, '..');
 
@@ -48,7 +49,7 @@ export class ServiceFunction extends NodejsFunction {
       logGroup,
       role,
       loggingFormat: LoggingFormat.JSON,
-      environment: { POWERTOOLS_SERVICE_NAME: props.name, ...props.environment },
+      environment: { POWERTOOLS_SERVICE_NAME: props.name, POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE, ...props.environment },
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',

@@ -6,6 +6,7 @@ import { EnvNames } from '../functions/shared/config';
 import { API_PATH_SEGMENTS, ShortenerApi } from './api';
 import { DataTables } from './data-tables';
 import { FeatureFlags } from './feature-flags';
+import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 import { ShortDomain } from './short-domain';
 import type { StageConfig } from './stage-config';
@@ -101,6 +102,13 @@ export class ServiceStack extends Stack {
       key.grantRead(create);
       key.grantRead(batch);
     }
+    new Monitoring(this, 'Monitoring', {
+      api: this.api.restApi,
+      functions: { create, batch, redirect, authorizer },
+      tables: { links: tables.links, apiKeys: tables.apiKeys, usage: tables.usage, aliasOverrides: tables.aliasOverrides },
+      alarmEmail: config.alarmEmail,
+    });
+
     const outputs: Record<StackOutputs, string> = {
       [StackOutputs.linksTable]: tables.links.tableName,
       [StackOutputs.apiKeysTable]: tables.apiKeys.tableName,

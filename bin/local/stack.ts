@@ -104,7 +104,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     const keys = new DynamoKeyStore(DynamoDBDocumentClient.from(dynamo.client()), String(topology.outputs[StackOutputs.apiKeysTable]));
     const devApiKey = await ensureDevApiKey(keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
 
-    const sharedEnvironment = localAwsEnvironment(options.dynamoDbPort, options.ssmPort);
+    // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines).
+    const sharedEnvironment = { ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort), POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true' };
     const functions = new Map([...topology.functions].map(([id, spec]) => [id, new LocalFunction(spec, sharedEnvironment)]));
     stopping.push(() => Promise.all([...functions.values()].map((fn) => fn.stop())));
     await Promise.all([...functions.values()].map((fn) => fn.ready));

@@ -1,6 +1,7 @@
 import { batchItems } from '../shared/domain/batch-request';
 import { createLinks } from '../shared/domain/link-creation';
 import { creationHandler } from '../shared/http/creation-handler';
+import { recordCreations } from '../shared/http/outcome-metrics';
 import { readJsonObject } from '../shared/http/json-body';
 import { json } from '../shared/http/responses';
 import type { CreatedLinkView } from '../shared/domain/link';
@@ -17,6 +18,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export const handler = creationHandler(async (event, creation) => {
   const items = batchItems(readJsonObject(event, MAX_BODY_BYTES));
   const outcomes = await createLinks(items, creation.context, creation.deps);
+  recordCreations(outcomes, 'batch');
   const results = outcomes.map((outcome, index) =>
     outcome.ok ? { index, success: true, ...batchEntryFields(outcome.link) } : { index, success: false, error: outcome.error.message },
   );

@@ -1,5 +1,6 @@
 import { createLinks } from '../shared/domain/link-creation';
 import { creationHandler } from '../shared/http/creation-handler';
+import { recordCreations } from '../shared/http/outcome-metrics';
 import { readJsonObject } from '../shared/http/json-body';
 import { json } from '../shared/http/responses';
 
@@ -9,7 +10,9 @@ const MAX_BODY_BYTES = 16 * 1024;
 /** POST /v2/shorten (and its anonymous twin POST /v1/shorten): spec 4.1. */
 export const handler = creationHandler(async (event, creation) => {
   const body = readJsonObject(event, MAX_BODY_BYTES);
-  const [outcome] = await createLinks([body], creation.context, creation.deps);
+  const outcomes = await createLinks([body], creation.context, creation.deps);
+  recordCreations(outcomes, 'single');
+  const [outcome] = outcomes;
   if (!outcome) throw new Error('no outcome for a single creation');
   if (!outcome.ok) throw outcome.error;
   return json(201, outcome.link);

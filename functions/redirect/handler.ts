@@ -5,7 +5,8 @@ import { CachedLinkStore } from '../shared/adapters/cached-link-store';
 import { resolveVisit } from '../shared/domain/visit';
 import { visitResponse } from '../shared/http/visit-responses';
 import { readVisitorRequest } from '../shared/http/visitor-request';
-import { logger } from '../shared/observability';
+import { recordVisit } from '../shared/http/outcome-metrics';
+import { logger, publishMetrics } from '../shared/observability';
 import { flagSource, linkStore, usageCounter } from '../shared/wiring';
 
 /** Hot links are served from memory for a minute; see CachedLinkStore for why that is safe. */
@@ -19,7 +20,8 @@ const deps = {
 async function visit(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const request = readVisitorRequest(event);
   const outcome = await resolveVisit(request.visit, deps, Date.now());
+  recordVisit(outcome);
   return visitResponse(outcome, request);
 }
 
-export const handler = middy(visit).use(injectLambdaContext(logger, { resetKeys: true }));
+export const handler = middy(visit).use(injectLambdaContext(logger, { resetKeys: true })).use(publishMetrics());

@@ -9,7 +9,8 @@ import { GoogleSafeBrowsingChecker } from './adapters/google-safe-browsing';
 import { SsmFlagSource } from './adapters/ssm-flag-source';
 import { config } from './config';
 import type { SafetyChecker } from './domain/ports';
-import { logger } from './observability';
+import { MetricName } from './metric-names';
+import { count, logger } from './observability';
 
 /** Builds each adapter from the function's environment. Handlers call these once, at module level. */
 
@@ -56,6 +57,9 @@ export function safetyChecker(): SafetyChecker {
     },
     endpoint: config.safeBrowsingEndpoint(),
     failOpen: config.safetyFailsOpen(),
-    onFailure: (reason) => logger.error('safety check failed', { reason }),
+    onFailure: (reason) => {
+      logger.error('safety check failed', { reason });
+      count(MetricName.safetyCheckFailures);
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN } from './aliases';
 import { InvalidRequest } from './errors';
 import { Messages, OwnMessages } from './messages';
@@ -12,40 +12,39 @@ export const MAX_EXPIRES_IN_SECONDS = 315_360_000;
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
 
 /** Clients often send null for "not set"; treat it as absent rather than as a type error. */
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
+const optional = <T extends z.ZodMiniType>(schema: T) =>
+  z.pipe(
+    z.nullish(schema),
+    z.transform((value: z.output<T> | null | undefined) => value ?? undefined),
+  );
 
 /**
  * One link as both endpoints accept it (spec 2.1 and 2.3). Fields are checked in spec order, so the first
- * problem found is the one reported; unknown fields are ignored.
+ * problem found is the one reported; unknown fields are ignored. zod/mini keeps the bundle small (issue 6).
  */
 export const linkRequestSchema = z.object({
-  url: z.string({ error: Messages.invalidUrl }).trim().refine(isAcceptableDestination, Messages.invalidUrl),
+  url: z.string({ error: Messages.invalidUrl }).check(z.trim(), z.refine(isAcceptableDestination, Messages.invalidUrl)),
   alias: optional(
     z
       .string({ error: OwnMessages.fieldType('alias', 'string') })
-      .min(ALIAS_MIN_LENGTH, Messages.aliasLength)
-      .max(ALIAS_MAX_LENGTH, Messages.aliasLength)
-      .regex(ALIAS_PATTERN, OwnMessages.aliasCharacters),
+      .check(
+        z.minLength(ALIAS_MIN_LENGTH, Messages.aliasLength),
+        z.maxLength(ALIAS_MAX_LENGTH, Messages.aliasLength),
+        z.regex(ALIAS_PATTERN, OwnMessages.aliasCharacters),
+      ),
   ),
   password: optional(
     z
       .string({ error: OwnMessages.fieldType('password', 'string') })
-      .min(PASSWORD_MIN_LENGTH, Messages.passwordLength)
-      .max(PASSWORD_MAX_LENGTH, Messages.passwordLength),
+      .check(z.minLength(PASSWORD_MIN_LENGTH, Messages.passwordLength), z.maxLength(PASSWORD_MAX_LENGTH, Messages.passwordLength)),
   ),
   expiresIn: optional(
     z
-      .number({ error: OwnMessages.expiresInInvalid })
-      .int(OwnMessages.expiresInInvalid)
-      .min(MIN_EXPIRES_IN_SECONDS, Messages.expiresInTooShort)
-      .max(MAX_EXPIRES_IN_SECONDS, OwnMessages.expiresInTooLarge),
+      .int({ error: OwnMessages.expiresInInvalid })
+      .check(z.minimum(MIN_EXPIRES_IN_SECONDS, Messages.expiresInTooShort), z.maximum(MAX_EXPIRES_IN_SECONDS, OwnMessages.expiresInTooLarge)),
   ),
   maxClicks: optional(
-    z
-      .number({ error: OwnMessages.maxClicksInvalid })
-      .int(OwnMessages.maxClicksInvalid)
-      .min(1, OwnMessages.maxClicksInvalid)
-      .max(MAX_CLICKS_LIMIT, OwnMessages.maxClicksTooLarge),
+    z.int({ error: OwnMessages.maxClicksInvalid }).check(z.minimum(1, OwnMessages.maxClicksInvalid), z.maximum(MAX_CLICKS_LIMIT, OwnMessages.maxClicksTooLarge)),
   ),
 });
 

@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config';
 import type { CreationContext, CreationDeps } from '../domain/link-creation';
-import { logger } from '../observability';
+import { logger, publishMetrics } from '../observability';
 import { aliasOverrides, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
 import { apiGuard, type GuardedContext } from './api-guard';
 
@@ -20,6 +20,7 @@ export type CreationHandler = (
 export function creationHandler(handle: CreationHandler) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, GuardedContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(publishMetrics())
     .use(guard)
     .handler(async (event, context) => {
       const { caller, flags } = context.admission;

@@ -1,0 +1,18 @@
+/** The custom metrics the functions emit (embedded metric format) and the alarms read: one list for both. */
+export const METRICS_NAMESPACE = 'UrlShortener';
+
+export const MetricName = {
+  linksCreated: 'LinksCreated',
+  batchItemsCreated: 'BatchItemsCreated',
+  batchItemsFailed: 'BatchItemsFailed',
+  redirects: 'Redirects',
+  notFound: 'NotFound',
+  gone: 'Gone',
+  safetyRejections: 'SafetyRejections',
+  safetyCheckFailures: 'SafetyCheckFailures',
+  rateLimitRejections: 'RateLimitRejections',
+  quotaRejections: 'QuotaRejections',
+  passwordFailures: 'PasswordFailures',
+} as const;
+
+export type MetricName = (typeof MetricName)[keyof typeof MetricName];

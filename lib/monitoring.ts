@@ -1,0 +1,132 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { METRICS_NAMESPACE, MetricName } from '../functions/shared/metric-names';
+
+const PERIOD = Duration.minutes(5);
+
+/** Alarm thresholds: one place, read by the alarms and by the tests. */
+export const THRESHOLDS = {
+  /** Share of API requests answered 5xx (API Gateway's 5XXError averaged). */
+  api5xxRate: 0.01,
+  functionErrors: 5,
+  functionThrottles: 1,
+  tableThrottles: 1,
+  tableSystemErrors: 1,
+  /** Percent of authorizer invocations that fail. */
+  authorizerErrorPercent: 1,
+  /** Safety lookups that failed (timeout, 5xx) in five minutes. */
+  safetyCheckFailures: 5,
+} as const;
+
+const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM];
+
+export interface MonitoringProps {
+  api: RestApi;
+  /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
+  functions: Record<'create' | 'batch' | 'redirect' | 'authorizer', IFunction>;
+  tables: Record<string, Table>;
+  alarmEmail?: string;
+}
+
+/** Alarms to an SNS topic (with an email subscription when configured) and a dashboard of the main figures. */
+export class Monitoring extends Construct {
+  readonly topic: Topic;
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    this.topic = new Topic(this, 'Alarms', { displayName: 'URL shortener alarms', enforceSSL: true });
+    Validations.of(this.topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason: 'Alarm notifications carry no customer data; an AWS-managed key would stop CloudWatch from publishing.',
+    });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
+      const created = new Alarm(this, name, {
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      created.addAlarmAction(new SnsAction(this.topic));
+      return created;
+    };
+
+    alarm('Api5xxRate', props.api.metricServerError({ statistic: 'Average', period: PERIOD }), THRESHOLDS.api5xxRate, 'Share of API answers that are 5xx');
+    for (const [name, fn] of Object.entries(props.functions)) {
+      alarm(`${name}Errors`, fn.metricErrors({ period: PERIOD }), THRESHOLDS.functionErrors, `${name} function errors`);
+      alarm(`${name}Throttles`, fn.metricThrottles({ period: PERIOD }), THRESHOLDS.functionThrottles, `${name} function throttles`);
+    }
+    for (const [name, table] of Object.entries(props.tables)) {
+      alarm(`${name}Throttles`, table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: PERIOD }), THRESHOLDS.tableThrottles, `${name} table throttled requests`);
+      alarm(`${name}SystemErrors`, table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: PERIOD }), THRESHOLDS.tableSystemErrors, `${name} table system errors`);
+    }
+    alarm(
+      'AuthorizerErrorRate',
+      new MathExpression({
+        expression: '100 * errors / MAX([invocations, 1])',
+        usingMetrics: { errors: props.functions.authorizer.metricErrors(), invocations: props.functions.authorizer.metricInvocations() },
+        period: PERIOD,
+        label: 'authorizer error %',
+      }),
+      THRESHOLDS.authorizerErrorPercent,
+      'Share of authorizer invocations that fail (every v2 call depends on it)',
+    );
+    alarm(
+      'SafetyCheckFailures',
+      new MathExpression({
+        expression: 'create + batch',
+        usingMetrics: { create: this.custom(MetricName.safetyCheckFailures, 'create'), batch: this.custom(MetricName.safetyCheckFailures, 'batch') },
+        period: PERIOD,
+        label: 'safety check failures',
+      }),
+      THRESHOLDS.safetyCheckFailures,
+      'The URL safety check timed out or failed: creations are being refused (or let through, if configured)',
+    );
+
+    this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'API requests and errors', left: [props.api.metricCount({ period: PERIOD })], right: [props.api.metricClientError({ period: PERIOD }), props.api.metricServerError({ period: PERIOD })] }),
+      new GraphWidget({ title: 'API latency (p50, p99)', left: [props.api.metricLatency({ statistic: 'p50', period: PERIOD }), props.api.metricLatency({ statistic: 'p99', period: PERIOD })] }),
+      new GraphWidget({
+        title: 'Links',
+        left: [this.custom(MetricName.linksCreated, 'create'), this.custom(MetricName.linksCreated, 'batch'), this.custom(MetricName.batchItemsFailed, 'batch')],
+        right: [this.custom(MetricName.redirects, 'redirect'), this.custom(MetricName.notFound, 'redirect'), this.custom(MetricName.gone, 'redirect')],
+      }),
+      new GraphWidget({
+        title: 'Rejections',
+        left: (['create', 'batch'] as const).flatMap((service) => [
+          this.custom(MetricName.rateLimitRejections, service),
+          this.custom(MetricName.quotaRejections, service),
+          this.custom(MetricName.safetyRejections, service),
+        ]),
+        right: [this.custom(MetricName.passwordFailures, 'redirect')],
+      }),
+      new GraphWidget({ title: 'Function duration (p99)', left: Object.values(props.functions).map((fn) => fn.metricDuration({ statistic: 'p99', period: PERIOD })) }),
+      new GraphWidget({ title: 'Function errors', left: Object.values(props.functions).map((fn) => fn.metricErrors({ period: PERIOD })) }),
+    );
+  }
+
+  private custom(metricName: string, service: string): Metric {
+    return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service }, statistic: 'Sum', period: PERIOD, label: `${metricName} (${service})` });
+  }
+}

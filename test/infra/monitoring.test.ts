@@ -1,0 +1,69 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { THRESHOLDS } from '../../lib/monitoring';
+import { buildStack } from './app-factory';
+
+const template = Template.fromStack(buildStack({ stage: 'prod', alarmEmail: 'oncall@example.com' }).stack);
+const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties as Record<string, unknown>);
+const topicId = Object.keys(template.findResources('AWS::SNS::Topic'))[0] as string;
+
+function alarmWith(match: (alarm: Record<string, unknown>) => boolean): Record<string, unknown> {
+  const found = alarms.filter(match);
+  if (found.length !== 1) throw new Error(`expected one matching alarm, found ${found.length}`);
+  return found[0] as Record<string, unknown>;
+}
+
+const metricNamed = (namespace: string, name: string) => (alarm: Record<string, unknown>) => alarm.Namespace === namespace && alarm.MetricName === name;
+const serviceOf = (functionName: string) => (alarm: Record<string, unknown>) =>
+  JSON.stringify(alarm.Dimensions ?? alarm.Metrics).includes(functionName);
+
+describe('alarms', () => {
+  it('all notify the alarm topic, which emails the address from context', () => {
+    expect(alarms.length).toBe(19);
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
+  });
+
+  it('watch the share of API answers that are 5xx', () => {
+    expect(alarmWith(metricNamed('AWS/ApiGateway', '5XXError'))).toMatchObject({ Statistic: 'Average', Threshold: THRESHOLDS.api5xxRate, Period: 300 });
+  });
+
+  it.each(['CreateFunction', 'BatchFunction', 'RedirectFunction', 'AuthorizerFunction'])('watch errors and throttles of %s', (functionId) => {
+    const errors = alarms.filter((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(functionId));
+    const throttles = alarms.filter((alarm) => alarm.MetricName === 'Throttles' && JSON.stringify(alarm.Dimensions).includes(functionId));
+    expect(errors.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionErrors]);
+    expect(throttles.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionThrottles]);
+  });
+
+  it.each(['DataLinks', 'DataApiKeys', 'DataUsage', 'DataAliasOverrides'])('watch throttled requests and system errors of %s', (tableId) => {
+    const ofTable = alarms.filter((alarm) => JSON.stringify(alarm.Metrics ?? []).includes(tableId));
+    const metricNames = ofTable.map((alarm) => JSON.stringify(alarm.Metrics).match(/"MetricName":"(ThrottledRequests|SystemErrors)"/)?.[1]).sort();
+    expect(metricNames).toEqual(['SystemErrors', 'ThrottledRequests']);
+    expect(ofTable.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.tableThrottles, THRESHOLDS.tableSystemErrors]);
+  });
+
+  it('watch the authorizer\'s error rate', () => {
+    const alarm = alarmWith((candidate) => JSON.stringify(candidate.Metrics ?? []).includes('100 * errors / MAX([invocations, 1])'));
+    expect(alarm.Threshold).toBe(THRESHOLDS.authorizerErrorPercent);
+    expect(serviceOf('AuthorizerFunction')(alarm)).toBe(true);
+  });
+
+  it('watch the safety check\'s failures, from the functions\' own metrics', () => {
+    const alarm = alarmWith((candidate) => JSON.stringify(candidate.Metrics ?? []).includes('SafetyCheckFailures'));
+    expect(alarm.Threshold).toBe(THRESHOLDS.safetyCheckFailures);
+    expect(JSON.stringify(alarm.Metrics)).toContain('"Namespace":"UrlShortener"');
+  });
+});
+
+describe('the dashboard', () => {
+  it('shows API, links, rejections and function figures', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardBody: Match.anyValue() });
+    const body = JSON.stringify(Object.values(template.findResources('AWS::CloudWatch::Dashboard'))[0]);
+    for (const title of ['API requests and errors', 'Links', 'Rejections', 'Function duration (p99)']) expect(body).toContain(title);
+  });
+});
+
+describe('functions', () => {
+  it('emit their metrics under one namespace', () => {
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 4);
+  });
+});
