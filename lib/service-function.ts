@@ -15,7 +15,7 @@ const PROJECT_ROOT = path.join(__dirname, '..');
  * esbuild's ESM output keeps CommonJS `require` calls of bundled dependencies (the SDK's node:https among
  * them); without a real `require` in scope they fail at import with "Dynamic require of ... is not supported".
  */
-const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module';const require = __createRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module';const require = __createRequire(import.meta.url);";
 
 /** The DynamoDB calls the functions make; each function is granted only the ones it uses. */
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem';

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { OwnMessages, Messages } from '../../functions/shared/domain/messages';
+import { Messages, VisitorMessages } from '../../functions/shared/domain/messages';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { devApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress, type HttpResult } from '../support/local-stack';
 
@@ -65,7 +65,7 @@ describe('an unknown code', () => {
   it('gives JSON to API clients', async () => {
     const response = await http('GET', '/no-such-link-here', { headers: API });
     expect(response.status).toBe(404);
-    expect(response.json()).toEqual({ statusCode: 404, message: OwnMessages.notFound, error: 'Not Found' });
+    expect(response.json()).toEqual({ statusCode: 404, message: VisitorMessages.notFound, error: 'Not Found' });
   });
 });
 
@@ -97,10 +97,10 @@ describe('a maxClicks link', () => {
       expect(response.status).toBe(302);
       expect(response.headers['cache-control']).toBe('no-store');
     }
-    expectPage(await http('GET', `/${code}`, { headers: BROWSER }), 410, OwnMessages.gone);
+    expectPage(await http('GET', `/${code}`, { headers: BROWSER }), 410, VisitorMessages.gone);
     const later = await http('GET', `/${code}`, { headers: API });
     expect(later.status).toBe(410);
-    expect(later.json()).toEqual({ statusCode: 410, message: OwnMessages.gone, error: 'Gone' });
+    expect(later.json()).toEqual({ statusCode: 410, message: VisitorMessages.gone, error: 'Gone' });
   });
 
   it('keeps its code taken once used up', async () => {
@@ -163,7 +163,7 @@ describe('a password link', () => {
     const address = uniqueLoopbackAddress();
     const { cookie, csrf } = await openForm(code, address);
     const wrong = await submit(code, 'wrong horse', cookie, csrf, address);
-    expectPage(wrong, 401, OwnMessages.wrongPassword);
+    expectPage(wrong, 401, VisitorMessages.wrongPassword);
     const right = await submit(code, 'correct horse', cookie, csrf, address);
     expect(right.status).toBe(302);
     expect(right.headers.location).toBe('https://example.com/destination');
@@ -174,7 +174,7 @@ describe('a password link', () => {
     const address = uniqueLoopbackAddress();
     const { csrf } = await openForm(code, address);
     const forged = await submit(code, 'correct horse', '', csrf, address);
-    expectPage(forged, 403, OwnMessages.formExpired);
+    expectPage(forged, 403, VisitorMessages.formExpired);
     expect(forged.headers.location).toBeUndefined();
   });
 
@@ -195,7 +195,7 @@ describe('a password link', () => {
     const code = await createLink({ password: 'correct horse' });
     const json = await http('GET', `/${code}`, { headers: API });
     expect(json.status).toBe(401);
-    expect(json.json()).toEqual({ statusCode: 401, message: OwnMessages.passwordRequired, error: 'Unauthorized' });
+    expect(json.json()).toEqual({ statusCode: 401, message: VisitorMessages.passwordRequired, error: 'Unauthorized' });
     const bot = await http('GET', `/${code}`, { headers: { 'user-agent': 'facebookexternalhit/1.1 Facebot Twitterbot/1.0' } });
     expectPage(bot, 200, 'Shared link');
     expect(bot.text).not.toContain('example.com');

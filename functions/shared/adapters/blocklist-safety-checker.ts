@@ -1,10 +1,7 @@
 import blocklist from '../domain/blocklist.json';
 import type { SafetyChecker } from '../domain/ports';
 
-const hosts = blocklist.hosts.map((host) => host.toLowerCase());
-const patterns = blocklist.patterns.map((pattern) => new RegExp(pattern));
-
-function isBlocked(url: string): boolean {
+function isBlocked(url: string, hosts: readonly string[], patterns: readonly RegExp[]): boolean {
   let hostname: string;
   try {
     hostname = new URL(url).hostname.toLowerCase();
@@ -17,7 +14,10 @@ function isBlocked(url: string): boolean {
 
 /** Flags URLs on a host and pattern list shipped with the code: the default wherever Google is not configured. */
 export class BlocklistSafetyChecker implements SafetyChecker {
+  private readonly hosts = blocklist.hosts.map((host) => host.toLowerCase());
+  private readonly patterns = blocklist.patterns.map((pattern) => new RegExp(pattern));
+
   async findUnsafe(urls: readonly string[]): Promise<ReadonlySet<string>> {
-    return new Set(urls.filter(isBlocked));
+    return new Set(urls.filter((url) => isBlocked(url, this.hosts, this.patterns)));
   }
 }

@@ -5,12 +5,13 @@ export const ALIAS_MAX_LENGTH = 50;
 /** Letters, digits and hyphens: the batch rule of the spec, applied to single creation too. */
 export const ALIAS_PATTERN = /^[A-Za-z0-9-]+$/;
 
-const reservedExact = new Set(reserved.exact.map((word) => word.toLowerCase()));
-const reservedPatterns = reserved.patterns.map((pattern) => new RegExp(pattern));
+/** Built on first use, so bundles that only need the alias rules (the redirect) leave the list out. */
+let reservedList: { exact: Set<string>; patterns: RegExp[] } | undefined;
 
 export function isReservedAlias(alias: string): boolean {
+  reservedList ??= { exact: new Set(reserved.exact.map((word) => word.toLowerCase())), patterns: reserved.patterns.map((pattern) => new RegExp(pattern)) };
   const lower = alias.toLowerCase();
-  return reservedExact.has(lower) || reservedPatterns.some((pattern) => pattern.test(lower));
+  return reservedList.exact.has(lower) || reservedList.patterns.some((pattern) => pattern.test(lower));
 }
 
 /** Overrides are stored under this form so that "Google" and "google" share one. */

@@ -39,6 +39,11 @@ export const OwnMessages = {
   itemNotObject: 'Each link must be a JSON object',
   safetyUnavailable: 'URL safety check is temporarily unavailable, please try again later',
   internal: 'Internal server error',
+} as const;
+
+/** What visitors of short links read; kept apart so the redirect bundle carries no creation messages. */
+export const VisitorMessages = {
+  maintenance: Messages.maintenance,
   notFound: 'Short link not found',
   gone: 'This short link has been used up and is no longer available',
   passwordRequired: 'This short link is protected by a password',

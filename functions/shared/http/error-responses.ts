@@ -9,11 +9,9 @@ import {
 } from '../domain/errors';
 import { Messages, OwnMessages } from '../domain/messages';
 import type { RateLimitStatus } from '../domain/rate-limits';
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json, type HttpResponse } from './responses';
 import type { RequestInfo } from './request-info';
-
-/** How long a client should wait after a 503 before trying again. */
-export const RETRY_AFTER_UNAVAILABLE_SECONDS = 60;
 
 export function rateLimitHeaders(status: RateLimitStatus): Record<string, string> {
   return {

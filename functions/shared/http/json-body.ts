@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { BodyTooLarge, InvalidRequest } from '../domain/errors';
 import { OwnMessages } from '../domain/messages';
-import { header } from './request-info';
+import { header } from './headers';
 
 /** The spec requires `Content-Type: application/json`; parameters such as charset are fine. */
 export function readJsonBody(event: Pick<APIGatewayProxyEvent, 'headers' | 'body' | 'isBase64Encoded'>, maxBytes: number): unknown {

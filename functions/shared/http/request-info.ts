@@ -7,13 +7,6 @@ export interface RequestInfo {
   method: string;
 }
 
-/** Header lookup that ignores case, as HTTP does (API Gateway passes names as the client sent them). */
-export function header(event: { headers?: Record<string, string | undefined> | null }, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  const entry = Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
-  return entry?.[1] ?? undefined;
-}
-
 export function requestInfo(event: Pick<APIGatewayProxyEvent, 'path' | 'httpMethod'>): RequestInfo {
   return { path: event.path, method: event.httpMethod };
 }

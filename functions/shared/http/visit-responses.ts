@@ -1,8 +1,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { Messages, OwnMessages } from '../domain/messages';
+import { VisitorMessages } from '../domain/messages';
 import type { VisitOutcome } from '../domain/visit';
 import { csrfCookie, newCsrfToken } from './csrf';
-import { RETRY_AFTER_UNAVAILABLE_SECONDS } from './error-responses';
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { messagePage, PAGE_CONTENT_SECURITY_POLICY, passwordPage, previewPage } from './pages';
 import type { VisitorRequest } from './visitor-request';
 
@@ -28,15 +28,15 @@ interface Answer {
 function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind: 'passwordRequired' } | { kind: 'preview' }>): Answer {
   switch (outcome.kind) {
     case 'notFound':
-      return { status: 404, title: 'Link not found', message: OwnMessages.notFound, error: 'Not Found' };
+      return { status: 404, title: 'Link not found', message: VisitorMessages.notFound, error: 'Not Found' };
     case 'gone':
-      return { status: 410, title: 'Link no longer available', message: OwnMessages.gone, error: 'Gone' };
+      return { status: 410, title: 'Link no longer available', message: VisitorMessages.gone, error: 'Gone' };
     case 'tooManyAttempts': {
       const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
       return {
         status: 429,
         title: 'Too many attempts',
-        message: `${OwnMessages.tooManyAttempts}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        message: `${VisitorMessages.tooManyAttempts}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
         error: 'Too Many Requests',
         headers: { 'retry-after': String(outcome.retryAfterSeconds) },
         extraJson: { retryAfter: outcome.retryAfterSeconds },
@@ -46,7 +46,7 @@ function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind:
       return {
         status: 503,
         title: 'Down for maintenance',
-        message: Messages.maintenance,
+        message: VisitorMessages.maintenance,
         error: 'Service Unavailable',
         headers: { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) },
       };
@@ -80,15 +80,15 @@ function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxy
       };
     case 'passwordRequired': {
       const refused = outcome.wrongPassword || request.staleForm;
-      if (request.wantsJson) return json(401, { statusCode: 401, message: OwnMessages.passwordRequired, error: 'Unauthorized' });
+      if (request.wantsJson) return json(401, { statusCode: 401, message: VisitorMessages.passwordRequired, error: 'Unauthorized' });
       const token = newCsrfToken();
-      const error = outcome.wrongPassword ? OwnMessages.wrongPassword : request.staleForm ? OwnMessages.formExpired : undefined;
+      const error = outcome.wrongPassword ? VisitorMessages.wrongPassword : request.staleForm ? VisitorMessages.formExpired : undefined;
       return page(request.staleForm && !outcome.wrongPassword ? 403 : refused ? 401 : 200, passwordPage(code, token, error), {
         'set-cookie': csrfCookie(token, code, request.secure),
       });
     }
     case 'preview':
-      return request.wantsJson ? json(200, { statusCode: 200, message: OwnMessages.previewOnly }) : page(200, previewPage(code));
+      return request.wantsJson ? json(200, { statusCode: 200, message: VisitorMessages.previewOnly }) : page(200, previewPage(code));
     default: {
       const answer = answerFor(outcome);
       return request.wantsJson

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isLinkPreviewBot } from '../domain/preview-bots';
 import type { Visit } from '../domain/visit';
 import { CSRF_COOKIE, cookieValue, csrfTokensMatch } from './csrf';
-import { header } from './request-info';
+import { header } from './headers';
 
 /** A password form is a few dozen bytes; anything much larger is not one. */
 const MAX_FORM_BYTES = 4096;
