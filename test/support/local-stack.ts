@@ -98,11 +98,13 @@ export function http(method: string, path: string, options: HttpOptions = {}): P
   });
 }
 
-let nextAddress = 2;
-/** A loopback address no other test in this worker has used. */
+/**
+ * A random address in 127.0.0.0/8 (16 million of them): a few dozen per run almost never meet, even across test
+ * files, whose module state Jest resets.
+ */
 export function uniqueLoopbackAddress(): string {
-  const n = nextAddress++;
-  return `127.${(process.pid % 200) + 1}.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+  const octet = (min: number) => min + Math.floor(Math.random() * (255 - min));
+  return `127.${octet(1)}.${octet(0)}.${octet(1)}`;
 }
 
 export const jsonHeaders = (apiKey?: string): Record<string, string> => ({
