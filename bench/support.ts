@@ -1,18 +1,12 @@
 import autocannon from 'autocannon';
-import { spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
+import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
 
 /** Shared by the benchmarks: the local stack as `npm start` runs it, autocannon runs, and medians. */
 
 export async function startBenchStack(): Promise<LocalStackProcess> {
   const stack = await spawnLocalStack({ LOCAL_SKIP_SYNTH: process.env.LOCAL_SKIP_SYNTH ?? '' });
   // test/support/local-stack reads the stack's addresses from the environment; the benchmarks reuse its helpers.
-  Object.assign(process.env, {
-    LOCAL_STACK_URL: stack.url,
-    LOCAL_STACK_DEV_KEY: stack.devApiKey,
-    LOCAL_DYNAMODB_PORT: String(stack.dynamoDbPort),
-    LOCAL_SSM_PORT: String(stack.ssmPort),
-    PORT: String(stack.port),
-  });
+  Object.assign(process.env, localStackEnvironment(stack));
   return stack;
 }
 

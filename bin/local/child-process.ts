@@ -64,3 +64,14 @@ export async function spawnLocalStack(environment: Record<string, string> = {}):
   };
   return { child, url: `http://localhost:${port}`, port, dynamoDbPort, ssmPort, devApiKey, stop };
 }
+
+/** The variables through which tests and benchmarks find a running local stack (see test/support/local-stack.ts). */
+export function localStackEnvironment(stack: LocalStackProcess): Record<string, string> {
+  return {
+    LOCAL_STACK_URL: stack.url,
+    LOCAL_STACK_DEV_KEY: stack.devApiKey,
+    LOCAL_DYNAMODB_PORT: String(stack.dynamoDbPort),
+    LOCAL_SSM_PORT: String(stack.ssmPort),
+    PORT: String(stack.port),
+  };
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { LocalFunction } from './lambda-runtime';
+import { listen } from './listen';
 import type { GatewayResponseSpec, RouteSpec, Topology } from './template';
 
 /** API Gateway's own payload ceiling. */
@@ -113,6 +114,18 @@ export class LocalGateway {
       authorizer: null as Record<string, unknown> | null,
     };
 
+    // What API Gateway tells both the authorizer and the function about the request.
+    const requestFields = {
+      resource: route.resourcePath,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: query,
+      pathParameters: matched.pathParameters,
+      requestContext,
+    };
+
     if (route.integration.kind === 'mock') {
       response.writeHead(route.integration.statusCode, { 'content-type': 'application/json' });
       response.end(route.integration.body);
@@ -128,14 +141,7 @@ export class LocalGateway {
         verdict = (await authorizerFunction?.invoke({
           type: 'REQUEST',
           methodArn: `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${route.resourcePath}`,
-          resource: route.resourcePath,
-          path: url.pathname,
-          httpMethod: method,
-          headers,
-          multiValueHeaders,
-          queryStringParameters: query,
-          pathParameters: matched.pathParameters,
-          requestContext,
+          ...requestFields,
         })) as AuthorizerResult;
       } catch (error) {
         this.options.log(`authorizer failed: ${String(error)}`);
@@ -157,16 +163,9 @@ export class LocalGateway {
     let result: ProxyResult;
     try {
       result = (await target?.invoke({
-        resource: route.resourcePath,
-        path: url.pathname,
-        httpMethod: method,
-        headers,
-        multiValueHeaders,
-        queryStringParameters: query,
+        ...requestFields,
         multiValueQueryStringParameters: query ? Object.fromEntries([...url.searchParams.keys()].map((key) => [key, url.searchParams.getAll(key)])) : null,
-        pathParameters: matched.pathParameters,
         stageVariables: null,
-        requestContext,
         body: body.length > 0 ? body.toString('utf8') : null,
         isBase64Encoded: false,
       })) as ProxyResult;
@@ -192,13 +191,7 @@ export class LocalGateway {
     });
     // Load tests open many keep-alive connections; the defaults would drop idle ones mid-run.
     this.server.keepAliveTimeout = 65_000;
-    return new Promise((resolve, reject) => {
-      this.server?.once('error', reject);
-      this.server?.listen(port, host, () => {
-        const address = this.server?.address();
-        resolve(typeof address === 'object' && address ? address.port : port);
-      });
-    });
+    return listen(this.server, port, host);
   }
 
   close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { listen } from './listen';
 
 /**
  * A stand-in for the slice of the SSM API this service uses (GetParameter(s), GetParametersByPath,
@@ -105,13 +106,7 @@ export class SsmStandIn {
         response.end(JSON.stringify(body));
       });
     });
-    return new Promise((resolve, reject) => {
-      this.server?.once('error', reject);
-      this.server?.listen(port, host, () => {
-        const address = this.server?.address();
-        resolve(typeof address === 'object' && address ? address.port : port);
-      });
-    });
+    return listen(this.server, port, host);
   }
 
   close(): Promise<void> {

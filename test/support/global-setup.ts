@@ -1,4 +1,4 @@
-import { spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-process';
+import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-process';
 
 /**
  * Starts the local stack exactly as `npm start` does (synth included, data in memory, free ports) and hands
@@ -6,12 +6,6 @@ import { spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-p
  */
 export default async function globalSetup(): Promise<void> {
   const stack = await spawnLocalStack();
-  Object.assign(process.env, {
-    LOCAL_STACK_URL: stack.url,
-    LOCAL_STACK_DEV_KEY: stack.devApiKey,
-    LOCAL_DYNAMODB_PORT: String(stack.dynamoDbPort),
-    LOCAL_SSM_PORT: String(stack.ssmPort),
-    PORT: String(stack.port),
-  });
+  Object.assign(process.env, localStackEnvironment(stack));
   (globalThis as { localStack?: LocalStackProcess }).localStack = stack;
 }

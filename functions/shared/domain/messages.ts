@@ -30,7 +30,6 @@ export const OwnMessages = {
   expiresInInvalid: 'expiresIn must be a whole number of seconds',
   expiresInTooLarge: 'expiresIn must be at most 315360000 seconds (10 years)',
   fieldType: (field: string, expected: string) => `${field} must be a ${expected}`,
-  unknownField: (field: string) => `Unknown field: ${field}`,
   bodyNotObject: 'Request body must be a JSON object',
   bodyMalformed: 'Request body is not valid JSON',
   contentType: 'Content-Type must be application/json',
