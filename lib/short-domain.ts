@@ -29,6 +29,21 @@ export interface ShortDomainProps {
   hostedZoneName?: string;
 }
 
+/**
+ * The viewer-request function (CloudFront JS 2.0): one path segment that could be a short code passes, anything
+ * else, API routes included, is answered 404 at the edge.
+ */
+export function visitorRoutesOnlyCode(apiPathSegments: readonly string[]): string {
+  return `
+var API = ${JSON.stringify(apiPathSegments)};
+function handler(event) {
+  var segments = event.request.uri.split('/');
+  if (segments.length === 2 && /^[A-Za-z0-9-]{1,50}$/.test(segments[1]) && API.indexOf(segments[1]) === -1) return event.request;
+  return { statusCode: 404, statusDescription: 'Not Found', headers: { 'content-type': { value: 'application/json' }, 'cache-control': { value: 'no-store' } },
+    body: { encoding: 'text', data: '{"statusCode":404,"message":"Not Found","error":"Not Found"}' } };
+}`;
+}
+
 /** Longest a plain redirect may sit at the edge: links are immutable, but deletions by operators should bite soon. */
 export const EDGE_CACHE_MAX_SECONDS = 300;
 
@@ -46,14 +61,7 @@ export class ShortDomain extends Construct {
     super(scope, id);
     const visitorRoutesOnly = new CloudFrontFunction(this, 'VisitorRoutesOnly', {
       runtime: FunctionRuntime.JS_2_0,
-      code: FunctionCode.fromInline(`
-var API = ${JSON.stringify(props.apiPathSegments)};
-function handler(event) {
-  var segments = event.request.uri.split('/');
-  if (segments.length === 2 && /^[A-Za-z0-9-]{1,50}$/.test(segments[1]) && API.indexOf(segments[1]) === -1) return event.request;
-  return { statusCode: 404, statusDescription: 'Not Found', headers: { 'content-type': { value: 'application/json' }, 'cache-control': { value: 'no-store' } },
-    body: { encoding: 'text', data: '{"statusCode":404,"message":"Not Found","error":"Not Found"}' } };
-}`),
+      code: FunctionCode.fromInline(visitorRoutesOnlyCode(props.apiPathSegments)),
     });
     const cachePolicy = new CachePolicy(this, 'FollowOrigin', {
       defaultTtl: Duration.seconds(0),
