@@ -44,10 +44,12 @@ export class DynamoDbLocal {
     process.once('exit', () => java.kill('SIGKILL'));
     let stderr = '';
     java.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-    const exited = new Promise<never>((_, reject) =>
-      java.once('exit', (code) => reject(new Error(`DynamoDB Local exited with ${code}: ${stderr.trim() || 'is java installed?'}`))),
-    );
-    java.once('error', () => undefined);
+    const exited = new Promise<never>((_, reject) => {
+      java.once('exit', (code) => reject(new Error(`DynamoDB Local exited with ${code}: ${stderr.trim()}`)));
+      java.once('error', (error) =>
+        reject(new Error(`could not run java (${error.message}): DynamoDB Local needs Java 17, e.g. apt-get install openjdk-17-jre-headless`)),
+      );
+    });
     await Promise.race([exited, this.waitUntilReady()]);
   }
 
