@@ -78,5 +78,9 @@ describe('feature flags', () => {
       expect(answer.json()).toEqual({ statusCode: 503, message: Messages.maintenance, error: 'Service Unavailable' });
       expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
     }
+    const page = await http('GET', `/${link.shortCode}`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(503);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain(Messages.maintenance);
   });
 });

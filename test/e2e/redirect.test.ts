@@ -186,6 +186,18 @@ describe('a password link', () => {
     const blocked = await submit(code, 'correct horse', cookie, csrf, address);
     expectPage(blocked, 429, 'Too many password attempts. Try again in');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    const blockedJson = await http('POST', `/${code}`, {
+      headers: { ...API, 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({ password: 'correct horse', csrf }).toString(),
+      localAddress: address,
+    });
+    expect(blockedJson.status).toBe(429);
+    expect(blockedJson.json()).toEqual({
+      statusCode: 429,
+      message: expect.stringMatching(/^Too many password attempts\. Try again in \d+ minutes?\.$/),
+      error: 'Too Many Requests',
+      retryAfter: Number(blockedJson.headers['retry-after']),
+    });
     const elsewhere = uniqueLoopbackAddress();
     const other = await openForm(code, elsewhere);
     expect((await submit(code, 'correct horse', other.cookie, other.csrf, elsewhere)).status).toBe(302);

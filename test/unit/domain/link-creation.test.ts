@@ -1,7 +1,7 @@
-import { AliasTaken, InvalidRequest, PlanRequired } from '../../../functions/shared/domain/errors';
+import { AliasTaken, InvalidRequest, PlanRequired, SafetyCheckUnavailable } from '../../../functions/shared/domain/errors';
 import { SAFE_DEFAULT_FLAGS, type Flags } from '../../../functions/shared/domain/flags';
 import { createLinks, type CreationContext, type CreationOutcome } from '../../../functions/shared/domain/link-creation';
-import { Messages } from '../../../functions/shared/domain/messages';
+import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
 import { verifyPassword } from '../../../functions/shared/domain/password';
 import type { Caller } from '../../../functions/shared/domain/caller';
 import { ListSafetyChecker, MemoryAliasOverrides, MemoryLinkStore } from '../../support/in-memory-ports';
@@ -93,6 +93,12 @@ describe('creating a link', () => {
     expect(failure(outcomes[0]).message).toBe(Messages.unsafeUrl);
     expect(outcomes[1]?.ok).toBe(true);
     expect(safety.calls).toEqual([['https://bad.example.com/', 'https://good.example.com/']]);
+  });
+
+  it('lets an unavailable safety check fail the whole call, so the handler answers 503', async () => {
+    const { create, safety } = setup();
+    safety.findUnsafe = () => Promise.reject(new SafetyCheckUnavailable(OwnMessages.safetyUnavailable));
+    await expect(create({ url: 'https://example.com/' })).rejects.toBeInstanceOf(SafetyCheckUnavailable);
   });
 
   it.each([
