@@ -1,3 +1,4 @@
+import './local/quiet-node-version-warning.cjs';
 import * as path from 'node:path';
 import { startLocalStack } from './local/stack';
 

@@ -2,6 +2,7 @@
 // module state, as its own Lambda container would. Plain JavaScript: it loads the bundle exactly as deployed.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import './quiet-node-version-warning.cjs';
 
 const { entryFile, exportName, functionName, timeoutSeconds } = workerData;
 const module = await import(pathToFileURL(entryFile).href);
