@@ -33,6 +33,8 @@ export class ServiceStack extends Stack {
     const creationEnvironment = {
       [EnvNames.flagsPrefix]: flags.prefix,
       [EnvNames.shortBaseUrlParameter]: shortBaseUrlName,
+      // A custom domain is known at synth time: no SSM read on the creation path then.
+      ...(config.shortDomain ? { [EnvNames.shortBaseUrl]: `https://${config.shortDomain}` } : {}),
       [EnvNames.upgradeUrl]: config.upgradeUrl,
       ...(config.safeBrowsingKeyParameter ? { [EnvNames.safeBrowsingKeyParameter]: config.safeBrowsingKeyParameter } : {}),
       ...(config.safetyFailMode ? { [EnvNames.safetyFailMode]: config.safetyFailMode } : {}),

@@ -15,6 +15,7 @@ export const EnvNames = {
   usageTable: 'USAGE_TABLE',
   aliasOverridesTable: 'ALIAS_OVERRIDES_TABLE',
   flagsPrefix: 'FLAGS_PARAMETER_PREFIX',
+  shortBaseUrl: 'SHORT_BASE_URL',
   shortBaseUrlParameter: 'SHORT_BASE_URL_PARAMETER',
   upgradeUrl: 'UPGRADE_URL',
   safeBrowsingKeyParameter: 'SAFE_BROWSING_KEY_PARAMETER',
@@ -25,6 +26,7 @@ export const EnvNames = {
 export const config = {
   table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable') => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
+  shortBaseUrl: () => optional(EnvNames.shortBaseUrl),
   shortBaseUrlParameter: () => required(EnvNames.shortBaseUrlParameter),
   upgradeUrl: () => required(EnvNames.upgradeUrl),
   safeBrowsingKeyParameter: () => optional(EnvNames.safeBrowsingKeyParameter),

@@ -21,11 +21,13 @@ export const aliasOverrides = () => new DynamoAliasOverrides(dynamo(), config.ta
 export const flagSource = () => new SsmFlagSource(ssm(), config.flagsPrefix(), logger);
 
 /**
- * The short domain's base URL lives in SSM rather than in the environment: without a custom domain it is the
- * CloudFront distribution's name, which cannot be passed to the functions the distribution itself depends on.
- * It never changes for a deployment, so it is read once per container.
+ * With a custom short domain the base URL is in the environment. Without one it is the CloudFront distribution's
+ * name, which cannot be passed to the functions the distribution itself depends on, so it is read from SSM, once
+ * per container (it never changes for a deployment).
  */
 export function shortBaseUrlReader(): () => Promise<string> {
+  const fromEnvironment = config.shortBaseUrl();
+  if (fromEnvironment) return () => Promise.resolve(fromEnvironment);
   let value: Promise<string> | undefined;
   return () => {
     value ??= readParameter(config.shortBaseUrlParameter(), false).catch((error: unknown) => {
