@@ -27,10 +27,14 @@ export const flagSource = () => new SsmFlagSource(ssm(), config.flagsPrefix(), l
  */
 export function shortBaseUrlReader(): () => Promise<string> {
   const fromEnvironment = config.shortBaseUrl();
-  if (fromEnvironment) return () => Promise.resolve(fromEnvironment);
+  return fromEnvironment ? () => Promise.resolve(fromEnvironment) : parameterOnFirstUse(config.shortBaseUrlParameter(), false);
+}
+
+/** Reads a parameter when first asked and keeps it for the container's life; a failed read is tried again next time. */
+function parameterOnFirstUse(name: string, decrypt: boolean): () => Promise<string> {
   let value: Promise<string> | undefined;
   return () => {
-    value ??= readParameter(config.shortBaseUrlParameter(), false).catch((error: unknown) => {
+    value ??= readParameter(name, decrypt).catch((error: unknown) => {
       value = undefined;
       throw error;
     });
@@ -48,15 +52,8 @@ async function readParameter(name: string, decrypt: boolean): Promise<string> {
 export function safetyChecker(): SafetyChecker {
   const keyParameter = config.safeBrowsingKeyParameter();
   if (!keyParameter) return new BlocklistSafetyChecker();
-  let apiKey: Promise<string> | undefined;
   return new GoogleSafeBrowsingChecker({
-    apiKey: () => {
-      apiKey ??= readParameter(keyParameter, true).catch((error: unknown) => {
-          apiKey = undefined;
-          throw error;
-        });
-      return apiKey;
-    },
+    apiKey: parameterOnFirstUse(keyParameter, true),
     endpoint: config.safeBrowsingEndpoint(),
     failOpen: config.safetyFailsOpen(),
     onFailure: (reason) => {

@@ -3,6 +3,7 @@ import { VisitorMessages } from '../domain/messages';
 import type { VisitOutcome } from '../domain/visit';
 import { csrfCookie, newCsrfToken } from './csrf';
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
+import { json } from './responses';
 import { messagePage, PAGE_CONTENT_SECURITY_POLICY, passwordPage, previewPage } from './pages';
 import type { VisitorRequest } from './visitor-request';
 
@@ -61,12 +62,9 @@ function page(status: number, html: string, headers: Record<string, string> = {}
   };
 }
 
-function json(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): APIGatewayProxyResult {
-  return {
-    statusCode: status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", ...SECURITY_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  };
+/** The API's JSON answer, with the visitor side's security headers on top. */
+function visitorJson(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return json(status, body, { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", ...SECURITY_HEADERS, ...headers });
 }
 
 function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxyResult {
@@ -80,7 +78,7 @@ function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxy
       };
     case 'passwordRequired': {
       const refused = outcome.wrongPassword || request.staleForm;
-      if (request.wantsJson) return json(401, { statusCode: 401, message: VisitorMessages.passwordRequired, error: 'Unauthorized' });
+      if (request.wantsJson) return visitorJson(401, { statusCode: 401, message: VisitorMessages.passwordRequired, error: 'Unauthorized' });
       const token = newCsrfToken();
       const error = outcome.wrongPassword ? VisitorMessages.wrongPassword : request.staleForm ? VisitorMessages.formExpired : undefined;
       return page(request.staleForm && !outcome.wrongPassword ? 403 : refused ? 401 : 200, passwordPage(code, token, error), {
@@ -88,11 +86,11 @@ function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxy
       });
     }
     case 'preview':
-      return request.wantsJson ? json(200, { statusCode: 200, message: VisitorMessages.previewOnly }) : page(200, previewPage(code));
+      return request.wantsJson ? visitorJson(200, { statusCode: 200, message: VisitorMessages.previewOnly }) : page(200, previewPage(code));
     default: {
       const answer = answerFor(outcome);
       return request.wantsJson
-        ? json(answer.status, { statusCode: answer.status, message: answer.message, error: answer.error, ...answer.extraJson }, answer.headers)
+        ? visitorJson(answer.status, { statusCode: answer.status, message: answer.message, error: answer.error, ...answer.extraJson }, answer.headers)
         : page(answer.status, messagePage(answer.status, answer.title, answer.message), answer.headers);
     }
   }
