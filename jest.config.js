@@ -1,8 +1,13 @@
-/** Three layers: pure unit tests, CDK assertions, and tests that need the local stack (started once, in globalSetup). */
+/**
+ * Three layers: pure unit tests, CDK assertions, and tests that need the local stack (started once, in globalSetup).
+ * ts-jest only transpiles (isolatedModules): `npm run typecheck` is where types are checked, once, for everything.
+ */
 const base = {
   testEnvironment: 'node',
-  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  // @middy/core ships ESM only: let SWC turn it into CommonJS for Jest.
+  transform: {
+    '^.+\\.(t|j|mj)s$': ['ts-jest', { isolatedModules: true, tsconfig: { rootDir: '.', allowJs: true, module: 'commonjs', target: 'es2022', esModuleInterop: true, resolveJsonModule: true } }],
+  },
+  // @middy/core ships ESM only: let ts-jest turn it into CommonJS for Jest.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };
