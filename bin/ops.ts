@@ -1,3 +1,4 @@
+import './local/quiet-node-version-warning.cjs';
 import { parseArgs } from 'node:util';
 import { aliasesAllow, flagsList, flagsSet, keysCreate, keysList, keysRevoke, type Parsed } from './ops/commands';
 import { deployedTarget, localTarget, OpsError, type OpsTarget } from './ops/target';
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, (target: OpsTarget, parsed: Parsed, print: (line:
 };
 
 const USAGE = `usage: npm run ops -- <command> [--stage <name>]
+  help
   keys create --plan <FREE|INDIE|PRO|ENTERPRISE> [--label <text>] [--monthly-limit <n>] [--json]
   keys list
   keys revoke <keyId>
@@ -34,7 +36,7 @@ async function main(argv: string[]): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) return void console.log(USAGE);
+  if (values.help || positionals.length === 0 || positionals[0] === 'help') return void console.log(USAGE);
   const command = COMMANDS[positionals.slice(0, 2).join(' ')];
   if (!command) throw new OpsError(`unknown command "${positionals.join(' ')}"\n${USAGE}`);
   const target = values.stage ? await deployedTarget(values.stage) : localTarget();

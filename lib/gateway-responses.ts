@@ -1,5 +1,6 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Messages, OwnMessages } from '../functions/shared/domain/messages';
+import { RETRY_AFTER_OUTAGE_SECONDS } from '../functions/shared/http/headers';
 
 interface GatewayAnswer {
   type: ResponseType;
@@ -7,6 +8,8 @@ interface GatewayAnswer {
   error: string;
   /** A literal message, or a `$context` reference resolved by API Gateway. */
   message: string;
+  /** Seconds a client should wait before trying again (Retry-After). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -26,7 +29,14 @@ export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
   { type: ResponseType.BAD_REQUEST_BODY, statusCode: 400, error: 'Bad Request', message: '$context.error.validationErrorString' },
   { type: ResponseType.BAD_REQUEST_PARAMETERS, statusCode: 400, error: 'Bad Request', message: '$context.error.validationErrorString' },
   { type: ResponseType.WAF_FILTERED, statusCode: 403, error: 'Forbidden', message: 'Forbidden' },
-  { type: ResponseType.AUTHORIZER_FAILURE, statusCode: 500, error: 'Internal Server Error', message: OwnMessages.internal },
+  // The authorizer fails when it cannot read the key table (DynamoDB down or hung): an outage, not a bug of the caller's.
+  {
+    type: ResponseType.AUTHORIZER_FAILURE,
+    statusCode: 503,
+    error: 'Service Unavailable',
+    message: OwnMessages.dependencyUnavailable,
+    retryAfterSeconds: RETRY_AFTER_OUTAGE_SECONDS,
+  },
   { type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR, statusCode: 500, error: 'Internal Server Error', message: OwnMessages.internal },
   { type: ResponseType.INTEGRATION_TIMEOUT, statusCode: 504, error: 'Gateway Timeout', message: 'The request took too long' },
   { type: ResponseType.DEFAULT_4XX, statusCode: 400, error: 'Bad Request', message: 'Bad request' },
@@ -43,7 +53,11 @@ export function addGatewayResponses(api: RestApi): void {
       type: answer.type,
       statusCode: String(answer.statusCode),
       templates: { 'application/json': gatewayResponseTemplate(answer) },
-      responseHeaders: { 'Content-Type': "'application/json'", 'Cache-Control': "'no-store'" },
+      responseHeaders: {
+        'Content-Type': "'application/json'",
+        'Cache-Control': "'no-store'",
+        ...(answer.retryAfterSeconds ? { 'Retry-After': `'${answer.retryAfterSeconds}'` } : {}),
+      },
     });
   }
 }

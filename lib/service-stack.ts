@@ -7,6 +7,7 @@ import { API_PATH_SEGMENTS, ShortenerApi } from './api';
 import { DataTables } from './data-tables';
 import { FeatureFlags } from './feature-flags';
 import { Monitoring } from './monitoring';
+import { OriginSecret } from './origin-secret';
 import { ServiceFunction } from './service-function';
 import { ShortDomain } from './short-domain';
 import type { StageConfig } from './stage-config';
@@ -59,16 +60,18 @@ export class ServiceStack extends Stack {
         .bindTable(tables.aliasOverrides, EnvNames.aliasOverridesTable, ['GetItem']);
       flags.grantRead(fn);
     }
+    const originSecret = new OriginSecret(this, 'OriginVerify', { secretName: `${config.appName}-${config.stage}-origin-verify` });
     const redirect = new ServiceFunction(this, 'RedirectFunction', {
       name: 'redirect',
       description: 'GET, HEAD and POST /{code}: visitors',
-      environment: { [EnvNames.flagsPrefix]: flags.prefix },
+      environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.originVerifyParameter]: originSecret.parameterName },
       removalPolicy,
     });
     redirect
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem'])
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(redirect);
+    originSecret.grantRead(redirect);
     const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
       name: 'authorizer',
       description: 'Bearer API keys for the v2 routes',
@@ -84,6 +87,7 @@ export class ServiceStack extends Stack {
     });
     const shortDomain = new ShortDomain(this, 'ShortDomain', {
       api: this.api.restApi,
+      originSecret: originSecret.secret,
       apiPathSegments: API_PATH_SEGMENTS,
       domainName: config.shortDomain,
       certificateArn: config.certificateArn,

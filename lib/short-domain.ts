@@ -17,10 +17,14 @@ import {
 import { RestApiOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../functions/shared/http/trusted-viewer';
 
 export interface ShortDomainProps {
   api: RestApi;
+  /** Sent to the origin in ORIGIN_VERIFY_HEADER: the proof that a request came through this distribution. */
+  originSecret: ISecret;
   /** First path segments of API routes: the short domain answers them with 404. */
   apiPathSegments: readonly string[];
   domainName?: string;
@@ -76,7 +80,10 @@ export class ShortDomain extends Construct {
         ? { domainNames: [props.domainName], certificate, minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
         : {}),
       defaultBehavior: {
-        origin: new RestApiOrigin(props.api),
+        origin: new RestApiOrigin(props.api, {
+          // Resolved by CloudFormation from Secrets Manager at deploy time; it never appears in the template.
+          customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
+        }),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         // POST carries the password form; everything else is refused by the function or the API.
         allowedMethods: AllowedMethods.ALLOW_ALL,

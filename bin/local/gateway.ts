@@ -40,7 +40,7 @@ function matchRoute(routes: readonly RouteSpec[], method: string, pathname: stri
         const parameter = /^\{(.+)\}$/.exec(part)?.[1];
         if (parameter) {
           if (segment === '') return undefined;
-          parameters[parameter] = decodeURIComponent(segment);
+          parameters[parameter] = decodePathSegment(segment);
         } else if (part === segment) staticCount += 1;
         else return undefined;
       }
@@ -77,7 +77,9 @@ export class LocalGateway {
       this.options.topology.gatewayResponses.get(type) ??
       this.options.topology.gatewayResponses.get(type.startsWith('DEFAULT') ? type : 'DEFAULT_4XX') ??
       { statusCode: 500, template: '{"message":"Internal server error"}', headers: {} };
-    response.writeHead(spec.statusCode, { 'content-type': 'application/json', ...spec.headers });
+    // One header per name, whatever case the template's responseHeaders use: API Gateway sends one Content-Type.
+    const headers = Object.fromEntries(Object.entries({ 'content-type': 'application/json', ...spec.headers }).map(([name, value]) => [name.toLowerCase(), value]));
+    response.writeHead(spec.statusCode, headers);
     response.end(renderTemplate(spec.template, variables));
   }
 
@@ -189,6 +191,13 @@ export class LocalGateway {
         else response.end();
       });
     });
+    // Requests Node's parser refuses (bytes no header may hold, say) get the gateway's JSON 400, not a bare one.
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+      const spec = this.options.topology.gatewayResponses.get('DEFAULT_4XX');
+      const body = renderTemplate(spec?.template ?? '{"message":"Bad request"}', {});
+      socket.end(`HTTP/1.1 ${spec?.statusCode ?? 400} Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    });
     // Load tests open many keep-alive connections; the defaults would drop idle ones mid-run.
     this.server.keepAliveTimeout = 65_000;
     return listen(this.server, port, host);
@@ -200,6 +209,15 @@ export class LocalGateway {
       this.server.closeAllConnections();
       this.server.close(() => resolve());
     });
+  }
+}
+
+/** API Gateway decodes path parameters; a malformed escape (`/%ff%fe`) is passed on as it came, never a 500. */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 

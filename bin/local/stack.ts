@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { issueApiKey, hashApiKey } from '../../functions/shared/domain/api-keys';
@@ -99,6 +101,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     for (const parameter of topology.parameters) {
       if (parameter.name === shortBaseUrlParameter) ssm.put(parameter.name, options.shortBaseUrl);
       else if (!ssm.has(parameter.name)) ssm.put(parameter.name, parameter.value);
+    }
+
+    // Secrets Manager's stand-in is SSM's reference path, which is how the functions read secrets anyway.
+    for (const secret of topology.secrets) {
+      const name = `${SECRETS_MANAGER_REFERENCE_PREFIX}${secret.name}`;
+      if (!ssm.has(name)) ssm.put(name, randomBytes(secret.length).toString('base64url').slice(0, secret.length), 'SecureString');
     }
 
     const keys = new DynamoKeyStore(DynamoDBDocumentClient.from(dynamo.client()), String(topology.outputs[StackOutputs.apiKeysTable]));

@@ -61,6 +61,12 @@ export interface ParameterSpec {
   value: string;
 }
 
+/** A Secrets Manager secret the template generates; locally it gets a random value of the same length. */
+export interface SecretSpec {
+  name: string;
+  length: number;
+}
+
 export interface Topology {
   stage: string;
   functions: Map<string, FunctionSpec>;
@@ -68,6 +74,7 @@ export interface Topology {
   gatewayResponses: Map<string, GatewayResponseSpec>;
   tables: TableSpec[];
   parameters: ParameterSpec[];
+  secrets: SecretSpec[];
   outputs: Record<string, string>;
 }
 
@@ -249,7 +256,12 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     value: String(resolve(resource.Properties?.Value ?? '')),
   }));
 
+  const secrets = resourcesOfType(template, 'AWS::SecretsManager::Secret').map(([id, resource]): SecretSpec => {
+    const generate = resource.Properties?.GenerateSecretString;
+    return { name: String(resource.Properties?.Name ?? id), length: isObject(generate) && typeof generate.PasswordLength === 'number' ? generate.PasswordLength : 32 };
+  });
+
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), functions, routes, gatewayResponses, tables, parameters, outputs };
+  return { stage: String(stage ?? 'local'), functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
 }

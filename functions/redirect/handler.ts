@@ -4,10 +4,11 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CachedLinkStore } from '../shared/adapters/cached-link-store';
 import { resolveVisit } from '../shared/domain/visit';
 import { visitResponse } from '../shared/http/visit-responses';
+import { visitorFailures } from '../shared/http/visitor-failures';
 import { readVisitorRequest } from '../shared/http/visitor-request';
 import { recordVisit } from '../shared/http/outcome-metrics';
 import { logger, publishMetrics } from '../shared/observability';
-import { flagSource, linkStore, usageCounter } from '../shared/wiring';
+import { flagSource, linkStore, originSecret, usageCounter } from '../shared/wiring';
 
 /** Hot links are served from memory for a minute; see CachedLinkStore for why that is safe. */
 const deps = {
@@ -15,13 +16,14 @@ const deps = {
   flags: flagSource(),
   usage: usageCounter(),
 };
+const cloudFrontSecret = originSecret();
 
 /** GET, HEAD and POST /{code}: the visitor's side (spec section 3). */
 async function visit(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
-  const request = readVisitorRequest(event);
+  const request = await readVisitorRequest(event, cloudFrontSecret);
   const outcome = await resolveVisit(request.visit, deps, Date.now());
   recordVisit(outcome);
   return visitResponse(outcome, request);
 }
 
-export const handler = middy(visit).use(injectLambdaContext(logger, { resetKeys: true })).use(publishMetrics());
+export const handler = middy(visit).use(injectLambdaContext(logger, { resetKeys: true })).use(publishMetrics()).use(visitorFailures());

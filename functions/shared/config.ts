@@ -9,6 +9,9 @@ function optional(name: string): string | undefined {
   return process.env[name] || undefined;
 }
 
+/** Where SSM serves a Secrets Manager secret: functions that already carry the SSM client need no other one. */
+export const SECRETS_MANAGER_REFERENCE_PREFIX = '/aws/reference/secretsmanager/';
+
 export const EnvNames = {
   linksTable: 'LINKS_TABLE',
   apiKeysTable: 'API_KEYS_TABLE',
@@ -21,6 +24,7 @@ export const EnvNames = {
   safeBrowsingKeyParameter: 'SAFE_BROWSING_KEY_PARAMETER',
   safeBrowsingEndpoint: 'SAFE_BROWSING_ENDPOINT',
   safetyFailMode: 'SAFETY_FAIL_MODE',
+  originVerifyParameter: 'ORIGIN_VERIFY_PARAMETER',
 } as const;
 
 export const config = {
@@ -33,4 +37,6 @@ export const config = {
   safeBrowsingEndpoint: () => optional(EnvNames.safeBrowsingEndpoint),
   /** Refuse (the default) or allow creations while the third-party safety check is down. */
   safetyFailsOpen: () => optional(EnvNames.safetyFailMode) === 'allow',
+  /** SSM name through which the CloudFront origin secret is read (Secrets Manager's /aws/reference/ path). */
+  originVerifyParameter: () => optional(EnvNames.originVerifyParameter),
 };

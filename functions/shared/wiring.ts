@@ -48,6 +48,12 @@ async function readParameter(name: string, decrypt: boolean): Promise<string> {
   return Parameter.Value;
 }
 
+/** The secret CloudFront sends to prove a request came through it; without one configured, nothing is trusted. */
+export function originSecret(): () => Promise<string | undefined> {
+  const name = config.originVerifyParameter();
+  return name ? parameterOnFirstUse(name, true) : () => Promise.resolve(undefined);
+}
+
 /** Google Safe Browsing when a key parameter is configured, else the shipped blocklist. */
 export function safetyChecker(): SafetyChecker {
   const keyParameter = config.safeBrowsingKeyParameter();

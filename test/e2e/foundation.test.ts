@@ -28,11 +28,12 @@ describe('the local stack', () => {
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers unknown routes and methods with JSON, never HTML', async () => {
+  it('answers unknown routes and methods with JSON, never HTML, with one Content-Type as API Gateway sends', async () => {
     for (const [method, path] of [['GET', '/v2/shorten'], ['DELETE', '/abc123'], ['GET', '/no/such/route']] as const) {
       const response = await http(method, path);
       expect(response.status).toBe(404);
-      expect(response.headers['content-type']).toContain('application/json');
+      expect(response.rawHeaderNames.filter((name) => name.toLowerCase() === 'content-type')).toHaveLength(1);
+      expect(response.headers['content-type']).toBe('application/json');
       expect(response.json()).toEqual({ statusCode: 404, message: 'Not Found', error: 'Not Found' });
     }
   });
@@ -88,6 +89,24 @@ describe('the ops CLI', () => {
     const refused = await create(apiKey);
     expect(refused.status).toBe(401);
     expect(refused.json()).toEqual({ statusCode: 401, message: Messages.apiKeyInvalid, error: 'Unauthorized' });
+  });
+
+  it.each([[['help']], [[]], [['--help']]])('prints the usage and exits 0 for %j', async (args) => {
+    const result = await ops(...args);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^usage: npm run ops -- <command>/);
+    expect(result.stdout).toContain('keys create --plan');
+    expect(result.stderr).toBe('');
+  });
+
+  it('prints only its own output: no SDK notice about Node.js versions', async () => {
+    const result = await ops('flags', 'list');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+
+  it('exits 2 on an unknown command', async () => {
+    expect((await ops('frobnicate')).code).toBe(2);
   });
 
   it('lists the flags with their defaults', async () => {

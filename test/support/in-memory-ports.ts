@@ -45,6 +45,11 @@ export class MemoryUsageCounter implements UsageCounter {
     this.counts.set(counterId, count + 1);
     return { consumed: true, count: count + 1 };
   }
+
+  async release(counterId: string): Promise<void> {
+    const count = this.counts.get(counterId) ?? 0;
+    if (count > 0) this.counts.set(counterId, count - 1);
+  }
 }
 
 export class FixedFlags implements FlagSource {

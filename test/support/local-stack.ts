@@ -60,6 +60,8 @@ export async function setFlag(flag: FlagName, enabled: boolean): Promise<void> {
 export interface HttpResult {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Header names in the order and case they came, repeats included. */
+  rawHeaderNames: string[];
   text: string;
   json: <T = Record<string, unknown>>() => T;
 }
@@ -89,7 +91,7 @@ export function http(method: string, path: string, options: HttpOptions = {}): P
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json: <T>() => JSON.parse(text) as T });
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, rawHeaderNames: response.rawHeaders.filter((_, index) => index % 2 === 0), text, json: <T>() => JSON.parse(text) as T });
         });
       },
     );

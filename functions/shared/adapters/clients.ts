@@ -1,22 +1,24 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SSMClient } from '@aws-sdk/client-ssm';
+import { reportOutages, TRANSPORT_LIMITS } from './outages';
 
 /**
  * One client of each kind per container, built on first use so a function that never reads SSM never pays
- * for the SSM client. The SDK keeps sockets alive by default; retries stay at the SDK's standard 3.
+ * for the SSM client. The SDK keeps sockets alive by default; TRANSPORT_LIMITS bound how long a hung
+ * dependency can hold a request.
  */
 let documentClient: DynamoDBDocumentClient | undefined;
 let ssmClient: SSMClient | undefined;
 
 export function dynamo(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  documentClient ??= DynamoDBDocumentClient.from(reportOutages(new DynamoDBClient(TRANSPORT_LIMITS)), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;
 }
 
 export function ssm(): SSMClient {
-  ssmClient ??= new SSMClient({});
+  ssmClient ??= reportOutages(new SSMClient(TRANSPORT_LIMITS));
   return ssmClient;
 }

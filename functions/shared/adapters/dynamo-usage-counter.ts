@@ -28,4 +28,22 @@ export class DynamoUsageCounter implements UsageCounter {
       throw error;
     }
   }
+
+  async release(counterId: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: counterId },
+          UpdateExpression: 'ADD #count :minusOne',
+          ConditionExpression: '#count > :zero',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+        }),
+      );
+    } catch (error) {
+      // Nothing to give back (the window rolled over, or TTL removed it): that is the outcome wanted anyway.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
 }

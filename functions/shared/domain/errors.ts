@@ -40,5 +40,8 @@ export class UnderMaintenance extends DomainError {}
 /** The third-party safety check could not answer and the fail mode says refuse. */
 export class SafetyCheckUnavailable extends DomainError {}
 
+/** A dependency (DynamoDB, SSM) timed out, refused or failed: 503 with Retry-After, the request itself was fine. */
+export class DependencyUnavailable extends DomainError {}
+
 /** The body is bigger than the endpoint accepts (413, in the 400 body shape). */
 export class BodyTooLarge extends DomainError {}

@@ -7,6 +7,7 @@ import { toCreatedLinkView, type CreatedLinkView, type LinkRecord } from './link
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkRequest, type LinkRequest } from './link-request';
 import { Messages } from './messages';
+import { isHomographHost } from './homographs';
 import { hashPassword } from './password';
 import type { AliasOverrides, LinkStore, SafetyChecker } from './ports';
 import { generateShortCode } from './short-code';
@@ -57,8 +58,7 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
     }
   });
 
-  const urls = [...new Set(validated.flatMap((entry) => (entry.ok ? [entry.request.url] : [])))];
-  const unsafe = urls.length > 0 ? await deps.safety.findUnsafe(urls) : new Set<string>();
+  const unsafe = await findUnsafe(validated.flatMap((entry) => (entry.ok ? [entry.request.url] : [])), deps.safety);
   const checked = validated.map((entry): Pending =>
     entry.ok && unsafe.has(entry.request.url) ? { ok: false, error: new InvalidRequest(Messages.unsafeUrl) } : entry,
   );
@@ -73,6 +73,15 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
       return rejectWith(error) as CreationOutcome;
     }
   });
+}
+
+/** Look-alike host names are refused here without asking anyone; the rest go to the safety check in one call. */
+async function findUnsafe(requested: readonly string[], safety: SafetyChecker): Promise<ReadonlySet<string>> {
+  const urls = [...new Set(requested)];
+  const homographs = urls.filter((url) => isHomographHost(new URL(url).hostname));
+  const others = urls.filter((url) => !homographs.includes(url));
+  const flagged = others.length > 0 ? await safety.findUnsafe(others) : new Set<string>();
+  return new Set([...homographs, ...flagged]);
 }
 
 /** Reserved aliases need an operator's override; within one call the first request for an alias wins. */

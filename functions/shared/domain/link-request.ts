@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN } from './aliases';
 import { InvalidRequest } from './errors';
 import { Messages, OwnMessages } from './messages';
-import { isAcceptableDestination } from './url-policy';
+import { isAcceptableDestination, normaliseDestination } from './url-policy';
 
 export const PASSWORD_MIN_LENGTH = 4;
 export const PASSWORD_MAX_LENGTH = 100;
@@ -23,7 +23,10 @@ const optional = <T extends z.ZodMiniType>(schema: T) =>
  * problem found is the one reported; unknown fields are ignored. zod/mini keeps the bundle small (issue 6).
  */
 export const linkRequestSchema = z.object({
-  url: z.string({ error: Messages.invalidUrl }).check(z.trim(), z.refine(isAcceptableDestination, Messages.invalidUrl)),
+  url: z.pipe(
+    z.string({ error: Messages.invalidUrl }).check(z.trim(), z.refine(isAcceptableDestination, Messages.invalidUrl)),
+    z.transform((url: string) => normaliseDestination(url) ?? url),
+  ),
   alias: optional(
     z
       .string({ error: OwnMessages.fieldType('alias', 'string') })

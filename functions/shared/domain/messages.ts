@@ -22,6 +22,9 @@ export const Messages = {
   maintenance: 'Service is temporarily unavailable for maintenance',
 } as const;
 
+/** Said by every function, the redirect included, so it stands alone rather than in one of the tables below. */
+export const DEPENDENCY_UNAVAILABLE_MESSAGE = 'Service is temporarily unavailable, please try again later';
+
 /** Messages the spec leaves to us: kept here too, so each string still has one home. */
 export const OwnMessages = {
   aliasCharacters: 'Alias may contain only letters, digits and hyphens',
@@ -37,12 +40,14 @@ export const OwnMessages = {
   urlsNotArray: 'urls must be an array of link objects',
   itemNotObject: 'Each link must be a JSON object',
   safetyUnavailable: 'URL safety check is temporarily unavailable, please try again later',
+  dependencyUnavailable: DEPENDENCY_UNAVAILABLE_MESSAGE,
   internal: 'Internal server error',
 } as const;
 
 /** What visitors of short links read; kept apart so the redirect bundle carries no creation messages. */
 export const VisitorMessages = {
   maintenance: Messages.maintenance,
+  unavailable: DEPENDENCY_UNAVAILABLE_MESSAGE,
   notFound: 'Short link not found',
   gone: 'This short link has been used up and is no longer available',
   passwordRequired: 'This short link is protected by a password',
@@ -50,4 +55,5 @@ export const VisitorMessages = {
   formExpired: 'This form has expired, please enter the password again',
   tooManyAttempts: 'Too many password attempts',
   previewOnly: 'Open this link in a browser to continue',
+  internal: 'Something went wrong on our side, please try again',
 } as const;

@@ -22,6 +22,8 @@ export type ClickOutcome =
 export interface UsageCounter {
   /** Adds one to the counter unless it already reached `limit`; `count` is the value after the call. */
   tryConsume(counterId: string, limit: number, expiresAtEpochSeconds: number): Promise<{ consumed: boolean; count: number }>;
+  /** Takes back one unit an earlier tryConsume counted (never below zero). */
+  release(counterId: string): Promise<void>;
 }
 
 export interface FlagSource {

@@ -9,6 +9,11 @@ export const RATE_LIMITS = {
   perApiKey: { requests: 1000, windowSeconds: 60 },
   perAnonymousIp: { requests: 5, windowSeconds: 60 },
   passwordAttempts: { requests: 10, windowSeconds: 15 * 60 },
+  /**
+   * Wrong passwords per link from all addresses together: past it every visitor waits for the window to end, so
+   * that many addresses cannot share the work of guessing a short password either.
+   */
+  wrongPasswordsPerLink: { requests: 100, windowSeconds: 15 * 60 },
 } as const;
 
 /** Counters outlive their window a little so that a slow clock never resurrects one. */
@@ -45,10 +50,29 @@ export async function admitCall(caller: Caller, counter: UsageCounter, nowMs: nu
   return status;
 }
 
-/** Counts one password attempt; returns the seconds to wait when the visitor has used up the window's attempts. */
+/**
+ * Admits one password attempt, or returns the seconds to wait: the visitor's own attempts on this link (10 per
+ * 15 minutes) and the link's wrong attempts from everyone (100 per 15 minutes). The attempt is counted against
+ * the link's cap before the password is checked, so concurrent guesses cannot overshoot it; a right password gives
+ * its unit back (forgivePasswordAttempt), so only wrong ones use the cap up.
+ */
 export async function admitPasswordAttempt(code: string, clientIp: string, counter: UsageCounter, nowMs: number): Promise<number | undefined> {
-  const rule = RATE_LIMITS.passwordAttempts;
-  const window = fixedWindow(nowMs, rule.windowSeconds);
-  const attempt = await counter.tryConsume(`pwd#${code}#${clientIp}#${window.id}`, rule.requests, window.resetsAt + COUNTER_GRACE_SECONDS);
-  return attempt.consumed ? undefined : secondsUntil(window.resetsAt, nowMs);
+  const perVisitor = RATE_LIMITS.passwordAttempts;
+  const visitorWindow = fixedWindow(nowMs, perVisitor.windowSeconds);
+  const attempt = await counter.tryConsume(`pwd#${code}#${clientIp}#${visitorWindow.id}`, perVisitor.requests, visitorWindow.resetsAt + COUNTER_GRACE_SECONDS);
+  if (!attempt.consumed) return secondsUntil(visitorWindow.resetsAt, nowMs);
+
+  const perLink = RATE_LIMITS.wrongPasswordsPerLink;
+  const linkWindow = fixedWindow(nowMs, perLink.windowSeconds);
+  const wrong = await counter.tryConsume(linkPasswordCounter(code, linkWindow.id), perLink.requests, linkWindow.resetsAt + COUNTER_GRACE_SECONDS);
+  return wrong.consumed ? undefined : secondsUntil(linkWindow.resetsAt, nowMs);
+}
+
+/** The right password was given: its attempt does not count against the link's cap of wrong ones. */
+export async function forgivePasswordAttempt(code: string, counter: UsageCounter, nowMs: number): Promise<void> {
+  await counter.release(linkPasswordCounter(code, fixedWindow(nowMs, RATE_LIMITS.wrongPasswordsPerLink.windowSeconds).id));
+}
+
+function linkPasswordCounter(code: string, windowId: string): string {
+  return `pwdlink#${code}#${windowId}`;
 }

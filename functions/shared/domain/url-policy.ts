@@ -56,19 +56,36 @@ function isPublicHostname(hostname: string): boolean {
 }
 
 /**
- * A destination is acceptable when it is an absolute http(s) URL to a public host without credentials.
- * Hosts are checked after WHATWG parsing, which normalises tricks such as http://2130706433/ to 127.0.0.1.
+ * The destination as the service stores and answers it: the WHATWG serialization of an absolute http(s) URL to a
+ * public host without credentials (punycode host, percent-encoded path, query and fragment: pure ASCII, so every
+ * Location header is valid and leads where the creator meant), or undefined when the URL is not acceptable.
+ * Hosts are checked after parsing, which normalises tricks such as http://2130706433/ to 127.0.0.1.
  */
-export function isAcceptableDestination(candidate: string): boolean {
-  if (candidate.length > MAX_URL_LENGTH || !/^https?:\/\//i.test(candidate)) return false;
-  if (/[\s\u0000-\u001f\u007f]/.test(candidate)) return false;
+export function normaliseDestination(candidate: string): string | undefined {
+  if (candidate.length > MAX_URL_LENGTH || !/^https?:\/\//i.test(candidate)) return undefined;
+  if (/[\s\u0000-\u001f\u007f]/.test(candidate)) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(candidate);
   } catch {
-    return false;
+    return undefined;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
-  if (parsed.username || parsed.password) return false;
-  return isPublicHostname(parsed.hostname);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  if (parsed.username || parsed.password) return undefined;
+  if (!isPublicHostname(parsed.hostname)) return undefined;
+  // Percent-encoding can triple a non-ASCII URL's length: the limit holds for what is stored and sent.
+  return parsed.href.length > MAX_URL_LENGTH ? undefined : parsed.href;
+}
+
+export function isAcceptableDestination(candidate: string): boolean {
+  return normaliseDestination(candidate) !== undefined;
+}
+
+/** A stored destination as a Location header: links stored before destinations were normalised may hold raw Unicode. */
+export function asciiLocation(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
 }

@@ -1,12 +1,13 @@
 import { isExpired, isVolatile } from './link';
 import { verifyPassword } from './password';
 import type { FlagSource, LinkStore, UsageCounter } from './ports';
-import { admitPasswordAttempt } from './rate-limits';
+import { admitPasswordAttempt, forgivePasswordAttempt } from './rate-limits';
 import { looksLikeShortCode } from './short-code';
 
 export interface Visit {
   code: string;
   method: 'GET' | 'HEAD' | 'POST';
+  /** The visitor's address as far as it can be proven (see http/visitor-request.ts): password attempts count per address. */
   clientIp: string;
   /** A chat or social app fetching a preview card, not a person. */
   previewBot: boolean;
@@ -50,6 +51,7 @@ export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number)
     const retryAfterSeconds = await admitPasswordAttempt(visit.code, visit.clientIp, deps.usage, nowMs);
     if (retryAfterSeconds !== undefined) return { kind: 'tooManyAttempts', retryAfterSeconds };
     if (!(await verifyPassword(visit.submittedPassword, link.passwordHash))) return { kind: 'passwordRequired', wrongPassword: true };
+    await forgivePasswordAttempt(visit.code, deps.usage, nowMs);
   }
 
   if (link.maxClicks === undefined) return { kind: 'redirect', url: link.url, cacheable: !isVolatile(link) };

@@ -4,7 +4,7 @@ import type { Caller } from '../domain/caller';
 import { assertNotInMaintenance, type Flags } from '../domain/flags';
 import type { FlagSource, UsageCounter } from '../domain/ports';
 import { admitCall, type RateLimitStatus } from '../domain/rate-limits';
-import { QuotaExceeded, RateLimited } from '../domain/errors';
+import { DependencyUnavailable, QuotaExceeded, RateLimited } from '../domain/errors';
 import { MetricName } from '../metric-names';
 import { count, logger } from '../observability';
 import { errorResponse, rateLimitHeaders } from './error-responses';
@@ -45,6 +45,7 @@ export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, A
     onError: (request) => {
       const response = errorResponse(request.error, requestInfo(request.event), deps.upgradeUrl, Date.now());
       if (response.statusCode === 500) logger.error('request failed', { error: request.error as Error });
+      if (request.error instanceof DependencyUnavailable) logger.error('dependency unavailable', { error: request.error.cause as Error });
       if (request.error instanceof RateLimited) count(MetricName.rateLimitRejections);
       if (request.error instanceof QuotaExceeded) count(MetricName.quotaRejections);
       const admission = request.context.admission as Admission | undefined;

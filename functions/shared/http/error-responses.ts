@@ -1,5 +1,6 @@
 import {
   BodyTooLarge,
+  DependencyUnavailable,
   InvalidRequest,
   PlanRequired,
   QuotaExceeded,
@@ -9,7 +10,7 @@ import {
 } from '../domain/errors';
 import { Messages, OwnMessages } from '../domain/messages';
 import type { RateLimitStatus } from '../domain/rate-limits';
-import { RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
+import { RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json, type HttpResponse } from './responses';
 import type { RequestInfo } from './request-info';
 
@@ -62,6 +63,13 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
       503,
       { statusCode: 503, message: error.message, error: 'Service Unavailable' },
       { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) },
+    );
+  }
+  if (error instanceof DependencyUnavailable) {
+    return json(
+      503,
+      { statusCode: 503, message: error.message, error: 'Service Unavailable' },
+      { 'retry-after': String(RETRY_AFTER_OUTAGE_SECONDS) },
     );
   }
   return json(500, { statusCode: 500, message: OwnMessages.internal, error: 'Internal Server Error' });

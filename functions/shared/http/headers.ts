@@ -7,5 +7,7 @@ export function header(event: { headers?: Record<string, string | undefined> | n
   return entry?.[1] ?? undefined;
 }
 
-/** How long a client should wait after a 503 before trying again. */
+/** How long a client should wait after a 503 before trying again: maintenance lasts minutes... */
 export const RETRY_AFTER_UNAVAILABLE_SECONDS = 60;
+/** ...a dependency's hiccup (a timeout, throttling) usually seconds. */
+export const RETRY_AFTER_OUTAGE_SECONDS = 5;

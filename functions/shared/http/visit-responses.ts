@@ -1,11 +1,13 @@
-import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { DependencyUnavailable } from '../domain/errors';
 import { VisitorMessages } from '../domain/messages';
+import { asciiLocation } from '../domain/url-policy';
 import type { VisitOutcome } from '../domain/visit';
 import { csrfCookie, newCsrfToken } from './csrf';
-import { RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
+import { header, RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json } from './responses';
 import { messagePage, PAGE_CONTENT_SECURITY_POLICY, passwordPage, previewPage } from './pages';
-import type { VisitorRequest } from './visitor-request';
+import { wantsJson, type VisitorRequest } from './visitor-request';
 
 /** How long browsers and CloudFront may keep a plain link's redirect (links never change once created). */
 export const PLAIN_REDIRECT_MAX_AGE_SECONDS = 60;
@@ -26,7 +28,10 @@ interface Answer {
   extraJson?: Record<string, unknown>;
 }
 
-function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind: 'passwordRequired' } | { kind: 'preview' }>): Answer {
+/** What went wrong on the service's side: a dependency outage (503, retry soon) or anything else (500, redacted). */
+type VisitFailure = { kind: 'unavailable' } | { kind: 'failed' };
+
+function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind: 'passwordRequired' } | { kind: 'preview' }> | VisitFailure): Answer {
   switch (outcome.kind) {
     case 'notFound':
       return { status: 404, title: 'Link not found', message: VisitorMessages.notFound, error: 'Not Found' };
@@ -51,7 +56,23 @@ function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind:
         error: 'Service Unavailable',
         headers: { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) },
       };
+    case 'unavailable':
+      return {
+        status: 503,
+        title: 'Temporarily unavailable',
+        message: VisitorMessages.unavailable,
+        error: 'Service Unavailable',
+        headers: { 'retry-after': String(RETRY_AFTER_OUTAGE_SECONDS) },
+      };
+    case 'failed':
+      return { status: 500, title: 'Something went wrong', message: VisitorMessages.internal, error: 'Internal Server Error' };
   }
+}
+
+function answerResponse(answer: Answer, asJson: boolean): APIGatewayProxyResult {
+  return asJson
+    ? visitorJson(answer.status, { statusCode: answer.status, message: answer.message, error: answer.error, ...answer.extraJson }, answer.headers)
+    : page(answer.status, messagePage(answer.status, answer.title, answer.message), answer.headers);
 }
 
 function page(status: number, html: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
@@ -73,7 +94,7 @@ function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxy
     case 'redirect':
       return {
         statusCode: 302,
-        headers: { location: outcome.url, 'cache-control': outcome.cacheable ? `public, max-age=${PLAIN_REDIRECT_MAX_AGE_SECONDS}` : 'no-store', ...SECURITY_HEADERS },
+        headers: { location: asciiLocation(outcome.url), 'cache-control': outcome.cacheable ? `public, max-age=${PLAIN_REDIRECT_MAX_AGE_SECONDS}` : 'no-store', ...SECURITY_HEADERS },
         body: '',
       };
     case 'passwordRequired': {
@@ -87,17 +108,22 @@ function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxy
     }
     case 'preview':
       return request.wantsJson ? visitorJson(200, { statusCode: 200, message: VisitorMessages.previewOnly }) : page(200, previewPage(code));
-    default: {
-      const answer = answerFor(outcome);
-      return request.wantsJson
-        ? visitorJson(answer.status, { statusCode: answer.status, message: answer.message, error: answer.error, ...answer.extraJson }, answer.headers)
-        : page(answer.status, messagePage(answer.status, answer.title, answer.message), answer.headers);
-    }
+    default:
+      return answerResponse(answerFor(outcome), request.wantsJson);
   }
+}
+
+function withoutBodyForHead(response: APIGatewayProxyResult, method: string): APIGatewayProxyResult {
+  return method === 'HEAD' ? { ...response, body: '' } : response;
 }
 
 /** The visitor's answer: a page for people, JSON for API clients; HEAD gets the same status and headers, no body. */
 export function visitResponse(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxyResult {
-  const response = render(outcome, request);
-  return request.visit.method === 'HEAD' ? { ...response, body: '' } : response;
+  return withoutBodyForHead(render(outcome, request), request.visit.method);
+}
+
+/** When a visit fails on the service's side: an outage is a 503 with Retry-After, anything else a redacted 500. */
+export function visitFailureResponse(error: unknown, event: Pick<APIGatewayProxyEvent, 'headers' | 'httpMethod'>): APIGatewayProxyResult {
+  const failure: VisitFailure = error instanceof DependencyUnavailable ? { kind: 'unavailable' } : { kind: 'failed' };
+  return withoutBodyForHead(answerResponse(answerFor(failure), wantsJson(header(event, 'accept'))), event.httpMethod);
 }

@@ -3,6 +3,7 @@ import { isLinkPreviewBot } from '../domain/preview-bots';
 import type { Visit } from '../domain/visit';
 import { CSRF_COOKIE, cookieValue, csrfTokensMatch } from './csrf';
 import { header } from './headers';
+import { trustedClientIp, type OriginSecret } from './trusted-viewer';
 
 /** A password form is a few dozen bytes; anything much larger is not one. */
 const MAX_FORM_BYTES = 4096;
@@ -17,16 +18,6 @@ export interface VisitorRequest {
   secure: boolean;
 }
 
-/**
- * Behind CloudFront, API Gateway's source IP is the edge's; CloudFront passes the visitor's own address in
- * CloudFront-Viewer-Address ("ip:port"), which it sets itself. Without it (direct calls, local), the source IP.
- */
-function clientIp(event: APIGatewayProxyEvent): string {
-  const viewer = header(event, 'cloudfront-viewer-address');
-  if (viewer) return viewer.replace(/:\d+$/, '');
-  return event.requestContext.identity.sourceIp;
-}
-
 function postedForm(event: APIGatewayProxyEvent): URLSearchParams | undefined {
   const contentType = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
   if (event.httpMethod !== 'POST' || contentType !== 'application/x-www-form-urlencoded' || !event.body) return undefined;
@@ -39,7 +30,8 @@ export function wantsJson(accept: string | undefined): boolean {
   return value.includes('application/json') && !value.includes('text/html');
 }
 
-export function readVisitorRequest(event: APIGatewayProxyEvent): VisitorRequest {
+/** The origin secret is read (once per container) only for password posts, the one thing the address is for. */
+export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecret: OriginSecret): Promise<VisitorRequest> {
   const method = event.httpMethod === 'HEAD' || event.httpMethod === 'POST' ? event.httpMethod : 'GET';
   const form = postedForm(event);
   const password = form?.get('password') ?? undefined;
@@ -48,7 +40,7 @@ export function readVisitorRequest(event: APIGatewayProxyEvent): VisitorRequest 
     visit: {
       code: event.pathParameters?.code ?? '',
       method,
-      clientIp: clientIp(event),
+      clientIp: password !== undefined && csrfValid ? await trustedClientIp(event, originSecret) : event.requestContext.identity.sourceIp,
       previewBot: isLinkPreviewBot(header(event, 'user-agent')),
       ...(password !== undefined && csrfValid ? { submittedPassword: password } : {}),
     },

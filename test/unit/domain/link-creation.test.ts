@@ -95,6 +95,15 @@ describe('creating a link', () => {
     expect(safety.calls).toEqual([['https://bad.example.com/', 'https://good.example.com/']]);
   });
 
+  it('refuses a look-alike host as unsafe without asking the safety check, and stores Unicode destinations as ASCII', async () => {
+    const { create, safety, links } = setup();
+    const [homograph, german] = await create({ url: 'https://аpple.com/' }, { url: 'https://münchen.de/über' });
+    expect(failure(homograph).message).toBe(Messages.unsafeUrl);
+    expect(safety.calls).toEqual([['https://xn--mnchen-3ya.de/%C3%BCber']]);
+    expect(german).toMatchObject({ ok: true, link: { url: 'https://xn--mnchen-3ya.de/%C3%BCber' } });
+    expect([...links.links.values()].map((link) => link.url)).toEqual(['https://xn--mnchen-3ya.de/%C3%BCber']);
+  });
+
   it('lets an unavailable safety check fail the whole call, so the handler answers 503', async () => {
     const { create, safety } = setup();
     safety.findUnsafe = () => Promise.reject(new SafetyCheckUnavailable(OwnMessages.safetyUnavailable));

@@ -2,7 +2,7 @@ import { InvalidRequest } from '../../../functions/shared/domain/errors';
 import { parseLinkRequest } from '../../../functions/shared/domain/link-request';
 import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
 
-const url = 'https://example.com';
+const url = 'https://example.com/';
 
 function messageFor(input: unknown): string {
   try {

@@ -1,4 +1,4 @@
-import { isAcceptableDestination, MAX_URL_LENGTH } from '../../../functions/shared/domain/url-policy';
+import { asciiLocation, isAcceptableDestination, MAX_URL_LENGTH, normaliseDestination } from '../../../functions/shared/domain/url-policy';
 
 describe('destination URLs', () => {
   it.each([
@@ -46,5 +46,30 @@ describe('destination URLs', () => {
     ['too long', `https://example.com/${'a'.repeat(MAX_URL_LENGTH)}`],
   ])('refuses %s', (_why, url) => {
     expect(isAcceptableDestination(url)).toBe(false);
+  });
+});
+
+describe('the stored form of a destination', () => {
+  it.each([
+    ['a path and query in Unicode', 'https://example.com/über?q=ä', 'https://example.com/%C3%BCber?q=%C3%A4'],
+    ['a Unicode host', 'https://münchen.de/straße', 'https://xn--mnchen-3ya.de/stra%C3%9Fe'],
+    ['a fragment', 'https://example.com/#größe', 'https://example.com/#gr%C3%B6%C3%9Fe'],
+    ['an astral character', 'https://example.com/😀', 'https://example.com/%F0%9F%98%80'],
+    ['upper-case scheme and host', 'HTTPS://EXAMPLE.COM/UPPER', 'https://example.com/UPPER'],
+    ['a bare host', 'https://example.com', 'https://example.com/'],
+  ])('is the WHATWG serialization for %s', (_why, input, stored) => {
+    expect(normaliseDestination(input)).toBe(stored);
+  });
+
+  it('is always ASCII', () => {
+    expect(normaliseDestination('https://пример.рф/путь?ключ=значение#якорь')).toMatch(/^[\x21-\x7e]+$/);
+  });
+
+  it('refuses a URL whose encoded form is longer than the limit', () => {
+    expect(normaliseDestination(`https://example.com/${'ü'.repeat(700)}`)).toBeUndefined();
+  });
+
+  it('turns a destination stored raw before normalisation into an ASCII Location', () => {
+    expect(asciiLocation('https://example.com/über?q=ä')).toBe('https://example.com/%C3%BCber?q=%C3%A4');
   });
 });
