@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findChromium, HOW_TO_GET_CHROMIUM } from '../support/chromium';
 import { devApiKey, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
 
 /**
@@ -25,8 +26,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
   const address = destination.address();
   destinationPort = typeof address === 'object' && address ? address.port : 0;
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(HOW_TO_GET_CHROMIUM);
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', `--host-resolver-rules=MAP ${DESTINATION_HOST} 127.0.0.1`],
   });
 });

@@ -139,3 +139,12 @@ export async function freshTables(): Promise<Record<string, string>> {
   await local.ensureTables(topology.tables.map((table) => ({ ...table, name: table.name + suffix })));
   return Object.fromEntries(Object.entries(topology.outputs).map(([output, value]) => [output, value + suffix]));
 }
+
+/**
+ * Limits count in fixed windows: a test that makes many attempts waits, when a window is about to end, for the
+ * next one to begin, so its attempts all land in one window.
+ */
+export async function clearOfWindowEdge(windowSeconds: number, marginMs = 30_000): Promise<void> {
+  const untilEdge = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
+  if (untilEdge < marginMs) await new Promise((resolve) => setTimeout(resolve, untilEdge + 100));
+}
