@@ -86,7 +86,8 @@ export class LocalGateway {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
     if (body === undefined) return this.gatewayResponse(response, 'REQUEST_TOO_LARGE');
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    // Origin-form only: as a relative reference "//x" would be read as a host, not as the path "//x".
+    const url = new URL(`http://localhost${(request.url ?? '/').startsWith('/') ? request.url : '/'}`);
     const method = request.method ?? 'GET';
     const matched = matchRoute(this.options.topology.routes, method, url.pathname);
     if (!matched || matched === 'methodNotAllowed') return this.gatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');

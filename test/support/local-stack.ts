@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
@@ -147,4 +148,55 @@ export async function freshTables(): Promise<Record<string, string>> {
 export async function clearOfWindowEdge(windowSeconds: number, marginMs = 30_000): Promise<void> {
   const untilEdge = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
   if (untilEdge < marginMs) await new Promise((resolve) => setTimeout(resolve, untilEdge + 100));
+}
+
+/**
+ * One request written byte for byte on a socket: header values holding any bytes (UTF-8 of any text, controls),
+ * which Node's own client refuses to send. The answer is read until the server closes the connection.
+ */
+export function rawHttp(method: string, path: string, headers: ReadonlyArray<[string, Buffer | string]>, body = ''): Promise<HttpResult> {
+  const { hostname, port } = new URL(baseUrl());
+  const head = Buffer.concat([
+    Buffer.from(`${method} ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`),
+    ...headers.map(([name, value]) => Buffer.concat([Buffer.from(`${name}: `), Buffer.isBuffer(value) ? value : Buffer.from(value), Buffer.from('\r\n')])),
+    Buffer.from('\r\n'),
+  ]);
+  return new Promise((resolve, reject) => {
+    // write, not end: a half-closed socket could make the server drop its answer to a request it refuses.
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(Buffer.concat([head, Buffer.from(body)])));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString('latin1');
+      const split = raw.indexOf('\r\n\r\n');
+      const [statusLine = '', ...lines] = raw.slice(0, split).split('\r\n');
+      const headersOut: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headersOut[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const payload = raw.slice(split + 4);
+      const text = Buffer.from(/chunked/i.test(headersOut['transfer-encoding'] ?? '') ? unchunk(payload) : payload, 'latin1').toString('utf8');
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers: headersOut,
+        rawHeaderNames: lines.map((line) => line.slice(0, line.indexOf(':'))),
+        text,
+        json: <T>() => JSON.parse(text) as T,
+      });
+    });
+  });
+}
+
+function unchunk(payload: string): string {
+  let body = '';
+  let rest = payload;
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, lineEnd), 16);
+    if (!(size > 0)) return body;
+    body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+    rest = rest.slice(lineEnd + 2 + size + 2);
+  }
 }

@@ -15,3 +15,49 @@ export function expectForbidden(body: Record<string, unknown>, feature: string, 
     upgradeUrl: 'https://example.com/pricing',
   });
 }
+
+const CREATED_KEYS = ['alias', 'createdAt', 'expiresAt', 'maxClicks', 'shortCode', 'shortUrl', 'url'];
+const JSON_SHAPES: Record<number, string[][]> = {
+  200: [['results'], ['status'], ['message', 'statusCode']],
+  400: [['message', 'method', 'path', 'statusCode', 'timestamp'], ['error', 'message', 'statusCode']],
+  401: [['error', 'message', 'statusCode']],
+  403: [['currentPlan', 'error', 'feature', 'message', 'statusCode', 'upgradeUrl'], ['error', 'message', 'statusCode']],
+  404: [['error', 'message', 'statusCode']],
+  410: [['error', 'message', 'statusCode']],
+  413: [['message', 'method', 'path', 'statusCode', 'timestamp'], ['error', 'message', 'statusCode']],
+  429: [['error', 'message', 'retryAfter', 'statusCode'], ['limit', 'message', 'resetDate', 'statusCode', 'upgradeUrl']],
+  503: [['error', 'message', 'statusCode']],
+};
+const PAGE_STATUSES = [200, 401, 403, 404, 410, 429, 503];
+
+/**
+ * Any answer of the service, API or visitor side: never a 5xx, and always one of its shapes: a spec body (exact key
+ * set per status), a visitor page under the page CSP, or a redirect to an ASCII Location.
+ */
+export function expectServiceShape(response: { status: number; headers: Record<string, string | string[] | undefined>; text: string }, method = 'GET'): void {
+  const describe = `${response.status} ${String(response.headers['content-type'])}: ${response.text.slice(0, 300)}`;
+  if (response.status >= 500 && response.status !== 503) throw new Error(`5xx answer ${describe}`);
+  if (response.status === 302) {
+    expect(response.headers.location).toMatch(/^https?:\/\/[\x21-\x7e]+$/);
+    return;
+  }
+  // HEAD answers carry no body; only a request the HTTP parser refused (its method unknown) gets the gateway's 400.
+  if (method === 'HEAD' && response.text === '') return;
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (contentType.startsWith('text/html')) {
+    if (!PAGE_STATUSES.includes(response.status)) throw new Error(`page with status ${describe}`);
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    return;
+  }
+  if (!contentType.startsWith('application/json')) throw new Error(`neither JSON nor a page: ${describe}`);
+  const body = JSON.parse(response.text) as Record<string, unknown>;
+  const keys = Object.keys(body).sort();
+  if (response.status === 201) {
+    expect(CREATED_KEYS).toEqual(expect.arrayContaining(keys));
+    expect(body.createdAt).toMatch(ISO_MS);
+    return;
+  }
+  const shapes = JSON_SHAPES[response.status];
+  if (!shapes?.some((shape) => shape.join() === keys.join())) throw new Error(`no spec shape for ${describe}`);
+  if ('statusCode' in body) expect(body.statusCode).toBe(response.status);
+}
