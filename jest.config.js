@@ -5,7 +5,7 @@
 const base = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.(t|j|mj)s$': ['ts-jest', { isolatedModules: true, tsconfig: { rootDir: '.', allowJs: true, module: 'commonjs', target: 'es2022', esModuleInterop: true, resolveJsonModule: true } }],
+    '^.+\\.(t|j|mj)s$': ['ts-jest', { tsconfig: { isolatedModules: true, rootDir: '.', allowJs: true, module: 'commonjs', target: 'es2022', esModuleInterop: true, resolveJsonModule: true } }],
   },
   // @middy/core ships ESM only: let ts-jest turn it into CommonJS for Jest.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
