@@ -15,7 +15,7 @@ export default tseslint.config(
     files: ['functions/shared/domain/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@aws-sdk/*', 'aws-lambda', '@middy/*', '../adapters/*', '../http/*'], message: 'Domain modules stay free of AWS, HTTP and adapters.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@aws-sdk/*', 'aws-lambda', '@middy/*', '**/adapters/*', '**/http/*'], message: 'Domain modules stay free of AWS, HTTP and adapters.' }] }],
     },
   },
   {

@@ -1,7 +1,7 @@
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { FLAG_NAMES, SAFE_DEFAULT_FLAGS, formatFlagValue } from '../functions/shared/domain/flags';
+import { FLAG_NAMES, SAFE_DEFAULT_FLAGS, formatFlagValue } from '../functions/shared/domain/limits/flags';
 
 /** The operator's switches as SSM parameters under /<app>/<stage>/flags/, created with the safe defaults. */
 export class FeatureFlags extends Construct {

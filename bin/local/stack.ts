@@ -6,7 +6,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
-import { issueApiKey, hashApiKey } from '../../functions/shared/domain/api-keys';
+import { issueApiKey, hashApiKey } from '../../functions/shared/domain/accounts/api-keys';
 import { DynamoDbLocal } from './dynamodb-local';
 import { LocalGateway } from './gateway';
 import { LocalFunction } from './lambda-runtime';

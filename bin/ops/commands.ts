@@ -1,10 +1,10 @@
 import { GetParametersCommand, PutParameterCommand } from '@aws-sdk/client-ssm';
 import { DynamoAliasOverrides } from '../../functions/shared/adapters/dynamo-alias-overrides';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
-import { ALIAS_PATTERN } from '../../functions/shared/domain/aliases';
-import { issueApiKey } from '../../functions/shared/domain/api-keys';
-import { FLAG_NAMES, formatFlagValue, isFlagName, parseFlagValue } from '../../functions/shared/domain/flags';
-import { PLANS, isPlan } from '../../functions/shared/domain/plans';
+import { ALIAS_PATTERN } from '../../functions/shared/domain/links/aliases';
+import { issueApiKey } from '../../functions/shared/domain/accounts/api-keys';
+import { FLAG_NAMES, formatFlagValue, isFlagName, parseFlagValue } from '../../functions/shared/domain/limits/flags';
+import { PLANS, isPlan } from '../../functions/shared/domain/limits/plans';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { OpsError, output, type OpsTarget } from './target';
 

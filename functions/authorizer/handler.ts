@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { bearerToken, hashApiKey, judgeKey } from '../shared/domain/api-keys';
+import { bearerToken, hashApiKey, judgeKey } from '../shared/domain/accounts/api-keys';
 import { header } from '../shared/http/headers';
 import { logger } from '../shared/observability';
 import { keyStore } from '../shared/wiring';

@@ -1,10 +1,10 @@
-import { batchItems } from '../shared/domain/batch-request';
-import { createLinks } from '../shared/domain/link-creation';
+import { batchItems } from '../shared/domain/links/batch-request';
+import { createLinks } from '../shared/domain/links/link-creation';
 import { creationHandler } from '../shared/http/creation-handler';
 import { recordCreations } from '../shared/http/outcome-metrics';
 import { readJsonObject } from '../shared/http/json-body';
 import { json } from '../shared/http/responses';
-import type { CreatedLinkView } from '../shared/domain/link';
+import type { CreatedLinkView } from '../shared/domain/links/link';
 
 /** Spec 2.4 lists the fields of a successful entry; createdAt is not among them. */
 function batchEntryFields({ createdAt: _createdAt, ...fields }: CreatedLinkView) {

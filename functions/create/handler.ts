@@ -1,4 +1,4 @@
-import { createLinks } from '../shared/domain/link-creation';
+import { createLinks } from '../shared/domain/links/link-creation';
 import { creationHandler } from '../shared/http/creation-handler';
 import { recordCreations } from '../shared/http/outcome-metrics';
 import { readJsonObject } from '../shared/http/json-body';

@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CachedLinkStore } from '../shared/adapters/cached-link-store';
-import { resolveVisit } from '../shared/domain/visit';
+import { resolveVisit } from '../shared/domain/visits/visit';
 import { visitResponse } from '../shared/http/visit-responses';
 import { visitorFailures } from '../shared/http/visitor-failures';
 import { readVisitorRequest } from '../shared/http/visitor-request';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Messages, OwnMessages } from '../../functions/shared/domain/messages';
-import { fixedWindow } from '../../functions/shared/domain/usage-windows';
+import { fixedWindow } from '../../functions/shared/domain/limits/usage-windows';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { createApiKey, devApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress } from '../support/local-stack';
 import { expectBadRequest, expectForbidden, ISO_MS } from '../support/spec-shapes';

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Messages, OwnMessages } from '../../functions/shared/domain/messages';
-import { fixedWindow } from '../../functions/shared/domain/usage-windows';
+import { fixedWindow } from '../../functions/shared/domain/limits/usage-windows';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { createApiKey, devApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress } from '../support/local-stack';
 import { ISO_MS, expectBadRequest, expectForbidden } from '../support/spec-shapes';

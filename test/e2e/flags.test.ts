@@ -1,5 +1,5 @@
 import { Messages } from '../../functions/shared/domain/messages';
-import { SAFE_DEFAULT_FLAGS, FLAG_NAMES } from '../../functions/shared/domain/flags';
+import { SAFE_DEFAULT_FLAGS, FLAG_NAMES } from '../../functions/shared/domain/limits/flags';
 import { devApiKey, eventually, http, jsonHeaders, setFlag } from '../support/local-stack';
 import { expectBadRequest } from '../support/spec-shapes';
 

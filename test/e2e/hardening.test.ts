@@ -1,7 +1,7 @@
 import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { EnvNames } from '../../functions/shared/config';
 import { Messages, VisitorMessages } from '../../functions/shared/domain/messages';
-import { RATE_LIMITS } from '../../functions/shared/domain/rate-limits';
+import { RATE_LIMITS } from '../../functions/shared/domain/limits/rate-limits';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer';
 import { readLocalTopology } from '../../bin/local/stack';
 import { baseUrl, clearOfWindowEdge, devApiKey, http, jsonHeaders, ssm, uniqueLoopbackAddress } from '../support/local-stack';

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
-import type { LinkRecord } from '../../functions/shared/domain/link';
+import type { LinkRecord } from '../../functions/shared/domain/links/link';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { dynamo, freshTables } from '../support/local-stack';
 

@@ -1,6 +1,6 @@
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { FLAG_CACHE_MS, SsmFlagSource } from '../../functions/shared/adapters/ssm-flag-source';
-import { SAFE_DEFAULT_FLAGS } from '../../functions/shared/domain/flags';
+import { SAFE_DEFAULT_FLAGS } from '../../functions/shared/domain/limits/flags';
 import { SsmStandIn } from '../../bin/local/ssm-standin';
 import { ssm } from '../support/local-stack';
 import { freePort } from '../../bin/local/child-process';

@@ -1,5 +1,5 @@
-import { SAFE_DEFAULT_FLAGS, type Flags } from '../../functions/shared/domain/flags';
-import { isExpired, type LinkRecord } from '../../functions/shared/domain/link';
+import { SAFE_DEFAULT_FLAGS, type Flags } from '../../functions/shared/domain/limits/flags';
+import { isExpired, type LinkRecord } from '../../functions/shared/domain/links/link';
 import type { AliasOverrides, ClickOutcome, FlagSource, LinkStore, SafetyChecker, UsageCounter } from '../../functions/shared/domain/ports';
 
 /**

@@ -4,9 +4,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
-import { issueApiKey, type KeyStatus } from '../../functions/shared/domain/api-keys';
-import { formatFlagValue, type FlagName } from '../../functions/shared/domain/flags';
-import type { Plan } from '../../functions/shared/domain/plans';
+import { issueApiKey, type KeyStatus } from '../../functions/shared/domain/accounts/api-keys';
+import { formatFlagValue, type FlagName } from '../../functions/shared/domain/limits/flags';
+import type { Plan } from '../../functions/shared/domain/limits/plans';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { localAwsEnvironment, readLocalTopology } from '../../bin/local/stack';
 

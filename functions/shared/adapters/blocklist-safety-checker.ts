@@ -1,4 +1,4 @@
-import blocklist from '../domain/blocklist.json';
+import blocklist from '../domain/links/blocklist.json';
 import type { SafetyChecker } from '../domain/ports';
 
 function isBlocked(url: string, hosts: readonly string[], patterns: readonly RegExp[]): boolean {

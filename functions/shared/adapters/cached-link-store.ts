@@ -1,4 +1,4 @@
-import type { LinkRecord } from '../domain/link';
+import type { LinkRecord } from '../domain/links/link';
 import type { ClickOutcome, LinkStore } from '../domain/ports';
 
 export interface LinkCacheOptions {

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { aliasOverrideKey } from '../domain/aliases';
+import { aliasOverrideKey } from '../domain/links/aliases';
 import type { AliasOverrides } from '../domain/ports';
 
 /** One item per (alias, key) pair an operator allowed. */

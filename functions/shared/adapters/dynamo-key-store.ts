@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ApiKeyRecord } from '../domain/api-keys';
+import type { ApiKeyRecord } from '../domain/accounts/api-keys';
 
 /** API keys, stored under the SHA-256 of the key. Only the authorizer (read) and the ops CLI use this table. */
 export class DynamoKeyStore {

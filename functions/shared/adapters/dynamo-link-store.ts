@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { isExpired, type LinkRecord } from '../domain/link';
+import { isExpired, type LinkRecord } from '../domain/links/link';
 import type { ClickOutcome, LinkStore } from '../domain/ports';
 
 /** DynamoDB's TTL attribute: epoch seconds. Rounded up so TTL never deletes a link before its expiresAt. */

@@ -1,5 +1,5 @@
 import { GetParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';
-import { FLAG_NAMES, SAFE_DEFAULT_FLAGS, parseFlagValue, type Flags } from '../domain/flags';
+import { FLAG_NAMES, SAFE_DEFAULT_FLAGS, parseFlagValue, type Flags } from '../domain/limits/flags';
 import type { FlagSource } from '../domain/ports';
 
 export interface FlagSourceLog {

@@ -1,5 +1,5 @@
-import type { Feature, Plan } from './plans';
-import type { RateLimitStatus } from './rate-limits';
+import type { Feature, Plan } from './limits/plans';
+import type { RateLimitStatus } from './limits/rate-limits';
 
 /**
  * Typed outcomes that stop a request. They carry facts, not HTTP: `http/error-responses.ts` is the one place

@@ -1,5 +1,5 @@
-import type { Flags } from './flags';
-import type { LinkRecord } from './link';
+import type { Flags } from './limits/flags';
+import type { LinkRecord } from './links/link';
 
 /** What the domain needs from storage and third parties; adapters in ../adapters implement these. */
 

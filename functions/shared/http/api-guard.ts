@@ -1,9 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Caller } from '../domain/caller';
-import { assertNotInMaintenance, type Flags } from '../domain/flags';
+import type { Caller } from '../domain/accounts/caller';
+import { assertNotInMaintenance, type Flags } from '../domain/limits/flags';
 import type { FlagSource, UsageCounter } from '../domain/ports';
-import { admitCall, type RateLimitStatus } from '../domain/rate-limits';
+import { admitCall, type RateLimitStatus } from '../domain/limits/rate-limits';
 import { DependencyUnavailable, QuotaExceeded, RateLimited } from '../domain/errors';
 import { MetricName } from '../metric-names';
 import { count, logger } from '../observability';

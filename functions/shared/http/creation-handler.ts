@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config';
-import type { CreationContext, CreationDeps } from '../domain/link-creation';
+import type { CreationContext, CreationDeps } from '../domain/links/link-creation';
 import { logger, publishMetrics } from '../observability';
 import { aliasOverrides, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
 import { apiGuard, type GuardedContext } from './api-guard';

@@ -9,7 +9,7 @@ import {
   UnderMaintenance,
 } from '../domain/errors';
 import { Messages, OwnMessages } from '../domain/messages';
-import type { RateLimitStatus } from '../domain/rate-limits';
+import type { RateLimitStatus } from '../domain/limits/rate-limits';
 import { RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json, type HttpResponse } from './responses';
 import type { RequestInfo } from './request-info';

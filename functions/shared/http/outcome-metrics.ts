@@ -1,6 +1,6 @@
-import type { CreationOutcome } from '../domain/link-creation';
+import type { CreationOutcome } from '../domain/links/link-creation';
 import { Messages } from '../domain/messages';
-import type { VisitOutcome } from '../domain/visit';
+import type { VisitOutcome } from '../domain/visits/visit';
 import { MetricName } from '../metric-names';
 import { count } from '../observability';
 

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Caller } from '../domain/caller';
-import { isPlan } from '../domain/plans';
+import type { Caller } from '../domain/accounts/caller';
+import { isPlan } from '../domain/limits/plans';
 
 export interface RequestInfo {
   path: string;

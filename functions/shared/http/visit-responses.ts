@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DependencyUnavailable } from '../domain/errors';
 import { VisitorMessages } from '../domain/messages';
-import { asciiLocation } from '../domain/url-policy';
-import type { VisitOutcome } from '../domain/visit';
+import { asciiLocation } from '../domain/links/url-policy';
+import type { VisitOutcome } from '../domain/visits/visit';
 import { csrfCookie, newCsrfToken } from './csrf';
 import { header, RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json } from './responses';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { isLinkPreviewBot } from '../domain/preview-bots';
-import type { Visit } from '../domain/visit';
+import { isLinkPreviewBot } from '../domain/visits/preview-bots';
+import type { Visit } from '../domain/visits/visit';
 import { CSRF_COOKIE, cookieValue, csrfTokensMatch } from './csrf';
 import { header } from './headers';
 import { trustedClientIp, type OriginSecret } from './trusted-viewer';

@@ -1,5 +1,5 @@
 import { CachedLinkStore } from '../../../functions/shared/adapters/cached-link-store';
-import type { LinkRecord } from '../../../functions/shared/domain/link';
+import type { LinkRecord } from '../../../functions/shared/domain/links/link';
 import { MemoryLinkStore } from '../../support/in-memory-ports';
 
 const link: LinkRecord = { code: 'abc123', url: 'https://example.com/', isAlias: false, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'key:k' };

@@ -1,5 +1,5 @@
 import { InvalidRequest } from '../../../functions/shared/domain/errors';
-import type { CreationOutcome } from '../../../functions/shared/domain/link-creation';
+import type { CreationOutcome } from '../../../functions/shared/domain/links/link-creation';
 import { Messages } from '../../../functions/shared/domain/messages';
 import { recordCreations, recordVisit } from '../../../functions/shared/http/outcome-metrics';
 import { metrics } from '../../../functions/shared/observability';

@@ -1,6 +1,6 @@
-import { InvalidRequest, UnderMaintenance } from '../../../functions/shared/domain/errors';
-import { SAFE_DEFAULT_FLAGS, assertNotInMaintenance, assertShorteningEnabled, parseFlagValue } from '../../../functions/shared/domain/flags';
-import { Messages } from '../../../functions/shared/domain/messages';
+import { InvalidRequest, UnderMaintenance } from '../../../../functions/shared/domain/errors';
+import { SAFE_DEFAULT_FLAGS, assertNotInMaintenance, assertShorteningEnabled, parseFlagValue } from '../../../../functions/shared/domain/limits/flags';
+import { Messages } from '../../../../functions/shared/domain/messages';
 
 describe('flag values', () => {
   it.each(['on', 'ON', 'true', '1', ' enabled '])('%j reads as on', (raw) => {

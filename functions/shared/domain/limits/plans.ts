@@ -1,4 +1,4 @@
-import { PlanRequired } from './errors';
+import { PlanRequired } from '../errors';
 
 export const PLANS = ['FREE', 'INDIE', 'PRO', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];

@@ -1,4 +1,4 @@
-import { calendarMonth, fixedWindow, secondsUntil } from '../../../functions/shared/domain/usage-windows';
+import { calendarMonth, fixedWindow, secondsUntil } from '../../../../functions/shared/domain/limits/usage-windows';
 
 describe('usage windows', () => {
   it('split time into fixed minute windows', () => {

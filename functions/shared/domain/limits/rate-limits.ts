@@ -1,7 +1,7 @@
-import type { Caller } from './caller';
-import { QuotaExceeded, RateLimited } from './errors';
+import type { Caller } from '../accounts/caller';
+import { QuotaExceeded, RateLimited } from '../errors';
 import { monthlyCallLimit } from './plans';
-import type { UsageCounter } from './ports';
+import type { UsageCounter } from '../ports';
 import { calendarMonth, fixedWindow, secondsUntil } from './usage-windows';
 
 /** Spec section 8, plus the password-form guard (per short code and client IP). */

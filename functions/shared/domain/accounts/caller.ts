@@ -1,4 +1,4 @@
-import type { Plan } from './plans';
+import type { Plan } from '../limits/plans';
 
 /** Who is calling: a v2 API key (vouched for by the authorizer) or an anonymous v1 client. */
 export type Caller =

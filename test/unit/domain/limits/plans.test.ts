@@ -1,5 +1,5 @@
-import { PlanRequired } from '../../../functions/shared/domain/errors';
-import { assertPlanIncludes, cheapestPlanWith, monthlyCallLimit } from '../../../functions/shared/domain/plans';
+import { PlanRequired } from '../../../../functions/shared/domain/errors';
+import { assertPlanIncludes, cheapestPlanWith, monthlyCallLimit } from '../../../../functions/shared/domain/limits/plans';
 
 describe('plans', () => {
   it('give FREE link expiration only', () => {

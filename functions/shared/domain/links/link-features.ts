@@ -1,8 +1,8 @@
-import { InvalidRequest } from './errors';
-import type { FlagName, Flags } from './flags';
+import { InvalidRequest } from '../errors';
+import type { FlagName, Flags } from '../limits/flags';
 import type { LinkRequest } from './link-request';
-import { Messages } from './messages';
-import { assertPlanIncludes, type Feature, type Plan } from './plans';
+import { Messages } from '../messages';
+import { assertPlanIncludes, type Feature, type Plan } from '../limits/plans';
 
 /** Each optional request field, the operator flag that can switch it off and the plan feature that sells it. */
 const OPTIONAL_FIELDS: ReadonlyArray<{

@@ -1,5 +1,5 @@
-import { isReservedAlias } from '../../../functions/shared/domain/aliases';
-import { generateShortCode, GENERATED_CODE_LENGTH, looksLikeShortCode } from '../../../functions/shared/domain/short-code';
+import { isReservedAlias } from '../../../../functions/shared/domain/links/aliases';
+import { generateShortCode, GENERATED_CODE_LENGTH, looksLikeShortCode } from '../../../../functions/shared/domain/links/short-code';
 
 describe('generated short codes', () => {
   const codes = Array.from({ length: 5000 }, generateShortCode);

@@ -1,5 +1,5 @@
-import { InvalidRequest, UnderMaintenance } from './errors';
-import { Messages } from './messages';
+import { InvalidRequest, UnderMaintenance } from '../errors';
+import { Messages } from '../messages';
 
 /** Operator switches, stored as SSM parameters named after these keys. */
 export const FLAG_NAMES = ['shortening', 'customAliases', 'passwordProtection', 'expiration', 'maintenance'] as const;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN } from './aliases';
-import { InvalidRequest } from './errors';
-import { Messages, OwnMessages } from './messages';
+import { InvalidRequest } from '../errors';
+import { Messages, OwnMessages } from '../messages';
 import { isAcceptableDestination, normaliseDestination } from './url-policy';
 
 export const PASSWORD_MIN_LENGTH = 4;

@@ -1,5 +1,5 @@
-import { InvalidRequest } from './errors';
-import { Messages, OwnMessages } from './messages';
+import { InvalidRequest } from '../errors';
+import { Messages, OwnMessages } from '../messages';
 
 export const MAX_BATCH_ITEMS = 50;
 

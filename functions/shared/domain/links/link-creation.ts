@@ -1,15 +1,15 @@
 import { isReservedAlias } from './aliases';
-import { planOf, ownerOf, type Caller } from './caller';
-import { mapWithConcurrency } from './concurrency';
-import { AliasTaken, DomainError, InvalidRequest } from './errors';
-import { assertShorteningEnabled, type Flags } from './flags';
+import { planOf, ownerOf, type Caller } from '../accounts/caller';
+import { mapWithConcurrency } from '../concurrency';
+import { AliasTaken, DomainError, InvalidRequest } from '../errors';
+import { assertShorteningEnabled, type Flags } from '../limits/flags';
 import { toCreatedLinkView, type CreatedLinkView, type LinkRecord } from './link';
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkRequest, type LinkRequest } from './link-request';
-import { Messages } from './messages';
+import { Messages } from '../messages';
 import { isHomographHost } from './homographs';
 import { hashPassword } from './password';
-import type { AliasOverrides, LinkStore, SafetyChecker } from './ports';
+import type { AliasOverrides, LinkStore, SafetyChecker } from '../ports';
 import { generateShortCode } from './short-code';
 
 export interface CreationDeps {

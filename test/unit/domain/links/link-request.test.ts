@@ -1,6 +1,6 @@
-import { InvalidRequest } from '../../../functions/shared/domain/errors';
-import { parseLinkRequest } from '../../../functions/shared/domain/link-request';
-import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
+import { InvalidRequest } from '../../../../functions/shared/domain/errors';
+import { parseLinkRequest } from '../../../../functions/shared/domain/links/link-request';
+import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 
 const url = 'https://example.com/';
 

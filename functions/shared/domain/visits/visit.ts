@@ -1,8 +1,8 @@
-import { isExpired, isVolatile } from './link';
-import { verifyPassword } from './password';
-import type { FlagSource, LinkStore, UsageCounter } from './ports';
-import { admitPasswordAttempt, forgivePasswordAttempt } from './rate-limits';
-import { looksLikeShortCode } from './short-code';
+import { isExpired, isVolatile } from '../links/link';
+import { verifyPassword } from '../links/password';
+import type { FlagSource, LinkStore, UsageCounter } from '../ports';
+import { admitPasswordAttempt, forgivePasswordAttempt } from '../limits/rate-limits';
+import { looksLikeShortCode } from '../links/short-code';
 
 export interface Visit {
   code: string;

@@ -1,6 +1,6 @@
-import { QuotaExceeded, RateLimited } from '../../../functions/shared/domain/errors';
-import { admitCall, RATE_LIMITS } from '../../../functions/shared/domain/rate-limits';
-import { MemoryUsageCounter } from '../../support/in-memory-ports';
+import { QuotaExceeded, RateLimited } from '../../../../functions/shared/domain/errors';
+import { admitCall, RATE_LIMITS } from '../../../../functions/shared/domain/limits/rate-limits';
+import { MemoryUsageCounter } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:30.000Z');
 const key = { kind: 'apiKey', keyId: 'key_1', plan: 'PRO' } as const;

@@ -1,4 +1,4 @@
-import { asciiLocation, isAcceptableDestination, MAX_URL_LENGTH, normaliseDestination } from '../../../functions/shared/domain/url-policy';
+import { asciiLocation, isAcceptableDestination, MAX_URL_LENGTH, normaliseDestination } from '../../../../functions/shared/domain/links/url-policy';
 
 describe('destination URLs', () => {
   it.each([

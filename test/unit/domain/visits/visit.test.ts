@@ -1,10 +1,10 @@
-import { SAFE_DEFAULT_FLAGS } from '../../../functions/shared/domain/flags';
-import type { LinkRecord } from '../../../functions/shared/domain/link';
-import { hashPassword } from '../../../functions/shared/domain/password';
-import { isLinkPreviewBot } from '../../../functions/shared/domain/preview-bots';
-import { admitPasswordAttempt } from '../../../functions/shared/domain/rate-limits';
-import { resolveVisit, type Visit } from '../../../functions/shared/domain/visit';
-import { FixedFlags, MemoryLinkStore, MemoryUsageCounter } from '../../support/in-memory-ports';
+import { SAFE_DEFAULT_FLAGS } from '../../../../functions/shared/domain/limits/flags';
+import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
+import { hashPassword } from '../../../../functions/shared/domain/links/password';
+import { isLinkPreviewBot } from '../../../../functions/shared/domain/visits/preview-bots';
+import { admitPasswordAttempt } from '../../../../functions/shared/domain/limits/rate-limits';
+import { resolveVisit, type Visit } from '../../../../functions/shared/domain/visits/visit';
+import { FixedFlags, MemoryLinkStore, MemoryUsageCounter } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 

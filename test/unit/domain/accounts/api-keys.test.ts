@@ -1,5 +1,5 @@
-import { API_KEY_PREFIX, bearerToken, hashApiKey, issueApiKey, judgeKey, type ApiKeyRecord } from '../../../functions/shared/domain/api-keys';
-import { Messages } from '../../../functions/shared/domain/messages';
+import { API_KEY_PREFIX, bearerToken, hashApiKey, issueApiKey, judgeKey, type ApiKeyRecord } from '../../../../functions/shared/domain/accounts/api-keys';
+import { Messages } from '../../../../functions/shared/domain/messages';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 

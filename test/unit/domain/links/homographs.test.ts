@@ -1,4 +1,4 @@
-import { isHomographHost } from '../../../functions/shared/domain/homographs';
+import { isHomographHost } from '../../../../functions/shared/domain/links/homographs';
 
 /** Host names as the URL parser hands them over: punycode for anything beyond ASCII. */
 const host = (name: string) => new URL(`https://${name}/`).hostname;

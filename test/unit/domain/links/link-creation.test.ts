@@ -1,10 +1,10 @@
-import { AliasTaken, InvalidRequest, PlanRequired, SafetyCheckUnavailable } from '../../../functions/shared/domain/errors';
-import { SAFE_DEFAULT_FLAGS, type Flags } from '../../../functions/shared/domain/flags';
-import { createLinks, type CreationContext, type CreationOutcome } from '../../../functions/shared/domain/link-creation';
-import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
-import { verifyPassword } from '../../../functions/shared/domain/password';
-import type { Caller } from '../../../functions/shared/domain/caller';
-import { ListSafetyChecker, MemoryAliasOverrides, MemoryLinkStore } from '../../support/in-memory-ports';
+import { AliasTaken, InvalidRequest, PlanRequired, SafetyCheckUnavailable } from '../../../../functions/shared/domain/errors';
+import { SAFE_DEFAULT_FLAGS, type Flags } from '../../../../functions/shared/domain/limits/flags';
+import { createLinks, type CreationContext, type CreationOutcome } from '../../../../functions/shared/domain/links/link-creation';
+import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
+import { verifyPassword } from '../../../../functions/shared/domain/links/password';
+import type { Caller } from '../../../../functions/shared/domain/accounts/caller';
+import { ListSafetyChecker, MemoryAliasOverrides, MemoryLinkStore } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 const pro: Caller = { kind: 'apiKey', keyId: 'key_pro', plan: 'PRO' };

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Messages } from './messages';
-import type { Plan } from './plans';
+import { Messages } from '../messages';
+import type { Plan } from '../limits/plans';
 
 /** Recognisable prefix so secret scanners (and people) can tell a leaked key at a glance. */
 export const API_KEY_PREFIX = 'shk_';
