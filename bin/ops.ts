@@ -1,6 +1,20 @@
 import './local/quiet-node-version-warning.cjs';
 import { parseArgs } from 'node:util';
-import { aliasesAllow, flagsList, flagsSet, keysCreate, keysList, keysRevoke, type Parsed } from './ops/commands';
+import {
+  accountsList,
+  accountsSetPlan,
+  accountsShow,
+  aliasesAllow,
+  flagsList,
+  flagsSet,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  linksDisable,
+  linksEnable,
+  linksShow,
+  type Parsed,
+} from './ops/commands';
 import { deployedTarget, localTarget, OpsError, type OpsTarget } from './ops/target';
 
 /** `npm run ops -- <command>`: the operator's CLI, against the local stack or a deployed stage (--stage). */
@@ -8,6 +22,12 @@ const COMMANDS: Record<string, (target: OpsTarget, parsed: Parsed, print: (line:
   'keys create': keysCreate,
   'keys list': keysList,
   'keys revoke': keysRevoke,
+  'accounts list': accountsList,
+  'accounts show': accountsShow,
+  'accounts set-plan': accountsSetPlan,
+  'links show': linksShow,
+  'links disable': linksDisable,
+  'links enable': linksEnable,
   'flags list': flagsList,
   'flags set': flagsSet,
   'aliases allow': aliasesAllow,
@@ -15,9 +35,16 @@ const COMMANDS: Record<string, (target: OpsTarget, parsed: Parsed, print: (line:
 
 const USAGE = `usage: npm run ops -- <command> [--stage <name>]
   help
-  keys create --plan <FREE|INDIE|PRO|ENTERPRISE> [--label <text>] [--monthly-limit <n>] [--json]
+  keys create --plan <FREE|INDIE|PRO|ENTERPRISE> [--label <text>] [--monthly-limit <n>] [--json]   (a new account)
+  keys create --account <accountId> [--label <text>] [--json]                                    (one more key)
   keys list
   keys revoke <keyId>
+  accounts list
+  accounts show <accountId>
+  accounts set-plan <accountId> <FREE|INDIE|PRO|ENTERPRISE>
+  links show <code>
+  links disable <code> --reason <text>
+  links enable <code>
   flags list
   flags set <shortening|customAliases|passwordProtection|expiration|maintenance> <on|off>
   aliases allow <alias> --key <keyId>`;
@@ -32,6 +59,8 @@ async function main(argv: string[]): Promise<void> {
       'monthly-limit': { type: 'string' },
       json: { type: 'boolean' },
       key: { type: 'string' },
+      account: { type: 'string' },
+      reason: { type: 'string' },
       stage: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

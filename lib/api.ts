@@ -19,7 +19,7 @@ import type { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { addGatewayResponses } from './gateway-responses';
 
-export type RouteTarget = 'create' | 'batch' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -33,6 +33,10 @@ export interface Route {
 export const ROUTES: readonly Route[] = [
   { path: '/v2/shorten', methods: ['POST'], target: 'create', apiKey: true },
   { path: '/v2/shorten/batch', methods: ['POST'], target: 'batch', apiKey: true },
+  { path: '/v2/links', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/links/{code}', methods: ['GET', 'PATCH', 'DELETE'], target: 'links', apiKey: true },
+  { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },
   { path: '/health', methods: ['GET'], target: 'health', apiKey: false },
@@ -59,6 +63,8 @@ export class ShortenerApi extends Construct {
     this.restApi = new RestApi(this, 'RestApi', {
       description: 'URL shortener API',
       endpointTypes: [EndpointType.REGIONAL],
+      // Lambda answers marked isBase64Encoded (QR codes as PNG) reach clients as bytes; text answers pass as they are.
+      binaryMediaTypes: ['*/*'],
       cloudWatchRole: true,
       deployOptions: {
         stageName: props.stage,

@@ -1,5 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
+import { LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
 import { Construct } from 'constructs';
 
 export interface DataTablesProps {
@@ -7,7 +8,7 @@ export interface DataTablesProps {
   deletionProtection: boolean;
 }
 
-/** The service's state: links, API keys, usage counters and reserved-alias overrides. */
+/** The service's state: links, accounts, API keys, usage counters and reserved-alias overrides. */
 export class DataTables extends Construct {
   /** Keyed by short code; TTL `ttl` removes expired links (reads also check expiry, TTL can lag). */
   readonly links: Table;
@@ -17,6 +18,8 @@ export class DataTables extends Construct {
   readonly usage: Table;
   /** (alias, keyId) pairs an operator allowed to use a reserved alias. */
   readonly aliasOverrides: Table;
+  /** Accounts by id: plan, monthly limit, links owner. Their keys carry copies, so requests never read this. */
+  readonly accounts: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -31,12 +34,20 @@ export class DataTables extends Construct {
       partitionKey: { name: 'code', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
     });
+    // An account's links, newest first: listing is a Query on the owner, never a Scan.
+    this.links.addGlobalSecondaryIndex({
+      indexName: LINKS_BY_OWNER_INDEX,
+      partitionKey: { name: 'owner', type: AttributeType.STRING },
+      sortKey: { name: 'createdAt', type: AttributeType.STRING },
+      projectionType: ProjectionType.ALL,
+    });
     this.apiKeys = new Table(this, 'ApiKeys', { ...common, partitionKey: { name: 'keyHash', type: AttributeType.STRING } });
     this.usage = new Table(this, 'Usage', {
       ...common,
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
     });
+    this.accounts = new Table(this, 'Accounts', { ...common, partitionKey: { name: 'accountId', type: AttributeType.STRING } });
     this.aliasOverrides = new Table(this, 'AliasOverrides', {
       ...common,
       partitionKey: { name: 'alias', type: AttributeType.STRING },

@@ -34,12 +34,12 @@ export const THRESHOLDS = {
   safetyCheckFailures: 5,
 } as const;
 
-const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM];
+const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
 
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'redirect' | 'authorizer', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'redirect' | 'authorizer', IFunction>;
   tables: Record<string, Table>;
   alarmEmail?: string;
 }
@@ -77,8 +77,8 @@ export class Monitoring extends Construct {
       alarm(`${name}Throttles`, fn.metricThrottles({ period: PERIOD }), THRESHOLDS.functionThrottles, `${name} function throttles`);
     }
     for (const [name, table] of Object.entries(props.tables)) {
-      alarm(`${name}Throttles`, table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: PERIOD }), THRESHOLDS.tableThrottles, `${name} table throttled requests`);
-      alarm(`${name}SystemErrors`, table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: PERIOD }), THRESHOLDS.tableSystemErrors, `${name} table system errors`);
+      alarm(`${name}TableThrottles`, table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: PERIOD }), THRESHOLDS.tableThrottles, `${name} table throttled requests`);
+      alarm(`${name}TableSystemErrors`, table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: PERIOD }), THRESHOLDS.tableSystemErrors, `${name} table system errors`);
     }
     alarm(
       'AuthorizerErrorRate',
@@ -94,8 +94,8 @@ export class Monitoring extends Construct {
     alarm(
       'SafetyCheckFailures',
       new MathExpression({
-        expression: 'create + batch',
-        usingMetrics: { create: this.custom(MetricName.safetyCheckFailures, 'create'), batch: this.custom(MetricName.safetyCheckFailures, 'batch') },
+        expression: 'create + batch + links',
+        usingMetrics: Object.fromEntries((['create', 'batch', 'links'] as const).map((service) => [service, this.custom(MetricName.safetyCheckFailures, service)])),
         period: PERIOD,
         label: 'safety check failures',
       }),
@@ -114,7 +114,7 @@ export class Monitoring extends Construct {
       }),
       new GraphWidget({
         title: 'Rejections',
-        left: (['create', 'batch'] as const).flatMap((service) => [
+        left: (['create', 'batch', 'links'] as const).flatMap((service) => [
           this.custom(MetricName.rateLimitRejections, service),
           this.custom(MetricName.quotaRejections, service),
           this.custom(MetricName.safetyRejections, service),

@@ -3,7 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import * as path from 'node:path';
@@ -18,7 +18,7 @@ const PROJECT_ROOT = path.join(__dirname, '..');
 export const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module';const require = __createRequire(import.meta.url);";
 
 /** The DynamoDB calls the functions make; each function is granted only the ones it uses. */
-export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem';
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'Query';
 
 export interface ServiceFunctionProps {
   /** Folder under functions/ holding handler.ts. */
@@ -67,10 +67,20 @@ export class ServiceFunction extends NodejsFunction {
     });
   }
 
-  /** Sets the table's environment variable and grants exactly the calls the function makes on it. */
-  bindTable(table: ITable, environmentName: string, actions: readonly TableAction[]): this {
+  /**
+   * Sets the table's environment variable and grants exactly the calls the function makes on it: item actions on
+   * the table, Query on the one index it reads (never `index/*`, which table.grant would add).
+   */
+  bindTable(table: ITable, environmentName: string, actions: readonly TableAction[], queriedIndex?: string): this {
     this.addEnvironment(environmentName, table.tableName);
-    table.grant(this, ...actions.map((action) => `dynamodb:${action}`));
+    const itemActions = actions.filter((action) => action !== 'Query');
+    if (itemActions.length > 0) {
+      this.addToRolePolicy(new PolicyStatement({ actions: itemActions.map((action) => `dynamodb:${action}`), resources: [table.tableArn] }));
+    }
+    if (actions.includes('Query')) {
+      if (!queriedIndex) throw new Error('Query is granted on a named index');
+      this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/${queriedIndex}`] }));
+    }
     return this;
   }
 }

@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'a
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
-import { EnvNames } from '../functions/shared/config';
+import { EnvNames, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
 import { API_PATH_SEGMENTS, ShortenerApi } from './api';
 import { DataTables } from './data-tables';
 import { FeatureFlags } from './feature-flags';
@@ -60,6 +60,17 @@ export class ServiceStack extends Stack {
         .bindTable(tables.aliasOverrides, EnvNames.aliasOverridesTable, ['GetItem']);
       flags.grantRead(fn);
     }
+    const links = new ServiceFunction(this, 'LinksFunction', {
+      name: 'links',
+      description: 'GET/PATCH/DELETE /v2/links..., GET /v2/usage: accounts managing their links',
+      memorySize: 512,
+      environment: creationEnvironment,
+      removalPolicy,
+    });
+    links
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem', 'Query'], LINKS_BY_OWNER_INDEX)
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem']);
+    flags.grantRead(links);
     const originSecret = new OriginSecret(this, 'OriginVerify', { secretName: `${config.appName}-${config.stage}-origin-verify` });
     const redirect = new ServiceFunction(this, 'RedirectFunction', {
       name: 'redirect',
@@ -81,7 +92,7 @@ export class ServiceStack extends Stack {
 
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
-      functions: { create, batch, redirect },
+      functions: { create, batch, links, redirect },
       authorizer,
       removalPolicy,
     });
@@ -101,23 +112,22 @@ export class ServiceStack extends Stack {
     });
     // Granted by name: a reference to the parameter itself would make the functions wait for the distribution.
     const shortBaseUrlByName = StringParameter.fromStringParameterName(this, 'ShortBaseUrlByName', shortBaseUrlName);
-    shortBaseUrlByName.grantRead(create);
-    shortBaseUrlByName.grantRead(batch);
+    for (const fn of [create, batch, links]) shortBaseUrlByName.grantRead(fn);
     if (config.safeBrowsingKeyParameter) {
       const key = StringParameter.fromSecureStringParameterAttributes(this, 'SafeBrowsingKey', { parameterName: config.safeBrowsingKeyParameter });
-      key.grantRead(create);
-      key.grantRead(batch);
+      for (const fn of [create, batch, links]) key.grantRead(fn);
     }
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, redirect, authorizer },
-      tables: { links: tables.links, apiKeys: tables.apiKeys, usage: tables.usage, aliasOverrides: tables.aliasOverrides },
+      functions: { create, batch, links, redirect, authorizer },
+      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides },
       alarmEmail: config.alarmEmail,
     });
 
     const outputs: Record<StackOutputs, string> = {
       [StackOutputs.linksTable]: tables.links.tableName,
       [StackOutputs.apiKeysTable]: tables.apiKeys.tableName,
+      [StackOutputs.accountsTable]: tables.accounts.tableName,
       [StackOutputs.usageTable]: tables.usage.tableName,
       [StackOutputs.aliasOverridesTable]: tables.aliasOverrides.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,

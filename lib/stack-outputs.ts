@@ -2,6 +2,7 @@
 export enum StackOutputs {
   linksTable = 'LinksTableName',
   apiKeysTable = 'ApiKeysTableName',
+  accountsTable = 'AccountsTableName',
   usageTable = 'UsageTableName',
   aliasOverridesTable = 'AliasOverridesTableName',
   flagsPrefix = 'FlagsParameterPrefix',

@@ -3,9 +3,11 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { TableSpec } from './template';
@@ -67,7 +69,10 @@ export class DynamoDbLocal {
     }
   }
 
-  /** Creates each table the template declares (keeping existing ones and their data) and turns on its TTL. */
+  /**
+   * Creates each table the template declares (keeping existing ones and their data), turns on its TTL, and adds
+   * the indexes a kept table from an older template lacks, as CloudFormation would on deploy.
+   */
   async ensureTables(tables: readonly TableSpec[]): Promise<void> {
     const client = this.client();
     for (const table of tables) {
@@ -78,6 +83,7 @@ export class DynamoDbLocal {
             KeySchema: table.keySchema,
             AttributeDefinitions: table.attributeDefinitions,
             BillingMode: 'PAY_PER_REQUEST',
+            ...(table.globalSecondaryIndexes.length > 0 ? { GlobalSecondaryIndexes: table.globalSecondaryIndexes } : {}),
           }),
         );
         if (table.ttlAttribute) {
@@ -87,7 +93,18 @@ export class DynamoDbLocal {
         }
       } catch (error) {
         if (!(error instanceof ResourceInUseException)) throw error;
+        await this.addMissingIndexes(client, table);
       }
+    }
+  }
+
+  private async addMissingIndexes(client: DynamoDBClient, table: TableSpec): Promise<void> {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: table.name }));
+    const existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of table.globalSecondaryIndexes.filter((candidate) => !existing.has(candidate.IndexName))) {
+      await client.send(
+        new UpdateTableCommand({ TableName: table.name, AttributeDefinitions: table.attributeDefinitions, GlobalSecondaryIndexUpdates: [{ Create: index }] }),
+      );
     }
   }
 

@@ -169,8 +169,7 @@ export class LocalGateway {
         ...requestFields,
         multiValueQueryStringParameters: query ? Object.fromEntries([...url.searchParams.keys()].map((key) => [key, url.searchParams.getAll(key)])) : null,
         stageVariables: null,
-        body: body.length > 0 ? body.toString('utf8') : null,
-        isBase64Encoded: false,
+        ...requestBody(body, headers, this.options.topology.binaryMediaTypes),
       })) as ProxyResult;
     } catch (error) {
       this.options.log(`${route.integration.functionId} failed: ${String(error)}`);
@@ -211,6 +210,18 @@ export class LocalGateway {
       this.server.close(() => resolve());
     });
   }
+}
+
+/** As API Gateway passes a body: base64 when its type is one of the API's binary media types, else as text. */
+function requestBody(body: Buffer, headers: Record<string, string>, binaryMediaTypes: readonly string[]): { body: string | null; isBase64Encoded: boolean } {
+  if (body.length === 0) return { body: null, isBase64Encoded: false };
+  const contentType = (Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const [type, subtype] = contentType.split('/');
+  const binary = binaryMediaTypes.some((pattern) => {
+    const [patternType, patternSubtype] = pattern.toLowerCase().split('/');
+    return (patternType === '*' || patternType === type) && (patternSubtype === '*' || patternSubtype === subtype);
+  });
+  return binary ? { body: body.toString('base64'), isBase64Encoded: true } : { body: body.toString('utf8'), isBase64Encoded: false };
 }
 
 /** API Gateway decodes path parameters; a malformed escape (`/%ff%fe`) is passed on as it came, never a 500. */

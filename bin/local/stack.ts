@@ -6,7 +6,9 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
-import { issueApiKey, hashApiKey } from '../../functions/shared/domain/accounts/api-keys';
+import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
+import { hashApiKey } from '../../functions/shared/domain/accounts/api-keys';
+import { AccountDirectory } from '../ops/account-directory';
 import { DynamoDbLocal } from './dynamodb-local';
 import { LocalGateway } from './gateway';
 import { LocalFunction } from './lambda-runtime';
@@ -109,8 +111,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       if (!ssm.has(name)) ssm.put(name, randomBytes(secret.length).toString('base64url').slice(0, secret.length), 'SecureString');
     }
 
-    const keys = new DynamoKeyStore(DynamoDBDocumentClient.from(dynamo.client()), String(topology.outputs[StackOutputs.apiKeysTable]));
-    const devApiKey = await ensureDevApiKey(keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
+    const documents = DynamoDBDocumentClient.from(dynamo.client(), { marshallOptions: { removeUndefinedValues: true } });
+    const keys = new DynamoKeyStore(documents, String(topology.outputs[StackOutputs.apiKeysTable]));
+    const directory = new AccountDirectory(keys, new DynamoAccountStore(documents, String(topology.outputs[StackOutputs.accountsTable])));
+    const devApiKey = await ensureDevApiKey(directory, keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
 
     // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines).
     const sharedEnvironment = { ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort), POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true' };
@@ -128,14 +132,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
   }
 }
 
-/** A PRO key for development, kept across restarts unless the data is in memory. */
-async function ensureDevApiKey(keys: DynamoKeyStore, file: string | undefined): Promise<string> {
+/** A PRO account's key for development, kept across restarts unless the data is in memory. */
+async function ensureDevApiKey(directory: AccountDirectory, keys: DynamoKeyStore, file: string | undefined): Promise<string> {
   if (file && existsSync(file)) {
     const saved = readFileSync(file, 'utf8').trim();
     if (await keys.findByHash(hashApiKey(saved))) return saved;
   }
-  const { apiKey, record } = issueApiKey('PRO', { label: 'local development', nowMs: Date.now() });
-  await keys.add(record);
+  const { apiKey } = await directory.open('PRO', { label: 'local development', nowMs: Date.now() });
   if (file) {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${apiKey}\n`, { mode: 0o600 });

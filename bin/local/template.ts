@@ -54,6 +54,11 @@ export interface TableSpec {
   keySchema: Array<{ AttributeName: string; KeyType: 'HASH' | 'RANGE' }>;
   attributeDefinitions: Array<{ AttributeName: string; AttributeType: 'S' | 'N' | 'B' }>;
   ttlAttribute?: string;
+  globalSecondaryIndexes: Array<{
+    IndexName: string;
+    KeySchema: Array<{ AttributeName: string; KeyType: 'HASH' | 'RANGE' }>;
+    Projection: { ProjectionType: 'ALL' | 'KEYS_ONLY' | 'INCLUDE'; NonKeyAttributes?: string[] };
+  }>;
 }
 
 export interface ParameterSpec {
@@ -69,6 +74,8 @@ export interface SecretSpec {
 
 export interface Topology {
   stage: string;
+  /** The REST API's binary media types: request bodies of these types reach functions base64-encoded. */
+  binaryMediaTypes: string[];
   functions: Map<string, FunctionSpec>;
   routes: RouteSpec[];
   gatewayResponses: Map<string, GatewayResponseSpec>;
@@ -247,6 +254,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
       name: id,
       keySchema: properties.KeySchema as unknown as TableSpec['keySchema'],
       attributeDefinitions: properties.AttributeDefinitions as unknown as TableSpec['attributeDefinitions'],
+      globalSecondaryIndexes: (properties.GlobalSecondaryIndexes ?? []) as unknown as TableSpec['globalSecondaryIndexes'],
       ...(ttl?.Enabled && ttl.AttributeName ? { ttlAttribute: ttl.AttributeName } : {}),
     };
   });
@@ -262,6 +270,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
   });
 
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
+  const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
 }

@@ -1,37 +1,56 @@
 import { GetParametersCommand, PutParameterCommand } from '@aws-sdk/client-ssm';
 import { DynamoAliasOverrides } from '../../functions/shared/adapters/dynamo-alias-overrides';
+import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import { DynamoUsageCounter } from '../../functions/shared/adapters/dynamo-usage-counter';
 import { ALIAS_PATTERN } from '../../functions/shared/domain/links/aliases';
-import { issueApiKey } from '../../functions/shared/domain/accounts/api-keys';
+import { accountOfKey } from '../../functions/shared/domain/accounts/api-keys';
+import { statusOf } from '../../functions/shared/domain/links/link';
+import { monthlyQuotaCounter } from '../../functions/shared/domain/limits/rate-limits';
+import { calendarMonth } from '../../functions/shared/domain/limits/usage-windows';
 import { FLAG_NAMES, formatFlagValue, isFlagName, parseFlagValue } from '../../functions/shared/domain/limits/flags';
-import { PLANS, isPlan } from '../../functions/shared/domain/limits/plans';
+import { PLANS, isPlan, monthlyCallLimit, type Plan } from '../../functions/shared/domain/limits/plans';
 import { StackOutputs } from '../../lib/stack-outputs';
+import { AccountDirectory } from './account-directory';
 import { OpsError, output, type OpsTarget } from './target';
 
 export interface Parsed {
   positionals: string[];
-  values: { plan?: string; label?: string; 'monthly-limit'?: string; json?: boolean; key?: string };
+  values: { plan?: string; label?: string; 'monthly-limit'?: string; json?: boolean; key?: string; account?: string; reason?: string };
 }
 
 type Print = (line: string) => void;
 
 const keyStore = (target: OpsTarget) => new DynamoKeyStore(target.dynamo, output(target, StackOutputs.apiKeysTable));
+const directory = (target: OpsTarget) => new AccountDirectory(keyStore(target), new DynamoAccountStore(target.dynamo, output(target, StackOutputs.accountsTable)));
+const linkStore = (target: OpsTarget) => new DynamoLinkStore(target.dynamo, output(target, StackOutputs.linksTable));
 
-export async function keysCreate(target: OpsTarget, { values }: Parsed, print: Print): Promise<void> {
-  const plan = values.plan?.toUpperCase();
+function planOption(value: string | undefined): Plan {
+  const plan = value?.toUpperCase();
   if (!isPlan(plan)) throw new OpsError(`--plan must be one of ${PLANS.join(', ')}`);
-  const monthlyLimit = values['monthly-limit'] === undefined ? undefined : Number(values['monthly-limit']);
-  if (monthlyLimit !== undefined && (!Number.isInteger(monthlyLimit) || monthlyLimit < 0)) {
-    throw new OpsError('--monthly-limit must be a whole number of calls');
+  return plan;
+}
+
+/** A new account with its first key, or (--account) one more key of an existing account, which takes its plan. */
+export async function keysCreate(target: OpsTarget, { values }: Parsed, print: Print): Promise<void> {
+  const label = values.label !== undefined ? { label: values.label } : {};
+  let issued;
+  if (values.account !== undefined) {
+    if (values.plan !== undefined || values['monthly-limit'] !== undefined) throw new OpsError('a key added with --account takes the account\'s plan and limit');
+    issued = await directory(target).addKey(values.account, { nowMs: Date.now(), ...label });
+    if (!issued) throw new OpsError(`no account with id ${values.account}`);
+  } else {
+    const plan = planOption(values.plan);
+    const monthlyLimit = values['monthly-limit'] === undefined ? undefined : Number(values['monthly-limit']);
+    if (monthlyLimit !== undefined && (!Number.isInteger(monthlyLimit) || monthlyLimit < 0)) {
+      throw new OpsError('--monthly-limit must be a whole number of calls');
+    }
+    issued = await directory(target).open(plan, { nowMs: Date.now(), ...label, ...(monthlyLimit !== undefined ? { monthlyLimit } : {}) });
   }
-  const { apiKey, record } = issueApiKey(plan, {
-    nowMs: Date.now(),
-    ...(values.label !== undefined ? { label: values.label } : {}),
-    ...(monthlyLimit !== undefined ? { monthlyLimit } : {}),
-  });
-  await keyStore(target).add(record);
-  if (values.json) print(JSON.stringify({ apiKey, keyId: record.keyId, plan: record.plan }));
-  else print(`${apiKey}\n(keyId ${record.keyId}, plan ${record.plan}; the key is shown once and only its hash is stored)`);
+  const { apiKey, record, account } = issued;
+  if (values.json) print(JSON.stringify({ apiKey, keyId: record.keyId, accountId: account.accountId, plan: record.plan }));
+  else print(`${apiKey}\n(keyId ${record.keyId}, account ${account.accountId}, plan ${record.plan}; the key is shown once and only its hash is stored)`);
 }
 
 export async function keysList(target: OpsTarget, _parsed: Parsed, print: Print): Promise<void> {
@@ -39,7 +58,7 @@ export async function keysList(target: OpsTarget, _parsed: Parsed, print: Print)
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   for (const record of records) {
     const limit = record.monthlyLimit === undefined ? '' : `\tmonthly limit ${record.monthlyLimit}`;
-    print(`${record.keyId}\t${record.plan}\t${record.status}\t${record.createdAt}\t${record.label ?? ''}${limit}`);
+    print(`${record.keyId}\t${accountOfKey(record).accountId}\t${record.plan}\t${record.status}\t${record.createdAt}\t${record.label ?? ''}${limit}`);
   }
   if (records.length === 0) print('no keys');
 }
@@ -49,6 +68,67 @@ export async function keysRevoke(target: OpsTarget, { positionals }: Parsed, pri
   if (!keyId) throw new OpsError('usage: keys revoke <keyId>');
   if (!(await keyStore(target).revoke(keyId))) throw new OpsError(`no key with id ${keyId}`);
   print(`revoked ${keyId}`);
+}
+
+export async function accountsList(target: OpsTarget, _parsed: Parsed, print: Print): Promise<void> {
+  const accounts = await directory(target).list();
+  for (const account of accounts) {
+    const limit = monthlyCallLimit(account.plan, account.monthlyLimit);
+    print(`${account.accountId}\t${account.plan}\tmonthly limit ${limit ?? 'none'}\t${account.createdAt}\t${account.label ?? ''}`);
+  }
+  if (accounts.length === 0) print('no accounts');
+}
+
+export async function accountsShow(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
+  const accountId = positionals[2];
+  if (!accountId) throw new OpsError('usage: accounts show <accountId>');
+  const accounts = directory(target);
+  const account = await accounts.find(accountId);
+  if (!account) throw new OpsError(`no account with id ${accountId}`);
+  const nowMs = Date.now();
+  const limit = monthlyCallLimit(account.plan, account.monthlyLimit);
+  const used = await new DynamoUsageCounter(target.dynamo, output(target, StackOutputs.usageTable)).current(monthlyQuotaCounter(accountId, nowMs));
+  print(`account\t${account.accountId}${account.label ? `\t${account.label}` : ''}`);
+  print(`plan\t${account.plan}`);
+  print(`monthly limit\t${limit ?? 'none'}`);
+  print(`calls this month\t${used} (resets ${calendarMonth(nowMs).resetDate})`);
+  for (const key of await accounts.keysOf(accountId)) print(`key\t${key.keyId}\t${key.status}\t${key.createdAt}\t${key.label ?? ''}`);
+}
+
+export async function accountsSetPlan(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
+  const [, , accountId, plan] = positionals;
+  if (!accountId || !plan) throw new OpsError(`usage: accounts set-plan <accountId> <${PLANS.join('|')}>`);
+  const changed = await directory(target).setPlan(accountId, planOption(plan));
+  if (!changed) throw new OpsError(`no account with id ${accountId}`);
+  print(`${accountId} is now on ${changed.plan} (from its next request on)`);
+}
+
+export async function linksShow(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
+  const code = positionals[2];
+  if (!code) throw new OpsError('usage: links show <code>');
+  const link = await linkStore(target).find(code);
+  if (!link) throw new OpsError(`no link with code ${code}`);
+  print(`code\t${link.code}`);
+  print(`owner\t${link.owner}`);
+  print(`status\t${statusOf(link, Date.now())}`);
+  print(`clicks\t${link.clicks}${link.maxClicks !== undefined ? ` of ${link.maxClicks}` : ''}`);
+  print(`destination\t${link.url ?? '(none: a tombstone)'}`);
+  print(`created\t${link.createdAt}${link.expiresAt ? `\texpires ${link.expiresAt}` : ''}`);
+  if (link.disabled) print(`takedown reason\t${link.disabledReason ?? ''}`);
+}
+
+export async function linksDisable(target: OpsTarget, { positionals, values }: Parsed, print: Print): Promise<void> {
+  const code = positionals[2];
+  if (!code || !values.reason?.trim()) throw new OpsError('usage: links disable <code> --reason "<text>"');
+  if (!(await linkStore(target).setDisabled(code, values.reason.trim(), Date.now()))) throw new OpsError(`no link with code ${code}`);
+  print(`${code} is disabled: visitors get 410 from their next uncached visit (at most 60 s)`);
+}
+
+export async function linksEnable(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
+  const code = positionals[2];
+  if (!code) throw new OpsError('usage: links enable <code>');
+  if (!(await linkStore(target).setDisabled(code, undefined, Date.now()))) throw new OpsError(`no link with code ${code}`);
+  print(`${code} is enabled again`);
 }
 
 export async function flagsList(target: OpsTarget, _parsed: Parsed, print: Print): Promise<void> {

@@ -24,11 +24,11 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   if (!verdict.allowed) {
     return { principalId: 'anonymous', policyDocument: policy('Deny'), context: { message: verdict.message } };
   }
-  logger.appendKeys({ keyId: verdict.keyId });
+  logger.appendKeys({ keyId: verdict.keyId, accountId: verdict.accountId });
   return {
     principalId: verdict.keyId,
     policyDocument: policy('Allow'),
-    context: { keyId: verdict.keyId, plan: verdict.plan, monthlyLimit: verdict.monthlyLimit ?? '' },
+    context: { keyId: verdict.keyId, accountId: verdict.accountId, owner: verdict.owner, plan: verdict.plan, monthlyLimit: verdict.monthlyLimit ?? '' },
   };
 }
 

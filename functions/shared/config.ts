@@ -12,6 +12,9 @@ function optional(name: string): string | undefined {
 /** Where SSM serves a Secrets Manager secret: functions that already carry the SSM client need no other one. */
 export const SECRETS_MANAGER_REFERENCE_PREFIX = '/aws/reference/secretsmanager/';
 
+/** The links table's index of each account's links by creation time. */
+export const LINKS_BY_OWNER_INDEX = 'byOwner';
+
 export const EnvNames = {
   linksTable: 'LINKS_TABLE',
   apiKeysTable: 'API_KEYS_TABLE',

@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Usage|AliasOverrides)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|Usage|AliasOverrides)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,8 +35,8 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 4);
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 5);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 5);
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 6);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -45,6 +45,13 @@ describe('functions', () => {
       expect(tableGrants(dev, creator)).toEqual(['AliasOverrides:dynamodb:GetItem', 'Links:dynamodb:PutItem', 'Usage:dynamodb:UpdateItem']);
     }
     expect(tableGrants(dev, 'redirect')).toEqual(['Links:dynamodb:GetItem', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'links')).toEqual(['Links:dynamodb:GetItem', 'Links:dynamodb:Query', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
+  });
+
+  it('may query the links index by owner and no other index', () => {
+    const policies = JSON.stringify(dev.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('/index/byOwner');
+    expect(policies).not.toContain('/index/*');
   });
 
   it('do not use the broad AWS-managed basic execution role', () => {
@@ -59,21 +66,38 @@ describe('tables', () => {
     dev.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } });
   });
 
-  it('store API keys under their hash', () => {
+  it('store API keys under their hash, and accounts by id', () => {
     dev.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'keyHash', KeyType: 'HASH' }] });
+    dev.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'accountId', KeyType: 'HASH' }] });
+  });
+
+  it('index links by owner and creation time, so an account lists its links with a Query', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'code', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byOwner',
+          KeySchema: [
+            { AttributeName: 'owner', KeyType: 'HASH' },
+            { AttributeName: 'createdAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
   });
 
   it('are on demand, with point-in-time recovery, retained when the stack goes', () => {
     dev.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
-      4,
+      5,
     );
     expect(Object.values(dev.findResources('AWS::DynamoDB::Table')).every((table) => table.DeletionPolicy === 'Retain')).toBe(true);
   });
 
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 4);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 5);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
   });
 });
@@ -179,7 +203,7 @@ describe('short domain', () => {
     });
     custom.resourceCountIs('AWS::Route53::RecordSet', 1);
     custom.hasResourceProperties('AWS::SSM::Parameter', { Name: '/shortener/prod/shortBaseUrl', Value: 'https://sho.rt' });
-    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 2);
+    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 3);
   });
 });
 
@@ -191,9 +215,9 @@ describe('stage configuration', () => {
 });
 
 describe('URL safety configuration', () => {
-  it('reads the Google key from the named SecureString and passes the fail mode to the creators only', () => {
+  it('reads the Google key from the named SecureString and passes the fail mode to the functions that check destinations only', () => {
     const template = Template.fromStack(buildStack({ safeBrowsingKeyParameter: '/shortener/dev/safeBrowsingKey', safetyFailMode: 'allow' }).stack);
-    for (const name of ['create', 'batch']) {
+    for (const name of ['create', 'batch', 'links']) {
       template.hasResourceProperties('AWS::Lambda::Function', {
         Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: name, SAFE_BROWSING_KEY_PARAMETER: '/shortener/dev/safeBrowsingKey', SAFETY_FAIL_MODE: 'allow' }) },
       });

@@ -46,6 +46,10 @@ export class MemoryUsageCounter implements UsageCounter {
     return { consumed: true, count: count + 1 };
   }
 
+  async current(counterId: string): Promise<number> {
+    return this.counts.get(counterId) ?? 0;
+  }
+
   async release(counterId: string): Promise<void> {
     const count = this.counts.get(counterId) ?? 0;
     if (count > 0) this.counts.set(counterId, count - 1);

@@ -1,10 +1,12 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
-import { issueApiKey, type KeyStatus } from '../../functions/shared/domain/accounts/api-keys';
+import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
+import type { KeyStatus } from '../../functions/shared/domain/accounts/api-keys';
+import { AccountDirectory } from '../../bin/ops/account-directory';
 import { formatFlagValue, type FlagName } from '../../functions/shared/domain/limits/flags';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
 import { StackOutputs } from '../../lib/stack-outputs';
@@ -47,10 +49,21 @@ export function stackOutput(name: StackOutputs): string {
   return value;
 }
 
-export async function createApiKey(plan: Plan, options: { monthlyLimit?: number; status?: KeyStatus } = {}) {
-  const { apiKey, record } = issueApiKey(plan, { nowMs: Date.now(), ...(options.monthlyLimit !== undefined ? { monthlyLimit: options.monthlyLimit } : {}) });
-  await new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable)).add({ ...record, status: options.status ?? 'active' });
-  return { apiKey, keyId: record.keyId };
+export function accountDirectory(): AccountDirectory {
+  return new AccountDirectory(new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable)), new DynamoAccountStore(dynamo(), stackOutput(StackOutputs.accountsTable)));
+}
+
+/** A new account with one key (or one more key of `accountId`), stored as the ops CLI stores them. */
+export async function createApiKey(plan: Plan, options: { monthlyLimit?: number; status?: KeyStatus; accountId?: string } = {}) {
+  const directory = accountDirectory();
+  const issued = options.accountId
+    ? await directory.addKey(options.accountId, { nowMs: Date.now() })
+    : await directory.open(plan, { nowMs: Date.now(), ...(options.monthlyLimit !== undefined ? { monthlyLimit: options.monthlyLimit } : {}) });
+  if (!issued) throw new Error(`no account ${options.accountId}`);
+  if (options.status && options.status !== 'active') {
+    await dynamo().send(new PutCommand({ TableName: stackOutput(StackOutputs.apiKeysTable), Item: { ...issued.record, status: options.status } }));
+  }
+  return { apiKey: issued.apiKey, keyId: issued.record.keyId, accountId: issued.account.accountId };
 }
 
 export async function setFlag(flag: FlagName, enabled: boolean): Promise<void> {

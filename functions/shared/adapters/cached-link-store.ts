@@ -8,10 +8,11 @@ export interface LinkCacheOptions {
 }
 
 /**
- * Keeps found links in the container's memory so a hot link costs no DynamoDB read. Safe because what is cached
- * never changes: a link's destination, password, expiry and maxClicks are fixed at creation; expiry is checked on
- * every visit against the cached expiresAt; and the one thing that does change, a maxClicks link's clicks, is
- * always decided by DynamoDB (consumeClick), never by the cache. Misses are not cached, so a new alias works at once.
+ * Keeps found links in the container's memory so a hot link costs no DynamoDB read. An owner's edit, a delete or a
+ * takedown reaches a container within `ttlMs` (60 s): that is the documented bound on how long a visitor may still
+ * be sent to an old destination. Expiry is checked on every visit against the cached expiresAt, and a maxClicks
+ * link's clicks are always decided by DynamoDB (consumeClick), which also notices a link deleted or changed since it
+ * was cached. Misses and tombstones are not cached, so a new alias works at once.
  */
 export class CachedLinkStore implements LinkStore {
   private readonly entries = new Map<string, { link: LinkRecord; storedAt: number }>();
@@ -29,7 +30,7 @@ export class CachedLinkStore implements LinkStore {
     if (entry && this.now() - entry.storedAt < this.options.ttlMs) return entry.link;
     this.entries.delete(code);
     const link = await this.inner.find(code);
-    if (link && !link.retired) this.remember(code, link);
+    if (link && !link.retired && !link.deleted && !link.disabled) this.remember(code, link);
     return link;
   }
 

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/accounts/api-keys';
+import type { Plan } from '../domain/limits/plans';
 
 /** API keys, stored under the SHA-256 of the key. Only the authorizer (read) and the ops CLI use this table. */
 export class DynamoKeyStore {
@@ -27,6 +28,20 @@ export class DynamoKeyStore {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return records;
+  }
+
+  /** Copies the account's plan and owner onto a key: what the authorizer reads on every request. */
+  async assignToAccount(keyHash: string, account: { accountId: string; owner: string; plan: Plan }): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { keyHash },
+        UpdateExpression: 'SET accountId = :accountId, #owner = :owner, #plan = :plan',
+        ConditionExpression: 'attribute_exists(keyHash)',
+        ExpressionAttributeNames: { '#owner': 'owner', '#plan': 'plan' },
+        ExpressionAttributeValues: { ':accountId': account.accountId, ':owner': account.owner, ':plan': account.plan },
+      }),
+    );
   }
 
   /** Returns false when no key has this id. */

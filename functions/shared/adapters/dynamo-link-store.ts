@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isExpired, type LinkRecord } from '../domain/links/link';
-import type { ClickOutcome, LinkStore } from '../domain/ports';
+import { LINKS_BY_OWNER_INDEX } from '../config';
+import type { ClickOutcome, GuardedWrite, LinkChanges, LinkPosition, LinkStore, ManagedLinkStore } from '../domain/ports';
 
 /** DynamoDB's TTL attribute: epoch seconds. Rounded up so TTL never deletes a link before its expiresAt. */
 export const TTL_ATTRIBUTE = 'ttl';
@@ -18,7 +19,17 @@ function toRecord(item: Record<string, unknown>): LinkRecord {
   return record;
 }
 
-export class DynamoLinkStore implements LinkStore {
+/** A write's condition failed: DynamoDB handed back the item as it was, or there was none. */
+function refusedWith(error: unknown): GuardedWrite {
+  if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  return error.Item ? { done: false, current: toRecord(unmarshall(error.Item)) } : { done: false };
+}
+
+/** The link belongs to the caller and can still change: not used up, deleted or disabled. */
+const CHANGEABLE_BY_OWNER =
+  '#owner = :owner AND attribute_not_exists(deleted) AND attribute_not_exists(disabled) AND attribute_not_exists(retired) AND (attribute_not_exists(maxClicks) OR clicks < maxClicks)';
+
+export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -53,7 +64,7 @@ export class DynamoLinkStore implements LinkStore {
           Key: { code },
           UpdateExpression: 'SET clicks = clicks + :one',
           ConditionExpression:
-            'attribute_exists(code) AND attribute_exists(#url) AND clicks < maxClicks AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
+            'attribute_exists(code) AND attribute_exists(#url) AND attribute_not_exists(disabled) AND clicks < maxClicks AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
           ExpressionAttributeNames: { '#url': 'url' },
           ExpressionAttributeValues: { ':one': 1, ':now': new Date(nowMs).toISOString() },
           ReturnValues: 'ALL_NEW',
@@ -65,9 +76,114 @@ export class DynamoLinkStore implements LinkStore {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       if (!error.Item) return { kind: 'missing' };
       const old = toRecord(unmarshall(error.Item));
+      if (old.disabled) return { kind: 'disabled' };
+      if (old.deleted) return { kind: 'deleted' };
       const usedUp = old.retired === true || (old.maxClicks !== undefined && old.clicks >= old.maxClicks);
       if (usedUp) return { kind: 'usedUp' };
-      return isExpired(old, nowMs) ? { kind: 'expired' } : { kind: 'missing' };
+      if (isExpired(old, nowMs)) return { kind: 'expired' };
+      // The owner removed the limit since the visitor's copy of the link was cached.
+      return old.url !== undefined && old.maxClicks === undefined ? { kind: 'unlimited', link: old } : { kind: 'missing' };
+    }
+  }
+
+  async listByOwner(owner: string, page: { limit: number; after?: LinkPosition }): Promise<{ links: LinkRecord[]; more: boolean }> {
+    // One more than asked, so that "more" is exact and a full last page does not lead to an empty one.
+    const { Items = [], LastEvaluatedKey } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: LINKS_BY_OWNER_INDEX,
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner },
+        ScanIndexForward: false,
+        Limit: page.limit + 1,
+        ...(page.after ? { ExclusiveStartKey: { owner, createdAt: page.after.createdAt, code: page.after.code } } : {}),
+      }),
+    );
+    return { links: Items.slice(0, page.limit).map(toRecord), more: Items.length > page.limit || LastEvaluatedKey !== undefined };
+  }
+
+  async update(code: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite> {
+    const sets = ['updatedAt = :now'];
+    const removes: string[] = [];
+    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner };
+    if (changes.url !== undefined) {
+      sets.push('#url = :url');
+      values[':url'] = changes.url;
+    }
+    if (changes.expiresAt === null) removes.push('expiresAt', '#ttl');
+    else if (changes.expiresAt !== undefined) {
+      sets.push('expiresAt = :expiresAt', '#ttl = :ttl');
+      values[':expiresAt'] = changes.expiresAt;
+      values[':ttl'] = Math.ceil(Date.parse(changes.expiresAt) / 1000);
+    }
+    if (changes.maxClicks === null) removes.push('maxClicks');
+    else if (changes.maxClicks !== undefined) {
+      sets.push('maxClicks = :maxClicks');
+      values[':maxClicks'] = changes.maxClicks;
+    }
+    if (changes.passwordHash === null) removes.push('passwordHash');
+    else if (changes.passwordHash !== undefined) {
+      sets.push('passwordHash = :passwordHash');
+      values[':passwordHash'] = changes.passwordHash;
+    }
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { code },
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          // A new click limit below the clicks already used is refused in the same step, whatever visits race it.
+          ConditionExpression: `${CHANGEABLE_BY_OWNER}${typeof changes.maxClicks === 'number' ? ' AND clicks <= :maxClicks' : ''}`,
+          ExpressionAttributeNames: { '#owner': 'owner', ...(changes.url !== undefined ? { '#url': 'url' } : {}), ...(changes.expiresAt !== undefined ? { '#ttl': TTL_ATTRIBUTE } : {}) },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { done: true, link: toRecord(Attributes ?? {}) };
+    } catch (error) {
+      return refusedWith(error);
+    }
+  }
+
+  async markDeleted(code: string, owner: string, nowMs: number): Promise<GuardedWrite> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { code },
+          // The TTL goes too: the code stays taken, and visitors get 410, forever.
+          UpdateExpression: 'SET deleted = :yes, updatedAt = :now REMOVE #url, passwordHash, #ttl',
+          ConditionExpression: CHANGEABLE_BY_OWNER,
+          ExpressionAttributeNames: { '#owner': 'owner', '#url': 'url', '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { done: true, link: toRecord(Attributes ?? {}) };
+    } catch (error) {
+      return refusedWith(error);
+    }
+  }
+
+  async setDisabled(code: string, reason: string | undefined, nowMs: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { code },
+          UpdateExpression:
+            reason === undefined ? 'SET updatedAt = :now REMOVE disabled, disabledReason' : 'SET disabled = :yes, disabledReason = :reason, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(code)',
+          ExpressionAttributeValues: { ':now': new Date(nowMs).toISOString(), ...(reason === undefined ? {} : { ':yes': true, ':reason': reason }) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
     }
   }
 

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { UsageCounter } from '../domain/ports';
 
 /** Counters are items keyed by `pk`; they delete themselves through the table's TTL once their window is over. */
@@ -27,6 +27,11 @@ export class DynamoUsageCounter implements UsageCounter {
       if (error instanceof ConditionalCheckFailedException) return { consumed: false, count: limit };
       throw error;
     }
+  }
+
+  async current(counterId: string): Promise<number> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: counterId } }));
+    return Number(Item?.count ?? 0);
   }
 
   async release(counterId: string): Promise<void> {

@@ -40,6 +40,15 @@ export class UnderMaintenance extends DomainError {}
 /** The third-party safety check could not answer and the fail mode says refuse. */
 export class SafetyCheckUnavailable extends DomainError {}
 
+/** The code does not exist or belongs to another account: the two look the same, never revealing the other's link. */
+export class LinkNotFound extends DomainError {}
+
+/** The link is used up or deleted: it can no longer change (410). */
+export class LinkGone extends DomainError {}
+
+/** The platform took the link down: its owner cannot change it (409). */
+export class LinkDisabled extends DomainError {}
+
 /** A dependency (DynamoDB, SSM) timed out, refused or failed: 503 with Retry-After, the request itself was fine. */
 export class DependencyUnavailable extends DomainError {}
 

@@ -42,6 +42,16 @@ export const OwnMessages = {
   safetyUnavailable: 'URL safety check is temporarily unavailable, please try again later',
   dependencyUnavailable: DEPENDENCY_UNAVAILABLE_MESSAGE,
   internal: 'Internal server error',
+  patchEmpty: 'Request body must set at least one of url, expiresIn, maxClicks, password',
+  linkNotFound: 'Link not found',
+  linkGone: 'This link is no longer available',
+  linkDisabled: 'This link has been disabled by the platform',
+  maxClicksBelowClicks: (clicks: number) => `maxClicks cannot be lower than the clicks already used (${clicks})`,
+  limitParameter: 'limit must be a whole number from 1 to 100',
+  cursorParameter: 'cursor is not valid: pass the nextCursor of a previous page',
+  statusParameter: 'status must be one of active, expired, used-up, disabled, deleted',
+  formatParameter: 'format must be svg or png',
+  sizeParameter: 'size must be a whole number from 128 to 1024',
 } as const;
 
 /** What visitors of short links read; kept apart so the redirect bundle carries no creation messages. */
@@ -50,6 +60,8 @@ export const VisitorMessages = {
   unavailable: DEPENDENCY_UNAVAILABLE_MESSAGE,
   notFound: 'Short link not found',
   gone: 'This short link has been used up and is no longer available',
+  deleted: 'This short link has been deleted by its owner',
+  disabled: 'This link has been disabled',
   passwordRequired: 'This short link is protected by a password',
   wrongPassword: 'Wrong password, please try again',
   formExpired: 'This form has expired, please enter the password again',

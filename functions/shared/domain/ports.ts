@@ -13,17 +13,56 @@ export interface LinkStore {
   retire(code: string): Promise<void>;
 }
 
+/**
+ * One visit's click, decided by storage: counted, or why not. A copy of the link cached before an owner's edit may
+ * still say maxClicks after the limit was removed (`unlimited`: redirect without counting) or after a delete.
+ */
 export type ClickOutcome =
   | { kind: 'counted'; link: LinkRecord }
+  | { kind: 'unlimited'; link: LinkRecord }
   | { kind: 'missing' }
   | { kind: 'expired' }
-  | { kind: 'usedUp' };
+  | { kind: 'usedUp' }
+  | { kind: 'deleted' }
+  | { kind: 'disabled' };
+
+/** Where a page of an account's links ends: the index position of the last link examined. */
+export interface LinkPosition {
+  code: string;
+  createdAt: string;
+}
+
+/** An owner's edit: a value sets a field, null removes it, undefined leaves it as it is. */
+export interface LinkChanges {
+  url?: string;
+  expiresAt?: string | null;
+  maxClicks?: number | null;
+  passwordHash?: string | null;
+}
+
+/** A write that checks the link's state: done, or refused with the link as it was (absent when there is none). */
+export type GuardedWrite = { done: true; link: LinkRecord } | { done: false; current?: LinkRecord };
+
+/** What the link-management API and the ops CLI need beyond visits. */
+export interface ManagedLinkStore {
+  find(code: string): Promise<LinkRecord | undefined>;
+  /** A page of the owner's links, newest first, starting after `after`; `more` when the index holds further ones. */
+  listByOwner(owner: string, page: { limit: number; after?: LinkPosition }): Promise<{ links: LinkRecord[]; more: boolean }>;
+  /** Applies the changes if the link is the owner's and can still change (not used up, deleted or disabled). */
+  update(code: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite>;
+  /** Turns the owner's link into a tombstone, unless it already is one or is disabled. */
+  markDeleted(code: string, owner: string, nowMs: number): Promise<GuardedWrite>;
+  /** An operator's takedown (with a reason) or its reversal (undefined); false when no link has the code. */
+  setDisabled(code: string, reason: string | undefined, nowMs: number): Promise<boolean>;
+}
 
 export interface UsageCounter {
   /** Adds one to the counter unless it already reached `limit`; `count` is the value after the call. */
   tryConsume(counterId: string, limit: number, expiresAtEpochSeconds: number): Promise<{ consumed: boolean; count: number }>;
   /** Takes back one unit an earlier tryConsume counted (never below zero). */
   release(counterId: string): Promise<void>;
+  /** The counter's value now (0 when it does not exist). */
+  current(counterId: string): Promise<number>;
 }
 
 export interface FlagSource {

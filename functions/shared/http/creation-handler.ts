@@ -1,11 +1,9 @@
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config';
 import type { CreationContext, CreationDeps } from '../domain/links/link-creation';
-import { logger, publishMetrics } from '../observability';
 import { aliasOverrides, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
-import { apiGuard, type GuardedContext } from './api-guard';
+import { apiGuard } from './api-guard';
+import { guardedHandler } from './guarded-handler';
 
 /** What the single and batch creation handlers share: their adapters, built once per container, and middleware. */
 const deps: CreationDeps = { links: linkStore(), safety: safetyChecker(), aliasOverrides: aliasOverrides() };
@@ -18,12 +16,7 @@ export type CreationHandler = (
 ) => Promise<APIGatewayProxyResult>;
 
 export function creationHandler(handle: CreationHandler) {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, GuardedContext>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(publishMetrics())
-    .use(guard)
-    .handler(async (event, context) => {
-      const { caller, flags } = context.admission;
-      return handle(event, { context: { caller, flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() }, deps });
-    });
+  return guardedHandler(guard, async (event, { caller, flags }) =>
+    handle(event, { context: { caller, flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() }, deps }),
+  );
 }

@@ -2,6 +2,9 @@ import {
   BodyTooLarge,
   DependencyUnavailable,
   InvalidRequest,
+  LinkDisabled,
+  LinkGone,
+  LinkNotFound,
   PlanRequired,
   QuotaExceeded,
   RateLimited,
@@ -34,6 +37,9 @@ export function badRequestBody(statusCode: number, message: string, request: Req
 export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: string, nowMs: number): HttpResponse {
   if (error instanceof InvalidRequest) return json(400, badRequestBody(400, error.message, request, nowMs));
   if (error instanceof BodyTooLarge) return json(413, badRequestBody(413, error.message, request, nowMs));
+  if (error instanceof LinkNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });
+  if (error instanceof LinkDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof PlanRequired) {
     return json(403, {
       statusCode: 403,

@@ -20,13 +20,16 @@ export function isAnonymousRoute(event: Pick<APIGatewayProxyEvent, 'resource'>):
 export function callerFrom(event: APIGatewayProxyEvent): Caller {
   if (isAnonymousRoute(event)) return { kind: 'anonymous', clientIp: event.requestContext.identity.sourceIp };
   const authorizer = event.requestContext.authorizer ?? {};
-  const keyId: unknown = authorizer.keyId;
-  const plan: unknown = authorizer.plan;
-  if (typeof keyId !== 'string' || !isPlan(plan)) throw new Error('v2 request without authorizer context');
+  const { keyId, accountId, owner, plan } = authorizer as Record<string, unknown>;
+  if (typeof keyId !== 'string' || typeof accountId !== 'string' || typeof owner !== 'string' || !isPlan(plan)) {
+    throw new Error('v2 request without authorizer context');
+  }
   const monthlyLimit = Number(authorizer.monthlyLimit);
   return {
     kind: 'apiKey',
     keyId,
+    accountId,
+    owner,
     plan,
     ...(authorizer.monthlyLimit !== undefined && authorizer.monthlyLimit !== '' && Number.isInteger(monthlyLimit)
       ? { monthlyLimitOverride: monthlyLimit }

@@ -12,3 +12,9 @@ const API_HEADERS = {
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
   return { statusCode, headers: { ...API_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
+
+/** 204: nothing to say, and nothing to cache. */
+export function noContent(): HttpResponse {
+  const { 'content-type': _contentType, ...headers } = API_HEADERS;
+  return { statusCode: 204, headers, body: '' };
+}

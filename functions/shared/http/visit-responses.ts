@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DependencyUnavailable } from '../domain/errors';
 import { VisitorMessages } from '../domain/messages';
 import { asciiLocation } from '../domain/links/url-policy';
-import type { VisitOutcome } from '../domain/visits/visit';
+import type { GoneReason, VisitOutcome } from '../domain/visits/visit';
 import { csrfCookie, newCsrfToken } from './csrf';
 import { header, RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json } from './responses';
@@ -28,6 +28,12 @@ interface Answer {
   extraJson?: Record<string, unknown>;
 }
 
+const GONE_PAGES: Record<GoneReason, { title: string; message: string }> = {
+  usedUp: { title: 'Link no longer available', message: VisitorMessages.gone },
+  deleted: { title: 'Link deleted', message: VisitorMessages.deleted },
+  disabled: { title: 'Link disabled', message: VisitorMessages.disabled },
+};
+
 /** What went wrong on the service's side: a dependency outage (503, retry soon) or anything else (500, redacted). */
 type VisitFailure = { kind: 'unavailable' } | { kind: 'failed' };
 
@@ -36,7 +42,7 @@ function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind:
     case 'notFound':
       return { status: 404, title: 'Link not found', message: VisitorMessages.notFound, error: 'Not Found' };
     case 'gone':
-      return { status: 410, title: 'Link no longer available', message: VisitorMessages.gone, error: 'Gone' };
+      return { status: 410, ...GONE_PAGES[outcome.reason], error: 'Gone' };
     case 'tooManyAttempts': {
       const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
       return {

@@ -33,7 +33,7 @@ describe('metrics', () => {
     recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true });
     recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true });
     recordVisit({ kind: 'notFound' });
-    recordVisit({ kind: 'gone' });
+    recordVisit({ kind: 'gone', reason: 'usedUp' });
     recordVisit({ kind: 'passwordRequired', wrongPassword: true });
     recordVisit({ kind: 'passwordRequired', wrongPassword: false });
     expect(emitted()).toEqual({ Redirects: [1, 1], NotFound: 1, Gone: 1, PasswordFailures: 1 });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Messages } from '../messages';
 import type { Plan } from '../limits/plans';
+import { legacyAccount, type AccountRecord } from './accounts';
 
 /** Recognisable prefix so secret scanners (and people) can tell a leaked key at a glance. */
 export const API_KEY_PREFIX = 'shk_';
@@ -10,7 +11,10 @@ const API_KEY_SECRET_BYTES = 32;
 export const KEY_STATUSES = ['active', 'inactive', 'revoked'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];
 
-/** What is stored for a key: never the key itself, only its SHA-256. */
+/**
+ * What is stored for a key: never the key itself, only its SHA-256. Plan, monthly limit and owner are copies of
+ * the account's (see accounts.ts); keys issued before accounts have no accountId and stand for their own account.
+ */
 export interface ApiKeyRecord {
   keyHash: string;
   keyId: string;
@@ -19,27 +23,36 @@ export interface ApiKeyRecord {
   createdAt: string;
   label?: string;
   monthlyLimit?: number;
+  accountId?: string;
+  owner?: string;
 }
 
 export function hashApiKey(apiKey: string): string {
   return createHash('sha256').update(apiKey, 'utf8').digest('hex');
 }
 
-export function issueApiKey(
-  plan: Plan,
-  options: { label?: string; monthlyLimit?: number; nowMs: number },
-): { apiKey: string; record: ApiKeyRecord } {
+/** A new key of `account`, carrying the account's plan, limit and owner so the authorizer needs no second read. */
+export function issueApiKey(account: AccountRecord, options: { label?: string; nowMs: number }): { apiKey: string; record: ApiKeyRecord } {
   const apiKey = API_KEY_PREFIX + randomBytes(API_KEY_SECRET_BYTES).toString('base64url');
   const record: ApiKeyRecord = {
     keyHash: hashApiKey(apiKey),
     keyId: `key_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
-    plan,
+    plan: account.plan,
     status: 'active',
     createdAt: new Date(options.nowMs).toISOString(),
+    accountId: account.accountId,
+    owner: account.owner,
     ...(options.label !== undefined ? { label: options.label } : {}),
-    ...(options.monthlyLimit !== undefined ? { monthlyLimit: options.monthlyLimit } : {}),
+    ...(account.monthlyLimit !== undefined ? { monthlyLimit: account.monthlyLimit } : {}),
   };
   return { apiKey, record };
+}
+
+/** The account a key belongs to: its own for keys issued before accounts. */
+export function accountOfKey(record: ApiKeyRecord): { accountId: string; owner: string } {
+  if (record.accountId && record.owner) return { accountId: record.accountId, owner: record.owner };
+  const legacy = legacyAccount(record);
+  return { accountId: legacy.accountId, owner: legacy.owner };
 }
 
 /** The key from `Authorization: Bearer <key>`: scheme case-insensitive, surrounding spaces tolerated. */
@@ -49,7 +62,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 export type KeyVerdict =
-  | { allowed: true; keyId: string; plan: Plan; monthlyLimit?: number }
+  | { allowed: true; keyId: string; accountId: string; owner: string; plan: Plan; monthlyLimit?: number }
   | { allowed: false; message: string };
 
 /** Decides what the authorizer answers for a header and the record (if any) stored under its key's hash. */
@@ -59,6 +72,7 @@ export function judgeKey(header: string | undefined, record: ApiKeyRecord | unde
   return {
     allowed: true,
     keyId: record.keyId,
+    ...accountOfKey(record),
     plan: record.plan,
     ...(record.monthlyLimit !== undefined ? { monthlyLimit: record.monthlyLimit } : {}),
   };

@@ -27,7 +27,7 @@ export interface RateLimitStatus {
 }
 
 /**
- * Counts one call against the caller's per-minute window, then (for API keys) its monthly quota: one
+ * Counts one call against the caller's per-minute window, then (for API keys) its account's monthly quota: one
  * conditional increment each, so concurrent calls can never overshoot. A call refused by the minute window
  * does not reach the quota.
  */
@@ -40,14 +40,18 @@ export async function admitCall(caller: Caller, counter: UsageCounter, nowMs: nu
   if (!minute.consumed) throw new RateLimited(status, secondsUntil(window.resetsAt, nowMs));
 
   if (caller.kind === 'apiKey') {
+    // Uncapped plans are counted too, so GET /v2/usage can say how many calls a month they made.
     const limit = monthlyCallLimit(caller.plan, caller.monthlyLimitOverride);
-    if (limit !== null) {
-      const month = calendarMonth(nowMs);
-      const quota = await counter.tryConsume(`quota#${subject}#${month.id}`, limit, month.resetsAt + COUNTER_GRACE_SECONDS);
-      if (!quota.consumed) throw new QuotaExceeded(limit, month.resetDate, status);
-    }
+    const month = calendarMonth(nowMs);
+    const quota = await counter.tryConsume(monthlyQuotaCounter(caller.accountId, nowMs), limit ?? Number.MAX_SAFE_INTEGER, month.resetsAt + COUNTER_GRACE_SECONDS);
+    if (!quota.consumed && limit !== null) throw new QuotaExceeded(limit, month.resetDate, status);
   }
   return status;
+}
+
+/** All keys of an account share one monthly quota (the per-minute window stays per key). */
+export function monthlyQuotaCounter(accountId: string, nowMs: number): string {
+  return `quota#acct#${accountId}#${calendarMonth(nowMs).id}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { toCreatedLinkView, type CreatedLinkView, type LinkRecord } from './link
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkRequest, type LinkRequest } from './link-request';
 import { Messages } from '../messages';
-import { isHomographHost } from './homographs';
+import { findUnsafe } from './destination-safety';
 import { hashPassword } from './password';
 import type { AliasOverrides, LinkStore, SafetyChecker } from '../ports';
 import { generateShortCode } from './short-code';
@@ -73,15 +73,6 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
       return rejectWith(error) as CreationOutcome;
     }
   });
-}
-
-/** Look-alike host names are refused here without asking anyone; the rest go to the safety check in one call. */
-async function findUnsafe(requested: readonly string[], safety: SafetyChecker): Promise<ReadonlySet<string>> {
-  const urls = [...new Set(requested)];
-  const homographs = urls.filter((url) => isHomographHost(new URL(url).hostname));
-  const others = urls.filter((url) => !homographs.includes(url));
-  const flagged = others.length > 0 ? await safety.findUnsafe(others) : new Set<string>();
-  return new Set([...homographs, ...flagged]);
 }
 
 /** Reserved aliases need an operator's override; within one call the first request for an alias wins. */

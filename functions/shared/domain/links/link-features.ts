@@ -6,7 +6,7 @@ import { assertPlanIncludes, type Feature, type Plan } from '../limits/plans';
 
 /** Each optional request field, the operator flag that can switch it off and the plan feature that sells it. */
 const OPTIONAL_FIELDS: ReadonlyArray<{
-  field: keyof LinkRequest;
+  field: 'alias' | 'password' | 'expiresIn' | 'maxClicks';
   flag?: { name: FlagName; disabledMessage: string };
   feature: Feature;
 }> = [
@@ -17,7 +17,7 @@ const OPTIONAL_FIELDS: ReadonlyArray<{
 ];
 
 /** Flags before plans (spec order of checks): a feature switched off for everyone is a 400, not an upsell. */
-export function assertFeaturesAllowed(request: LinkRequest, flags: Flags, plan: Plan): void {
+export function assertFeaturesAllowed(request: Partial<Pick<LinkRequest, 'alias' | 'password' | 'expiresIn' | 'maxClicks'>>, flags: Flags, plan: Plan): void {
   const requested = OPTIONAL_FIELDS.filter(({ field }) => request[field] !== undefined);
   for (const { flag } of requested) {
     if (flag && !flags[flag.name]) throw new InvalidRequest(flag.disabledMessage);

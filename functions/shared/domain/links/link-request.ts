@@ -18,38 +18,47 @@ const optional = <T extends z.ZodMiniType>(schema: T) =>
     z.transform((value: z.output<T> | null | undefined) => value ?? undefined),
   );
 
+const destination = z.pipe(
+  z.string({ error: Messages.invalidUrl }).check(z.trim(), z.refine(isAcceptableDestination, Messages.invalidUrl)),
+  z.transform((url: string) => normaliseDestination(url) ?? url),
+);
+const alias = z
+  .string({ error: OwnMessages.fieldType('alias', 'string') })
+  .check(z.minLength(ALIAS_MIN_LENGTH, Messages.aliasLength), z.maxLength(ALIAS_MAX_LENGTH, Messages.aliasLength), z.regex(ALIAS_PATTERN, OwnMessages.aliasCharacters));
+const password = z
+  .string({ error: OwnMessages.fieldType('password', 'string') })
+  .check(z.minLength(PASSWORD_MIN_LENGTH, Messages.passwordLength), z.maxLength(PASSWORD_MAX_LENGTH, Messages.passwordLength));
+const expiresIn = z
+  .int({ error: OwnMessages.expiresInInvalid })
+  .check(z.minimum(MIN_EXPIRES_IN_SECONDS, Messages.expiresInTooShort), z.maximum(MAX_EXPIRES_IN_SECONDS, OwnMessages.expiresInTooLarge));
+const maxClicks = z
+  .int({ error: OwnMessages.maxClicksInvalid })
+  .check(z.minimum(1, OwnMessages.maxClicksInvalid), z.maximum(MAX_CLICKS_LIMIT, OwnMessages.maxClicksTooLarge));
+
 /**
  * One link as both endpoints accept it (spec 2.1 and 2.3). Fields are checked in spec order, so the first
  * problem found is the one reported; unknown fields are ignored. zod/mini keeps the bundle small (issue 6).
  */
 export const linkRequestSchema = z.object({
-  url: z.pipe(
-    z.string({ error: Messages.invalidUrl }).check(z.trim(), z.refine(isAcceptableDestination, Messages.invalidUrl)),
-    z.transform((url: string) => normaliseDestination(url) ?? url),
-  ),
-  alias: optional(
-    z
-      .string({ error: OwnMessages.fieldType('alias', 'string') })
-      .check(
-        z.minLength(ALIAS_MIN_LENGTH, Messages.aliasLength),
-        z.maxLength(ALIAS_MAX_LENGTH, Messages.aliasLength),
-        z.regex(ALIAS_PATTERN, OwnMessages.aliasCharacters),
-      ),
-  ),
-  password: optional(
-    z
-      .string({ error: OwnMessages.fieldType('password', 'string') })
-      .check(z.minLength(PASSWORD_MIN_LENGTH, Messages.passwordLength), z.maxLength(PASSWORD_MAX_LENGTH, Messages.passwordLength)),
-  ),
-  expiresIn: optional(
-    z
-      .int({ error: OwnMessages.expiresInInvalid })
-      .check(z.minimum(MIN_EXPIRES_IN_SECONDS, Messages.expiresInTooShort), z.maximum(MAX_EXPIRES_IN_SECONDS, OwnMessages.expiresInTooLarge)),
-  ),
-  maxClicks: optional(
-    z.int({ error: OwnMessages.maxClicksInvalid }).check(z.minimum(1, OwnMessages.maxClicksInvalid), z.maximum(MAX_CLICKS_LIMIT, OwnMessages.maxClicksTooLarge)),
-  ),
+  url: destination,
+  alias: optional(alias),
+  password: optional(password),
+  expiresIn: optional(expiresIn),
+  maxClicks: optional(maxClicks),
 });
+
+/**
+ * PATCH /v2/links/{code}: the same fields with the same rules and messages, each optional; null removes an
+ * expiry, a click limit or a password (a link always has a destination, and its code never changes).
+ */
+export const linkPatchSchema = z.object({
+  url: z.optional(destination),
+  expiresIn: z.optional(z.nullable(expiresIn)),
+  maxClicks: z.optional(z.nullable(maxClicks)),
+  password: z.optional(z.nullable(password)),
+});
+
+export type LinkPatch = z.infer<typeof linkPatchSchema>;
 
 export type LinkRequest = z.infer<typeof linkRequestSchema>;
 
@@ -60,4 +69,12 @@ export function parseLinkRequest(input: unknown): LinkRequest {
   const result = linkRequestSchema.safeParse(input);
   if (result.success) return result.data;
   throw new InvalidRequest(result.error.issues[0]?.message ?? Messages.invalidUrl);
+}
+
+/** An edit must change something: an empty body, or one of unknown fields only, is refused. */
+export function parseLinkPatch(input: object): LinkPatch {
+  const result = linkPatchSchema.safeParse(input);
+  if (!result.success) throw new InvalidRequest(result.error.issues[0]?.message ?? Messages.invalidUrl);
+  if (Object.values(result.data).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.patchEmpty);
+  return result.data;
 }

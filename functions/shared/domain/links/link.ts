@@ -12,6 +12,60 @@ export interface LinkRecord {
   owner: string;
   /** Set when maxClicks was reached: the code stays taken and answers 410 forever. */
   retired?: boolean;
+  /** Set by DELETE: a tombstone like a retired link, the code taken forever. */
+  deleted?: boolean;
+  /** Set by an operator's takedown; the reason is for the record, never shown to visitors. */
+  disabled?: boolean;
+  disabledReason?: string;
+  /** Last change by the owner or an operator; links created before edits existed have none (createdAt stands in). */
+  updatedAt?: string;
+}
+
+export const LINK_STATUSES = ['active', 'expired', 'used-up', 'disabled', 'deleted'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+
+/** A takedown outranks everything; a tombstone says how it became one; expiry is read against the clock. */
+export function statusOf(link: LinkRecord, nowMs: number): LinkStatus {
+  if (link.disabled) return 'disabled';
+  if (link.deleted) return 'deleted';
+  if (link.retired || (link.maxClicks !== undefined && link.clicks >= link.maxClicks)) return 'used-up';
+  return isExpired(link, nowMs) ? 'expired' : 'active';
+}
+
+/** What GET /v2/links/{code} shows the owner. */
+export interface LinkView {
+  shortUrl: string;
+  shortCode: string;
+  url?: string;
+  alias?: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt?: string;
+  maxClicks?: number;
+  clicks: number;
+  passwordProtected: boolean;
+  status: LinkStatus;
+}
+
+export function shortUrlOf(code: string, shortBaseUrl: string): string {
+  return `${shortBaseUrl.replace(/\/+$/, '')}/${code}`;
+}
+
+export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number): LinkView {
+  const status = statusOf(link, nowMs);
+  return {
+    shortUrl: shortUrlOf(link.code, shortBaseUrl),
+    shortCode: link.code,
+    ...(link.url !== undefined && status !== 'used-up' && status !== 'deleted' ? { url: link.url } : {}),
+    ...(link.isAlias ? { alias: link.code } : {}),
+    createdAt: link.createdAt,
+    updatedAt: link.updatedAt ?? link.createdAt,
+    ...(link.expiresAt ? { expiresAt: link.expiresAt } : {}),
+    ...(link.maxClicks !== undefined ? { maxClicks: link.maxClicks } : {}),
+    clicks: link.clicks,
+    passwordProtected: link.passwordHash !== undefined,
+    status,
+  };
 }
 
 /** The 201 body of spec 2.2; optional fields appear only when the request set them. */
@@ -27,7 +81,7 @@ export interface CreatedLinkView {
 
 export function toCreatedLinkView(link: LinkRecord & { url: string }, shortBaseUrl: string): CreatedLinkView {
   return {
-    shortUrl: `${shortBaseUrl.replace(/\/+$/, '')}/${link.code}`,
+    shortUrl: shortUrlOf(link.code, shortBaseUrl),
     shortCode: link.code,
     url: link.url,
     ...(link.isAlias ? { alias: link.code } : {}),

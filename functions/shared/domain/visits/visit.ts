@@ -20,9 +20,12 @@ export type VisitOutcome =
   | { kind: 'passwordRequired'; wrongPassword: boolean }
   | { kind: 'preview' }
   | { kind: 'notFound' }
-  | { kind: 'gone' }
+  | { kind: 'gone'; reason: GoneReason }
   | { kind: 'tooManyAttempts'; retryAfterSeconds: number }
   | { kind: 'maintenance' };
+
+/** Why a code answers 410: its clicks are used up, its owner deleted it, or the platform took it down. */
+export type GoneReason = 'usedUp' | 'deleted' | 'disabled';
 
 export interface VisitDeps {
   links: LinkStore;
@@ -40,7 +43,9 @@ export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number)
   if (!looksLikeShortCode(visit.code)) return { kind: 'notFound' };
   const link = await deps.links.find(visit.code);
   if (!link) return { kind: 'notFound' };
-  if (link.retired) return { kind: 'gone' };
+  if (link.disabled) return { kind: 'gone', reason: 'disabled' };
+  if (link.deleted) return { kind: 'gone', reason: 'deleted' };
+  if (link.retired) return { kind: 'gone', reason: 'usedUp' };
   if (isExpired(link, nowMs) || link.url === undefined) return { kind: 'notFound' };
 
   const guarded = link.passwordHash !== undefined || link.maxClicks !== undefined;
@@ -58,7 +63,8 @@ export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number)
   if (visit.method === 'HEAD') return { kind: 'preview' };
 
   const click = await deps.links.consumeClick(visit.code, nowMs);
-  if (click.kind === 'usedUp') return { kind: 'gone' };
+  if (click.kind === 'usedUp' || click.kind === 'deleted' || click.kind === 'disabled') return { kind: 'gone', reason: click.kind };
+  if (click.kind === 'unlimited' && click.link.url !== undefined) return { kind: 'redirect', url: click.link.url, cacheable: false };
   if (click.kind !== 'counted' || click.link.url === undefined) return { kind: 'notFound' };
   if (click.link.clicks >= (click.link.maxClicks ?? Number.POSITIVE_INFINITY)) await deps.links.retire(visit.code);
   return { kind: 'redirect', url: click.link.url, cacheable: false };

@@ -1,11 +1,13 @@
 import { API_KEY_PREFIX, bearerToken, hashApiKey, issueApiKey, judgeKey, type ApiKeyRecord } from '../../../../functions/shared/domain/accounts/api-keys';
 import { Messages } from '../../../../functions/shared/domain/messages';
+import { legacyAccount, openAccount } from '../../../../functions/shared/domain/accounts/accounts';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 
 describe('issued API keys', () => {
   it('are 256-bit random secrets with a recognisable prefix, stored only as their SHA-256', () => {
-    const { apiKey, record } = issueApiKey('PRO', { nowMs, label: 'ci', monthlyLimit: 10 });
+    const account = openAccount('PRO', { nowMs, monthlyLimit: 10 });
+    const { apiKey, record } = issueApiKey(account, { nowMs, label: 'ci' });
     expect(apiKey.startsWith(API_KEY_PREFIX)).toBe(true);
     expect(Buffer.from(apiKey.slice(API_KEY_PREFIX.length), 'base64url')).toHaveLength(32);
     expect(record).toEqual({
@@ -16,13 +18,17 @@ describe('issued API keys', () => {
       createdAt: '2026-11-22T10:00:00.000Z',
       label: 'ci',
       monthlyLimit: 10,
+      accountId: account.accountId,
+      owner: `acct:${account.accountId}`,
     });
+    expect(account.accountId).toMatch(/^acct_[0-9a-f]{16}$/);
     expect(JSON.stringify(record)).not.toContain(apiKey);
     expect(record.keyHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('never repeat', () => {
-    const keys = new Set(Array.from({ length: 200 }, () => issueApiKey('FREE', { nowMs }).apiKey));
+    const account = openAccount('FREE', { nowMs });
+    const keys = new Set(Array.from({ length: 200 }, () => issueApiKey(account, { nowMs }).apiKey));
     expect(keys.size).toBe(200);
   });
 });
@@ -45,8 +51,20 @@ describe('the Authorization header', () => {
 describe('judging a key', () => {
   const record: ApiKeyRecord = { keyHash: 'h', keyId: 'key_1', plan: 'INDIE', status: 'active', createdAt: '2026-01-01T00:00:00.000Z' };
 
-  it('allows an active key and passes its plan and limit on', () => {
-    expect(judgeKey('Bearer k', { ...record, monthlyLimit: 7 })).toEqual({ allowed: true, keyId: 'key_1', plan: 'INDIE', monthlyLimit: 7 });
+  it('allows an active key and passes its account, plan and limit on', () => {
+    expect(judgeKey('Bearer k', { ...record, monthlyLimit: 7, accountId: 'acct_9', owner: 'acct:acct_9' })).toEqual({
+      allowed: true,
+      keyId: 'key_1',
+      accountId: 'acct_9',
+      owner: 'acct:acct_9',
+      plan: 'INDIE',
+      monthlyLimit: 7,
+    });
+  });
+
+  it('gives a key issued before accounts an account of its own, owning the links it made', () => {
+    expect(judgeKey('Bearer k', record)).toEqual({ allowed: true, keyId: 'key_1', accountId: 'acct_1', owner: 'key:key_1', plan: 'INDIE' });
+    expect(legacyAccount(record)).toMatchObject({ accountId: 'acct_1', owner: 'key:key_1', plan: 'INDIE' });
   });
 
   it('asks for a key when there is no Bearer token', () => {

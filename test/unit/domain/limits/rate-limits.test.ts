@@ -1,9 +1,9 @@
 import { QuotaExceeded, RateLimited } from '../../../../functions/shared/domain/errors';
-import { admitCall, RATE_LIMITS } from '../../../../functions/shared/domain/limits/rate-limits';
+import { admitCall, monthlyQuotaCounter, RATE_LIMITS } from '../../../../functions/shared/domain/limits/rate-limits';
 import { MemoryUsageCounter } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:30.000Z');
-const key = { kind: 'apiKey', keyId: 'key_1', plan: 'PRO' } as const;
+const key = { kind: 'apiKey', keyId: 'key_1', accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO' } as const;
 
 describe('admitting a call', () => {
   it('counts calls per key per minute and reports what is left', async () => {
@@ -47,9 +47,21 @@ describe('admitting a call', () => {
     expect(counter.counts.get(quotaCounters()[0] ?? '')).toBe(1000);
   });
 
-  it('puts no monthly cap on ENTERPRISE keys', async () => {
+  it('puts no monthly cap on ENTERPRISE keys, but counts their calls for the usage report', async () => {
     const counter = new MemoryUsageCounter();
-    await admitCall({ ...key, plan: 'ENTERPRISE' }, counter, nowMs);
-    expect([...counter.counts.keys()].some((id) => id.startsWith('quota#'))).toBe(false);
+    const enterprise = { ...key, plan: 'ENTERPRISE' } as const;
+    for (let i = 0; i < 3; i += 1) await admitCall(enterprise, counter, nowMs);
+    expect(counter.counts.get(monthlyQuotaCounter('acct_1', nowMs))).toBe(3);
+  });
+
+  it('shares one monthly quota among the keys of an account, and keeps the minute window per key', async () => {
+    const counter = new MemoryUsageCounter();
+    const first = { ...key, monthlyLimitOverride: 3 };
+    const second = { ...first, keyId: 'key_2' };
+    expect((await admitCall(first, counter, nowMs)).remaining).toBe(999);
+    expect((await admitCall(second, counter, nowMs)).remaining).toBe(999);
+    await admitCall(first, counter, nowMs);
+    await expect(admitCall(second, counter, nowMs)).rejects.toBeInstanceOf(QuotaExceeded);
+    await expect(admitCall({ ...second, accountId: 'acct_other' }, counter, nowMs)).resolves.toMatchObject({ remaining: 997 });
   });
 });

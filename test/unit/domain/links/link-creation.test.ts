@@ -7,8 +7,8 @@ import type { Caller } from '../../../../functions/shared/domain/accounts/caller
 import { ListSafetyChecker, MemoryAliasOverrides, MemoryLinkStore } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
-const pro: Caller = { kind: 'apiKey', keyId: 'key_pro', plan: 'PRO' };
-const free: Caller = { kind: 'apiKey', keyId: 'key_free', plan: 'FREE' };
+const pro: Caller = { kind: 'apiKey', keyId: 'key_pro', accountId: 'acct_pro', owner: 'acct:acct_pro', plan: 'PRO' };
+const free: Caller = { kind: 'apiKey', keyId: 'key_free', accountId: 'acct_free', owner: 'acct:acct_free', plan: 'FREE' };
 
 function setup(options: { caller?: Caller; flags?: Partial<Flags>; unsafe?: string[]; overrides?: Array<[string, string]> } = {}) {
   const links = new MemoryLinkStore();

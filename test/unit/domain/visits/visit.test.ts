@@ -46,7 +46,7 @@ describe('resolving a visit', () => {
     expect(await visit()).toMatchObject({ kind: 'redirect' });
     expect(links.links.get('abc123')).toMatchObject({ retired: true });
     expect(links.links.get('abc123')?.url).toBeUndefined();
-    expect(await visit()).toEqual({ kind: 'gone' });
+    expect(await visit()).toEqual({ kind: 'gone', reason: 'usedUp' });
   });
 
   it('shows preview bots a card for guarded links without counting, and redirects them for plain ones', async () => {

@@ -1,0 +1,56 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { ApiKeyCaller } from '../shared/domain/accounts/caller';
+import { listLinks, parseListQuery } from '../shared/domain/links/link-listing';
+import { deleteLink, editLink, viewLink, type ManagementContext, type ManagementDeps } from '../shared/domain/links/link-management';
+import { usageReport } from '../shared/domain/limits/usage-report';
+import type { UsageCounter } from '../shared/domain/ports';
+import type { Admission } from '../shared/http/api-guard';
+import { readJsonObject } from '../shared/http/json-body';
+import { parseQrQuery, qrResponse } from '../shared/http/qr-code';
+import { json, noContent, type HttpResponse } from '../shared/http/responses';
+
+export interface LinksApi {
+  deps: ManagementDeps & { usage: UsageCounter };
+  shortBaseUrl: () => Promise<string>;
+}
+
+type Operation = (event: APIGatewayProxyEvent, admission: Admission, api: LinksApi) => Promise<HttpResponse>;
+
+/** An edit is a few short fields, like a single creation. */
+const MAX_PATCH_BYTES = 16 * 1024;
+
+/** The authorizer guards every route of this function; a caller without a key here is a wiring bug (500). */
+function accountCaller(admission: Admission): ApiKeyCaller {
+  if (admission.caller.kind !== 'apiKey') throw new Error('link management reached without an API key');
+  return admission.caller;
+}
+
+async function context(admission: Admission, api: LinksApi): Promise<ManagementContext> {
+  return { caller: accountCaller(admission), flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await api.shortBaseUrl() };
+}
+
+const code = (event: APIGatewayProxyEvent) => event.pathParameters?.code ?? '';
+
+/** Each route of the function: parse, one domain call, the answer. Keyed by `${method} ${resource}`. */
+export const OPERATIONS: Record<string, Operation> = {
+  'GET /v2/links': async (event, admission, api) => {
+    const query = parseListQuery(event.queryStringParameters);
+    return json(200, await listLinks(accountCaller(admission).owner, query, await context(admission, api), api.deps.links));
+  },
+  'GET /v2/links/{code}': async (event, admission, api) => json(200, await viewLink(code(event), await context(admission, api), api.deps)),
+  'PATCH /v2/links/{code}': async (event, admission, api) => {
+    const body = readJsonObject(event, MAX_PATCH_BYTES);
+    return json(200, await editLink(code(event), body, await context(admission, api), api.deps));
+  },
+  'DELETE /v2/links/{code}': async (event, admission, api) => {
+    await deleteLink(code(event), await context(admission, api), api.deps);
+    return noContent();
+  },
+  'GET /v2/links/{code}/qr': async (event, admission, api) => {
+    const options = parseQrQuery(event.queryStringParameters);
+    const link = await viewLink(code(event), await context(admission, api), api.deps);
+    return qrResponse(link.shortUrl, options);
+  },
+  'GET /v2/usage': async (_event, admission, api) =>
+    json(200, await usageReport(accountCaller(admission), admission.rateLimit, api.deps.usage, Date.now())),
+};

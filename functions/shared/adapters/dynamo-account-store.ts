@@ -1,0 +1,45 @@
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AccountRecord } from '../domain/accounts/accounts';
+import type { Plan } from '../domain/limits/plans';
+
+/** Accounts, keyed by id. Only the ops CLI reads or writes them: requests see the copies on their keys. */
+export class DynamoAccountStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async add(account: AccountRecord): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: account, ConditionExpression: 'attribute_not_exists(accountId)' }));
+  }
+
+  async find(accountId: string): Promise<AccountRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { accountId } }));
+    return Item as AccountRecord | undefined;
+  }
+
+  /** Operators list accounts rarely: a paginated scan beats keeping an index for it. */
+  async list(): Promise<AccountRecord[]> {
+    const records: AccountRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey }));
+      records.push(...((page.Items ?? []) as AccountRecord[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return records;
+  }
+
+  async setPlan(accountId: string, plan: Plan): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { accountId },
+        UpdateExpression: 'SET #plan = :plan',
+        ConditionExpression: 'attribute_exists(accountId)',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: { ':plan': plan },
+      }),
+    );
+  }
+}

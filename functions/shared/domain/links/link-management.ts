@@ -1,0 +1,90 @@
+import type { ApiKeyCaller } from '../accounts/caller';
+import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound } from '../errors';
+import type { Flags } from '../limits/flags';
+import { Messages, OwnMessages } from '../messages';
+import type { GuardedWrite, LinkChanges, ManagedLinkStore, SafetyChecker } from '../ports';
+import { findUnsafe } from './destination-safety';
+import { toLinkView, statusOf, type LinkRecord, type LinkView } from './link';
+import { assertFeaturesAllowed } from './link-features';
+import { parseLinkPatch } from './link-request';
+import { hashPassword } from './password';
+import { looksLikeShortCode } from './short-code';
+
+/** An account managing its links through the API (GET, PATCH, DELETE /v2/links/{code}). */
+export interface ManagementContext {
+  caller: ApiKeyCaller;
+  flags: Flags;
+  nowMs: number;
+  shortBaseUrl: string;
+}
+
+export interface ManagementDeps {
+  links: ManagedLinkStore;
+  safety: SafetyChecker;
+}
+
+/** Another account's link and no link at all answer the same: the other account's link is never revealed. */
+async function ownedLink(code: string, context: ManagementContext, links: ManagedLinkStore): Promise<LinkRecord> {
+  const link = looksLikeShortCode(code) ? await links.find(code) : undefined;
+  if (!link || link.owner !== context.caller.owner) throw new LinkNotFound(OwnMessages.linkNotFound);
+  return link;
+}
+
+export async function viewLink(code: string, context: ManagementContext, deps: Pick<ManagementDeps, 'links'>): Promise<LinkView> {
+  return toLinkView(await ownedLink(code, context, deps.links), context.shortBaseUrl, context.nowMs);
+}
+
+/**
+ * Why a guarded write was refused, read from the link as it was: not the caller's (404), taken down (409), used up
+ * or deleted (410), or a click limit below the clicks a visit had just used (400).
+ */
+function refusal(current: LinkRecord | undefined, context: ManagementContext, changes: LinkChanges = {}): Error {
+  if (!current || current.owner !== context.caller.owner) return new LinkNotFound(OwnMessages.linkNotFound);
+  if (current.disabled) return new LinkDisabled(OwnMessages.linkDisabled);
+  const status = statusOf(current, context.nowMs);
+  if (status === 'used-up' || status === 'deleted') return new LinkGone(OwnMessages.linkGone);
+  if (typeof changes.maxClicks === 'number' && current.clicks > changes.maxClicks) {
+    return new InvalidRequest(OwnMessages.maxClicksBelowClicks(current.clicks));
+  }
+  return new Error('link write refused for no known reason');
+}
+
+function written(result: GuardedWrite, context: ManagementContext, changes?: LinkChanges): LinkRecord {
+  if (result.done) return result.link;
+  throw refusal(result.current, context, changes);
+}
+
+/**
+ * PATCH: the creation rules and order of checks (body, flags, plan, safety), then one conditional write that
+ * checks ownership, state and clicks together, so no visit or second edit can race it. Removing a feature (null)
+ * needs neither its flag nor the plan that sells it.
+ */
+export async function editLink(code: string, body: object, context: ManagementContext, deps: ManagementDeps): Promise<LinkView> {
+  const patch = parseLinkPatch(body);
+  assertFeaturesAllowed(
+    {
+      ...(typeof patch.password === 'string' ? { password: patch.password } : {}),
+      ...(typeof patch.expiresIn === 'number' ? { expiresIn: patch.expiresIn } : {}),
+      ...(typeof patch.maxClicks === 'number' ? { maxClicks: patch.maxClicks } : {}),
+    },
+    context.flags,
+    context.caller.plan,
+  );
+  if (patch.url !== undefined && (await findUnsafe([patch.url], deps.safety)).size > 0) throw new InvalidRequest(Messages.unsafeUrl);
+  if (!looksLikeShortCode(code)) throw new LinkNotFound(OwnMessages.linkNotFound);
+
+  const changes: LinkChanges = {
+    ...(patch.url !== undefined ? { url: patch.url } : {}),
+    ...(patch.expiresIn !== undefined ? { expiresAt: patch.expiresIn === null ? null : new Date(context.nowMs + patch.expiresIn * 1000).toISOString() } : {}),
+    ...(patch.maxClicks !== undefined ? { maxClicks: patch.maxClicks } : {}),
+    ...(patch.password !== undefined ? { passwordHash: patch.password === null ? null : await hashPassword(patch.password) } : {}),
+  };
+  const result = await deps.links.update(code, context.caller.owner, changes, context.nowMs);
+  return toLinkView(written(result, context, changes), context.shortBaseUrl, context.nowMs);
+}
+
+/** DELETE: a tombstone that keeps the code taken; visitors get 410 from the next read of DynamoDB on. */
+export async function deleteLink(code: string, context: ManagementContext, deps: Pick<ManagementDeps, 'links'>): Promise<void> {
+  if (!looksLikeShortCode(code)) throw new LinkNotFound(OwnMessages.linkNotFound);
+  written(await deps.links.markDeleted(code, context.caller.owner, context.nowMs), context);
+}
