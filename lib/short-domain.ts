@@ -48,13 +48,16 @@ function handler(event) {
 }`;
 }
 
-/** Longest a plain redirect may sit at the edge: links are immutable, but deletions by operators should bite soon. */
+/**
+ * A backstop only: the origin marks every answer private or no-store, so the edge keeps none (an edge-served
+ * redirect would be a visit nobody counts, and an owner's edit would wait for it to expire).
+ */
 export const EDGE_CACHE_MAX_SECONDS = 300;
 
 /**
  * Visitors reach short links through CloudFront. A viewer-request function lets only visitor paths through,
- * so the API is not reachable on the short domain. The cache follows the origin's Cache-Control: plain links
- * may be cached briefly, anything with expiry, clicks or a password says no-store.
+ * so the API is not reachable on the short domain. The cache follows the origin's Cache-Control, which lets only
+ * browsers keep plain redirects (private) and nobody keep anything else (no-store).
  */
 export class ShortDomain extends Construct {
   readonly distribution: Distribution;

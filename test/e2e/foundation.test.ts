@@ -1,22 +1,6 @@
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { Messages } from '../../functions/shared/domain/messages';
 import { createApiKey, devApiKey, http, jsonHeaders } from '../support/local-stack';
-
-const run = promisify(execFile);
-const root = path.join(__dirname, '..', '..');
-
-/** The operator's CLI against the running local stack, as `npm run ops -- ...` runs it. */
-async function ops(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(path.join(root, 'node_modules', '.bin', 'tsx'), ['bin/ops.ts', ...args], { cwd: root, env: process.env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+import { ops } from '../support/ops-cli';
 
 const create = (apiKey?: string, headers: Record<string, string> = {}) =>
   http('POST', '/v2/shorten', { headers: { ...jsonHeaders(apiKey), ...headers }, body: { url: 'https://example.com/foundation' } });
@@ -76,13 +60,13 @@ describe('the ops CLI', () => {
   it('creates a key that works at once, lists it, and revokes it so the next request is refused', async () => {
     const created = await ops('keys', 'create', '--plan', 'INDIE', '--label', 'e2e', '--json');
     expect(created.code).toBe(0);
-    const { apiKey, keyId, plan } = JSON.parse(created.stdout) as { apiKey: string; keyId: string; plan: string };
+    const { apiKey, keyId, accountId, plan } = JSON.parse(created.stdout) as { apiKey: string; keyId: string; accountId: string; plan: string };
     expect(plan).toBe('INDIE');
     expect(apiKey).toMatch(/^shk_[A-Za-z0-9_-]{43}$/);
     expect((await create(apiKey)).status).toBe(201);
 
     const listed = await ops('keys', 'list');
-    expect(listed.stdout).toMatch(new RegExp(`${keyId}\\tINDIE\\tactive\\t.+\\te2e`));
+    expect(listed.stdout).toMatch(new RegExp(`${keyId}\\t${accountId}\\tINDIE\\tactive\\t.+\\te2e`));
     expect(listed.stdout).not.toContain(apiKey);
 
     expect((await ops('keys', 'revoke', keyId)).code).toBe(0);

@@ -9,7 +9,11 @@ import { json } from './responses';
 import { messagePage, PAGE_CONTENT_SECURITY_POLICY, passwordPage, previewPage } from './pages';
 import { wantsJson, type VisitorRequest } from './visitor-request';
 
-/** How long browsers and CloudFront may keep a plain link's redirect (links never change once created). */
+/**
+ * How long a browser may keep a plain link's redirect. `private`: no shared cache (CloudFront) keeps it, so an
+ * owner's edit or delete reaches every visitor whose browser has not kept the old answer within the redirect
+ * function's own 60-s memory.
+ */
 export const PLAIN_REDIRECT_MAX_AGE_SECONDS = 60;
 
 const SECURITY_HEADERS = {
@@ -100,7 +104,7 @@ function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxy
     case 'redirect':
       return {
         statusCode: 302,
-        headers: { location: asciiLocation(outcome.url), 'cache-control': outcome.cacheable ? `public, max-age=${PLAIN_REDIRECT_MAX_AGE_SECONDS}` : 'no-store', ...SECURITY_HEADERS },
+        headers: { location: asciiLocation(outcome.url), 'cache-control': outcome.cacheable ? `private, max-age=${PLAIN_REDIRECT_MAX_AGE_SECONDS}` : 'no-store', ...SECURITY_HEADERS },
         body: '',
       };
     case 'passwordRequired': {
