@@ -1,4 +1,17 @@
-import { AliasTaken, BodyTooLarge, InvalidRequest, PlanRequired, QuotaExceeded, RateLimited, SafetyCheckUnavailable, UnderMaintenance } from '../../../functions/shared/domain/errors';
+import {
+  AliasTaken,
+  BodyTooLarge,
+  DependencyUnavailable,
+  InvalidRequest,
+  LinkDisabled,
+  LinkGone,
+  LinkNotFound,
+  PlanRequired,
+  QuotaExceeded,
+  RateLimited,
+  SafetyCheckUnavailable,
+  UnderMaintenance,
+} from '../../../functions/shared/domain/errors';
 import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
 import { errorResponse } from '../../../functions/shared/http/error-responses';
 
@@ -56,6 +69,22 @@ describe('errors become the spec bodies', () => {
       body: { statusCode: 503, message: Messages.maintenance, error: 'Service Unavailable' },
     });
     expect(answer(new SafetyCheckUnavailable(OwnMessages.safetyUnavailable))).toMatchObject({ status: 503, body: { message: OwnMessages.safetyUnavailable } });
+  });
+
+  it('a dependency outage is a 503 with a short Retry-After, never a 500', () => {
+    expect(answer(new DependencyUnavailable(OwnMessages.dependencyUnavailable, { cause: new Error('socket hang up') }))).toEqual({
+      status: 503,
+      headers: expect.objectContaining({ 'retry-after': '5' }),
+      body: { statusCode: 503, message: 'Service is temporarily unavailable, please try again later', error: 'Service Unavailable' },
+    });
+  });
+
+  it.each([
+    [new LinkNotFound(OwnMessages.linkNotFound), { statusCode: 404, message: 'Link not found', error: 'Not Found' }],
+    [new LinkGone(OwnMessages.linkGone), { statusCode: 410, message: 'This link is no longer available', error: 'Gone' }],
+    [new LinkDisabled(OwnMessages.linkDisabled), { statusCode: 409, message: 'This link has been disabled by the platform', error: 'Conflict' }],
+  ])('link management errors use the 401 shape: %s', (error, body) => {
+    expect(answer(error)).toMatchObject({ status: body.statusCode, body });
   });
 
   it('anything unexpected is a 500 that says nothing about the cause', () => {

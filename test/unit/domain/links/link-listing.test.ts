@@ -1,0 +1,84 @@
+import { InvalidRequest } from '../../../../functions/shared/domain/errors';
+import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
+import { encodeCursor, listLinks, parseListQuery } from '../../../../functions/shared/domain/links/link-listing';
+import { OwnMessages } from '../../../../functions/shared/domain/messages';
+import type { LinkPosition } from '../../../../functions/shared/domain/ports';
+
+const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
+const context = { nowMs, shortBaseUrl: 'https://sho.rt' };
+
+/** The index as DynamoDB keeps it: the owner's links by createdAt, read newest first after a position. */
+function indexOf(links: LinkRecord[]) {
+  const sorted = [...links].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const reads: number[] = [];
+  return {
+    reads,
+    async listByOwner(_owner: string, page: { limit: number; after?: LinkPosition }) {
+      const start = page.after ? sorted.findIndex((link) => link.code === page.after?.code) + 1 : 0;
+      const slice = sorted.slice(start, start + page.limit);
+      reads.push(slice.length);
+      return { links: slice, more: start + page.limit < sorted.length };
+    },
+  };
+}
+
+const links = (count: number, fields: (i: number) => Partial<LinkRecord> = () => ({})): LinkRecord[] =>
+  Array.from({ length: count }, (_, i) => ({
+    code: `code${String(i).padStart(4, '0')}`,
+    url: 'https://example.com/',
+    isAlias: false,
+    createdAt: new Date(nowMs - (count - i) * 1000).toISOString(),
+    clicks: 0,
+    owner: 'acct:a',
+    ...fields(i),
+  }));
+
+describe('listing an account\'s links', () => {
+  it('pages through every link once, newest first, and ends with a null cursor', async () => {
+    const index = indexOf(links(45));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await listLinks('acct:a', parseListQuery(cursor ? { limit: '20', cursor } : { limit: '20' }), context, index);
+      seen.push(...page.links.map((link) => link.shortCode));
+      if (page.nextCursor === null) break;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(links(45).map((link) => link.code).reverse());
+    expect(index.reads).toEqual([20, 20, 5]);
+  });
+
+  it('filters by status, reading on until the page is full, and resumes exactly where it stopped', async () => {
+    const index = indexOf(links(300, (i) => (i % 50 === 0 ? { deleted: true } : {})));
+    const first = await listLinks('acct:a', parseListQuery({ status: 'deleted', limit: '4' }), context, index);
+    expect(first.links.map((link) => link.shortCode)).toEqual(['code0250', 'code0200', 'code0150', 'code0100']);
+    const second = await listLinks('acct:a', parseListQuery({ status: 'deleted', limit: '4', cursor: first.nextCursor ?? '' }), context, index);
+    expect(second.links.map((link) => link.shortCode)).toEqual(['code0050', 'code0000']);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it('stops a sparse filter after examining 1,000 links and hands back a cursor to carry on', async () => {
+    const index = indexOf(links(1_500, (i) => (i === 0 ? { deleted: true } : {})));
+    const first = await listLinks('acct:a', parseListQuery({ status: 'deleted' }), context, index);
+    expect(first).toEqual({ links: [], nextCursor: expect.any(String) });
+    const rest = await listLinks('acct:a', parseListQuery({ status: 'deleted', cursor: first.nextCursor ?? '' }), context, index);
+    expect(rest.links.map((link) => link.shortCode)).toEqual(['code0000']);
+  });
+});
+
+describe('list query parameters', () => {
+  it('default to 20 links, any status', () => {
+    expect(parseListQuery(null)).toEqual({ limit: 20 });
+  });
+
+  it.each([
+    [{ limit: '0' }, OwnMessages.limitParameter],
+    [{ limit: '-1' }, OwnMessages.limitParameter],
+    [{ limit: '1e2' }, OwnMessages.limitParameter],
+    [{ cursor: 'abc' }, OwnMessages.cursorParameter],
+    [{ cursor: encodeCursor({ code: 'a/b', createdAt: '2026-01-01T00:00:00.000Z' }) }, OwnMessages.cursorParameter],
+    [{ status: 'Active' }, OwnMessages.statusParameter],
+  ])('refuse %j naming the parameter', (parameters, message) => {
+    expect(() => parseListQuery(parameters)).toThrow(new InvalidRequest(message));
+  });
+});

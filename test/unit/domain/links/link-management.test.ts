@@ -1,0 +1,87 @@
+import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound, PlanRequired } from '../../../../functions/shared/domain/errors';
+import { SAFE_DEFAULT_FLAGS } from '../../../../functions/shared/domain/limits/flags';
+import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
+import { deleteLink, editLink, viewLink, type ManagementContext } from '../../../../functions/shared/domain/links/link-management';
+import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
+import type { GuardedWrite, LinkChanges, ManagedLinkStore } from '../../../../functions/shared/domain/ports';
+import { ListSafetyChecker } from '../../../support/in-memory-ports';
+
+const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
+const context: ManagementContext = {
+  caller: { kind: 'apiKey', keyId: 'key_1', accountId: 'acct_a', owner: 'acct:acct_a', plan: 'FREE' },
+  flags: SAFE_DEFAULT_FLAGS,
+  nowMs,
+  shortBaseUrl: 'https://sho.rt',
+};
+const link: LinkRecord = { code: 'abc1234', url: 'https://example.com/', isAlias: false, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'acct:acct_a' };
+
+/** A store whose writes answer as told, recording what they were asked. */
+function store(answer: GuardedWrite, found: LinkRecord | undefined = link) {
+  const updates: LinkChanges[] = [];
+  const links: ManagedLinkStore = {
+    find: async () => found,
+    listByOwner: async () => ({ links: [], more: false }),
+    update: async (_code, _owner, changes) => {
+      updates.push(changes);
+      return answer;
+    },
+    markDeleted: async () => answer,
+    setDisabled: async () => true,
+  };
+  return { links, updates, safety: new ListSafetyChecker(['https://bad.example/']) };
+}
+
+describe('viewing a link', () => {
+  it('shows the owner\'s link and hides anyone else\'s as not found', async () => {
+    await expect(viewLink('abc1234', context, store({ done: false }))).resolves.toMatchObject({ shortCode: 'abc1234' });
+    await expect(viewLink('abc1234', context, store({ done: false }, { ...link, owner: 'acct:other' }))).rejects.toThrow(new LinkNotFound(OwnMessages.linkNotFound));
+    await expect(viewLink('abc1234', context, store({ done: false }, { ...link, owner: 'anonymous' }))).rejects.toBeInstanceOf(LinkNotFound);
+  });
+});
+
+describe('editing a link', () => {
+  it('turns expiresIn into an expiry from now and null into a removal', async () => {
+    const deps = store({ done: true, link });
+    await editLink('abc1234', { expiresIn: 120, password: null }, context, deps);
+    expect(deps.updates).toEqual([{ expiresAt: '2026-11-22T10:02:00.000Z', passwordHash: null }]);
+  });
+
+  it('checks the body, flags, plan and safety before the link itself, as creation does', async () => {
+    const deps = store({ done: false });
+    await expect(editLink('nope', {}, context, deps)).rejects.toThrow(new InvalidRequest(OwnMessages.patchEmpty));
+    await expect(editLink('nope', { expiresIn: 60 }, { ...context, flags: { ...SAFE_DEFAULT_FLAGS, expiration: false } }, deps)).rejects.toThrow(Messages.expirationDisabled);
+    await expect(editLink('nope', { maxClicks: 3 }, context, deps)).rejects.toBeInstanceOf(PlanRequired);
+    await expect(editLink('nope', { url: 'https://bad.example/' }, context, deps)).rejects.toThrow(Messages.unsafeUrl);
+    await expect(editLink('nope', { url: 'https://good.example/' }, context, deps)).rejects.toBeInstanceOf(LinkNotFound);
+    expect(deps.updates).toEqual([{ url: 'https://good.example/' }]);
+  });
+
+  it('lets a plan remove a feature it does not sell', async () => {
+    await expect(editLink('abc1234', { maxClicks: null, password: null }, context, store({ done: true, link }))).resolves.toMatchObject({ status: 'active' });
+  });
+
+  it.each([
+    ['another account\'s link', { ...link, owner: 'acct:other', disabled: true }, LinkNotFound],
+    ['a disabled link', { ...link, disabled: true }, LinkDisabled],
+    ['a deleted link', { ...link, deleted: true }, LinkGone],
+    ['a used-up link', { ...link, maxClicks: 1, clicks: 1 }, LinkGone],
+  ] as const)('refuses %s', async (_why, current, error) => {
+    await expect(editLink('abc1234', { url: 'https://example.org/' }, context, store({ done: false, current }))).rejects.toBeInstanceOf(error);
+  });
+
+  it('names the clicks already used when a new limit is below them', async () => {
+    const pro = { ...context, caller: { ...context.caller, plan: 'PRO' as const } };
+    await expect(editLink('abc1234', { maxClicks: 2 }, pro, store({ done: false, current: { ...link, maxClicks: 10, clicks: 3 } }))).rejects.toThrow(
+      new InvalidRequest('maxClicks cannot be lower than the clicks already used (3)'),
+    );
+  });
+});
+
+describe('deleting a link', () => {
+  it('maps refusals like edits do', async () => {
+    await expect(deleteLink('abc1234', context, store({ done: true, link: { ...link, deleted: true } }))).resolves.toBeUndefined();
+    await expect(deleteLink('abc1234', context, store({ done: false, current: { ...link, deleted: true } }))).rejects.toBeInstanceOf(LinkGone);
+    await expect(deleteLink('abc1234', context, store({ done: false }))).rejects.toBeInstanceOf(LinkNotFound);
+    await expect(deleteLink('../x', context, store({ done: true, link }))).rejects.toBeInstanceOf(LinkNotFound);
+  });
+});

@@ -1,0 +1,38 @@
+import { statusOf, toLinkView, type LinkRecord } from '../../../../functions/shared/domain/links/link';
+
+const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
+const base: LinkRecord = { code: 'abc1234', url: 'https://example.com/', isAlias: false, createdAt: '2026-11-22T09:00:00.000Z', clicks: 2, owner: 'acct:a' };
+
+describe('a link\'s status', () => {
+  it.each([
+    ['active', {}],
+    ['expired', { expiresAt: '2026-11-22T10:00:00.000Z' }],
+    ['used-up', { maxClicks: 2 }],
+    ['used-up', { retired: true }],
+    ['deleted', { deleted: true, maxClicks: 2 }],
+    ['disabled', { disabled: true, deleted: true }],
+  ] as const)('is %s for %j', (status, fields) => {
+    expect(statusOf({ ...base, ...fields }, nowMs)).toBe(status);
+  });
+});
+
+describe('the link view', () => {
+  it('shows the destination of a live link, never a password, and falls back to createdAt for updatedAt', () => {
+    expect(toLinkView({ ...base, passwordHash: 'scrypt$secret' }, 'https://sho.rt/', nowMs)).toEqual({
+      shortUrl: 'https://sho.rt/abc1234',
+      shortCode: 'abc1234',
+      url: 'https://example.com/',
+      createdAt: base.createdAt,
+      updatedAt: base.createdAt,
+      clicks: 2,
+      passwordProtected: true,
+      status: 'active',
+    });
+  });
+
+  it('hides the destination once used up or deleted, and shows the alias of a custom code', () => {
+    expect(toLinkView({ ...base, maxClicks: 2 }, 'https://sho.rt', nowMs)).not.toHaveProperty('url');
+    expect(toLinkView({ ...base, deleted: true, isAlias: true }, 'https://sho.rt', nowMs)).toMatchObject({ alias: 'abc1234', status: 'deleted' });
+    expect(toLinkView({ ...base, deleted: true }, 'https://sho.rt', nowMs)).not.toHaveProperty('url');
+  });
+});
