@@ -1,3 +1,4 @@
+import '../bin/local/quiet-node-version-warning.cjs';
 import autocannon from 'autocannon';
 import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
 
