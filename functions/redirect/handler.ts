@@ -3,16 +3,16 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CachedLinkStore } from '../shared/adapters/cached-link-store';
 import { resolveVisit } from '../shared/domain/visits/visit';
-import { visitResponse } from '../shared/http/visit-responses';
+import { LINK_MEMORY_SECONDS, visitResponse } from '../shared/http/visit-responses';
 import { visitorFailures } from '../shared/http/visitor-failures';
 import { readVisitorRequest } from '../shared/http/visitor-request';
 import { recordVisit } from '../shared/http/outcome-metrics';
 import { logger, publishMetrics } from '../shared/observability';
 import { flagSource, linkStore, originSecret, usageCounter } from '../shared/wiring';
 
-/** Hot links are served from memory for a minute; see CachedLinkStore for why that is safe. */
+/** Hot links are served from memory for half a minute; see CachedLinkStore and LINK_MEMORY_SECONDS. */
 const deps = {
-  links: new CachedLinkStore(linkStore(), { ttlMs: 60_000, maxEntries: 10_000 }),
+  links: new CachedLinkStore(linkStore(), { ttlMs: LINK_MEMORY_SECONDS * 1000, maxEntries: 10_000 }),
   flags: flagSource(),
   usage: usageCounter(),
 };

@@ -32,12 +32,12 @@ function expectPage(response: HttpResult, status: number, text: string): void {
 }
 
 describe('a plain link', () => {
-  it('redirects with 302 to its destination, cacheable by the browser for a minute', async () => {
+  it('redirects with 302 to its destination, cacheable by the browser for half a minute', async () => {
     const code = await createLink({});
     const response = await http('GET', `/${code}`, { headers: BROWSER });
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe('https://example.com/destination');
-    expect(response.headers['cache-control']).toBe('private, max-age=60');
+    expect(response.headers['cache-control']).toBe('private, max-age=30');
     expectSecurityHeaders(response);
   });
 

@@ -9,8 +9,8 @@ export interface LinkCacheOptions {
 
 /**
  * Keeps found links in the container's memory so a hot link costs no DynamoDB read. An owner's edit, a delete or a
- * takedown reaches a container within `ttlMs` (60 s): that is the documented bound on how long a visitor may still
- * be sent to an old destination. Expiry is checked on every visit against the cached expiresAt, and a maxClicks
+ * takedown reaches a container within `ttlMs` (30 s; with the browser's own 30 s, the documented 60-s bound on how
+ * long a visitor may still be sent to an old destination). Expiry is checked on every visit against the cached expiresAt, and a maxClicks
  * link's clicks are always decided by DynamoDB (consumeClick), which also notices a link deleted or changed since it
  * was cached. Misses and tombstones are not cached, so a new alias works at once.
  */

@@ -10,11 +10,12 @@ import { messagePage, PAGE_CONTENT_SECURITY_POLICY, passwordPage, previewPage } 
 import { wantsJson, type VisitorRequest } from './visitor-request';
 
 /**
- * How long a browser may keep a plain link's redirect. `private`: no shared cache (CloudFront) keeps it, so an
- * owner's edit or delete reaches every visitor whose browser has not kept the old answer within the redirect
- * function's own 60-s memory.
+ * How long a browser may keep a plain link's redirect. `private`: no shared cache (CloudFront) keeps it. With the
+ * redirect function's own memory (LINK_MEMORY_SECONDS) the two add up to the documented bound: an owner's edit or
+ * delete, or a takedown, reaches every visitor within 60 s, browser cache included.
  */
-export const PLAIN_REDIRECT_MAX_AGE_SECONDS = 60;
+export const PLAIN_REDIRECT_MAX_AGE_SECONDS = 30;
+export const LINK_MEMORY_SECONDS = 30;
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
