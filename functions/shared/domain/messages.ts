@@ -52,6 +52,7 @@ export const OwnMessages = {
   statusParameter: 'status must be one of active, expired, used-up, disabled, deleted',
   formatParameter: 'format must be svg or png',
   sizeParameter: 'size must be a whole number from 128 to 1024',
+  daysParameter: 'days must be a whole number from 1 to 90',
 } as const;
 
 /** What visitors of short links read; kept apart so the redirect bundle carries no creation messages. */

@@ -1,3 +1,4 @@
+import type { DayCounts, LinkCounts } from './analytics/click-counts';
 import type { Flags } from './limits/flags';
 import type { LinkRecord } from './links/link';
 
@@ -77,4 +78,15 @@ export interface SafetyChecker {
 export interface AliasOverrides {
   /** Whether an operator let this key use this reserved alias. */
   allows(alias: string, keyId: string): Promise<boolean>;
+}
+
+/** Click aggregates: written by the aggregator, read by the stats endpoint. */
+export interface ClickStatsStore {
+  /**
+   * Adds a delivered batch's counts exactly once, however often the batch is delivered: `batchId` marks it as
+   * applied in the same transaction as its counts. Counts of links that no longer exist are dropped.
+   */
+  apply(batchId: string, counts: readonly LinkCounts[], nowMs: number): Promise<void>;
+  /** The link's counted days from `fromDay` to `toDay` (inclusive, YYYY-MM-DD). */
+  days(code: string, fromDay: string, toDay: string): Promise<DayCounts[]>;
 }

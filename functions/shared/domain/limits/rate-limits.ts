@@ -40,11 +40,13 @@ export async function admitCall(caller: Caller, counter: UsageCounter, nowMs: nu
   if (!minute.consumed) throw new RateLimited(status, secondsUntil(window.resetsAt, nowMs));
 
   if (caller.kind === 'apiKey') {
-    // Uncapped plans are counted too, so GET /v2/usage can say how many calls a month they made.
+    // Uncapped plans are not metered: a write per call for a number no limit needs would slow every request.
     const limit = monthlyCallLimit(caller.plan, caller.monthlyLimitOverride);
-    const month = calendarMonth(nowMs);
-    const quota = await counter.tryConsume(monthlyQuotaCounter(caller.accountId, nowMs), limit ?? Number.MAX_SAFE_INTEGER, month.resetsAt + COUNTER_GRACE_SECONDS);
-    if (!quota.consumed && limit !== null) throw new QuotaExceeded(limit, month.resetDate, status);
+    if (limit !== null) {
+      const month = calendarMonth(nowMs);
+      const quota = await counter.tryConsume(monthlyQuotaCounter(caller.accountId, nowMs), limit, month.resetsAt + COUNTER_GRACE_SECONDS);
+      if (!quota.consumed) throw new QuotaExceeded(limit, month.resetDate, status);
+    }
   }
   return status;
 }

@@ -16,10 +16,10 @@ export interface UsageReport {
   rateLimit: { limit: number; remaining: number; reset: number };
 }
 
-/** `used` includes the call asking, which the quota has just counted. */
+/** `used` includes the call asking, which the quota has just counted; uncapped plans are not metered (0). */
 export async function usageReport(caller: ApiKeyCaller, rateLimit: RateLimitStatus, usage: UsageCounter, nowMs: number): Promise<UsageReport> {
   const monthlyLimit = monthlyCallLimit(caller.plan, caller.monthlyLimitOverride);
-  const used = await usage.current(monthlyQuotaCounter(caller.accountId, nowMs));
+  const used = monthlyLimit === null ? 0 : await usage.current(monthlyQuotaCounter(caller.accountId, nowMs));
   return {
     accountId: caller.accountId,
     plan: caller.plan,

@@ -1,0 +1,73 @@
+import * as z from 'zod/mini';
+import { InvalidRequest } from '../errors';
+import { OwnMessages } from '../messages';
+import { DEVICE_CLASSES, type DeviceClass } from './click';
+import type { DayCounts } from './click-counts';
+
+export const STATS_DAYS = { min: 1, max: 90, default: 30 } as const;
+const TOP = 10;
+
+/** GET /v2/links/{code}/stats query parameters. */
+export const statsQuerySchema = z.object({
+  days: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,3}$/, OwnMessages.daysParameter)),
+      z.pipe(z.transform(Number), z.int().check(z.minimum(STATS_DAYS.min, OwnMessages.daysParameter), z.maximum(STATS_DAYS.max, OwnMessages.daysParameter))),
+    ),
+  ),
+});
+
+export function parseStatsDays(parameters: Record<string, string | undefined> | null): number {
+  const result = statsQuerySchema.safeParse(parameters ?? {});
+  if (!result.success) throw new InvalidRequest(result.error.issues[0]?.message ?? OwnMessages.daysParameter);
+  return result.data.days ?? STATS_DAYS.default;
+}
+
+export interface LinkStats {
+  shortCode: string;
+  total: number;
+  days: Array<{ date: string; clicks: number }>;
+  countries: Array<{ country: string; clicks: number }>;
+  referrers: Array<{ host: string; clicks: number }>;
+  devices: Record<DeviceClass, number>;
+}
+
+/** The UTC days of a window of `days` ending today, oldest first. */
+export function statsWindow(days: number, nowMs: number): string[] {
+  const today = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate());
+  return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+function top(totals: Map<string, number>): Array<[string, number]> {
+  return [...totals.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)).slice(0, TOP);
+}
+
+function sum(target: Map<string, number>, counts: Record<string, number>): void {
+  for (const [key, value] of Object.entries(counts)) target.set(key, (target.get(key) ?? 0) + value);
+}
+
+/**
+ * The stats body: every day of the window (zeros included), the window's top 10 countries and referring hosts by
+ * clicks (ties by name), its devices, and `total`, the link's all-time clicks (the link view's `clicks`).
+ */
+export function linkStats(code: string, total: number, window: readonly string[], counted: readonly DayCounts[]): LinkStats {
+  const byDay = new Map(counted.map((counts) => [counts.day, counts]));
+  const countries = new Map<string, number>();
+  const referrers = new Map<string, number>();
+  const devices = Object.fromEntries(DEVICE_CLASSES.map((device) => [device, 0])) as Record<DeviceClass, number>;
+  for (const day of window) {
+    const counts = byDay.get(day);
+    if (!counts) continue;
+    sum(countries, counts.countries);
+    sum(referrers, counts.referrers);
+    for (const device of DEVICE_CLASSES) devices[device] += counts.devices[device] ?? 0;
+  }
+  return {
+    shortCode: code,
+    total,
+    days: window.map((date) => ({ date, clicks: byDay.get(date)?.clicks ?? 0 })),
+    countries: top(countries).map(([country, clicks]) => ({ country, clicks })),
+    referrers: top(referrers).map(([host, clicks]) => ({ host, clicks })),
+    devices,
+  };
+}
