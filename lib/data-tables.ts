@@ -20,6 +20,8 @@ export class DataTables extends Construct {
   readonly aliasOverrides: Table;
   /** Accounts by id: plan, monthly limit, links owner. Their keys carry copies, so requests never read this. */
   readonly accounts: Table;
+  /** Click aggregates per (link, UTC day), and the aggregator's delivery markers; both expire through TTL. */
+  readonly clickStats: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -45,6 +47,12 @@ export class DataTables extends Construct {
     this.usage = new Table(this, 'Usage', {
       ...common,
       partitionKey: { name: 'pk', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+    });
+    this.clickStats = new Table(this, 'ClickStats', {
+      ...common,
+      partitionKey: { name: 'code', type: AttributeType.STRING },
+      sortKey: { name: 'day', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
     });
     this.accounts = new Table(this, 'Accounts', { ...common, partitionKey: { name: 'accountId', type: AttributeType.STRING } });

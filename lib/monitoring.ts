@@ -13,6 +13,7 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -32,6 +33,10 @@ export const THRESHOLDS = {
   authorizerErrorPercent: 1,
   /** Safety lookups that failed (timeout, 5xx) in five minutes. */
   safetyCheckFailures: 5,
+  /** Milliseconds the oldest click of a delivery waited to be counted (the API promises 30 s). */
+  clickDeliveryLagMs: 30_000,
+  /** Click deliveries given up on: any is a loss until replayed. */
+  clickDeadLetters: 1,
 } as const;
 
 const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
@@ -39,7 +44,9 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'redirect' | 'authorizer', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'redirect' | 'authorizer' | 'aggregator', IFunction>;
+  /** Click deliveries the aggregator failed on three times. */
+  clickDeadLetters: IQueue;
   tables: Record<string, Table>;
   alarmEmail?: string;
 }
@@ -103,6 +110,11 @@ export class Monitoring extends Construct {
       'The URL safety check timed out or failed: creations are being refused (or let through, if configured)',
     );
 
+    const lag = this.custom(MetricName.clickDeliveryLag, 'aggregator').with({ statistic: 'Maximum' });
+    alarm('ClickDeliveryLag', lag, THRESHOLDS.clickDeliveryLagMs, 'Clicks wait too long to be counted: stats lag behind visits');
+    const deadLetters = props.clickDeadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' });
+    alarm('ClickDeadLetters', deadLetters, THRESHOLDS.clickDeadLetters, 'Click deliveries failed three times and wait in the dead-letter queue');
+
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'API requests and errors', left: [props.api.metricCount({ period: PERIOD })], right: [props.api.metricClientError({ period: PERIOD }), props.api.metricServerError({ period: PERIOD })] }),
@@ -121,6 +133,7 @@ export class Monitoring extends Construct {
         ]),
         right: [this.custom(MetricName.passwordFailures, 'redirect')],
       }),
+      new GraphWidget({ title: 'Clicks counted and delivery lag (max ms)', left: [this.custom(MetricName.clicksCounted, 'aggregator')], right: [lag, deadLetters] }),
       new GraphWidget({ title: 'Function duration (p99)', left: Object.values(props.functions).map((fn) => fn.metricDuration({ statistic: 'p99', period: PERIOD })) }),
       new GraphWidget({ title: 'Function errors', left: Object.values(props.functions).map((fn) => fn.metricErrors({ period: PERIOD })) }),
     );

@@ -69,7 +69,7 @@ export class ServiceFunction extends NodejsFunction {
 
   /**
    * Sets the table's environment variable and grants exactly the calls the function makes on it: item actions on
-   * the table, Query on the one index it reads (never `index/*`, which table.grant would add).
+   * the table, Query on the table or the one index it reads (never `index/*`, which table.grant would add).
    */
   bindTable(table: ITable, environmentName: string, actions: readonly TableAction[], queriedIndex?: string): this {
     this.addEnvironment(environmentName, table.tableName);
@@ -78,8 +78,8 @@ export class ServiceFunction extends NodejsFunction {
       this.addToRolePolicy(new PolicyStatement({ actions: itemActions.map((action) => `dynamodb:${action}`), resources: [table.tableArn] }));
     }
     if (actions.includes('Query')) {
-      if (!queriedIndex) throw new Error('Query is granted on a named index');
-      this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/${queriedIndex}`] }));
+      const resource = queriedIndex ? `${table.tableArn}/index/${queriedIndex}` : table.tableArn;
+      this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [resource] }));
     }
     return this;
   }

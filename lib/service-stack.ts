@@ -4,6 +4,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
 import { EnvNames, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
 import { API_PATH_SEGMENTS, ShortenerApi } from './api';
+import { ClickCounting } from './click-counting';
 import { DataTables } from './data-tables';
 import { FeatureFlags } from './feature-flags';
 import { Monitoring } from './monitoring';
@@ -69,7 +70,8 @@ export class ServiceStack extends Stack {
     });
     links
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem', 'Query'], LINKS_BY_OWNER_INDEX)
-      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem']);
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem'])
+      .bindTable(tables.clickStats, EnvNames.clickStatsTable, ['Query']);
     flags.grantRead(links);
     const originSecret = new OriginSecret(this, 'OriginVerify', { secretName: `${config.appName}-${config.stage}-origin-verify` });
     const redirect = new ServiceFunction(this, 'RedirectFunction', {
@@ -83,6 +85,7 @@ export class ServiceStack extends Stack {
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(redirect);
     originSecret.grantRead(redirect);
+    const clickCounting = new ClickCounting(this, 'Clicks', { source: redirect, tables, removalPolicy });
     const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
       name: 'authorizer',
       description: 'Bearer API keys for the v2 routes',
@@ -119,8 +122,9 @@ export class ServiceStack extends Stack {
     }
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, redirect, authorizer },
-      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides },
+      functions: { create, batch, links, redirect, authorizer, aggregator: clickCounting.aggregator },
+      clickDeadLetters: clickCounting.deadLetters,
+      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats },
       alarmEmail: config.alarmEmail,
     });
 
@@ -128,6 +132,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.linksTable]: tables.links.tableName,
       [StackOutputs.apiKeysTable]: tables.apiKeys.tableName,
       [StackOutputs.accountsTable]: tables.accounts.tableName,
+      [StackOutputs.clickStatsTable]: tables.clickStats.tableName,
       [StackOutputs.usageTable]: tables.usage.tableName,
       [StackOutputs.aliasOverridesTable]: tables.aliasOverrides.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,

@@ -3,6 +3,7 @@ export enum StackOutputs {
   linksTable = 'LinksTableName',
   apiKeysTable = 'ApiKeysTableName',
   accountsTable = 'AccountsTableName',
+  clickStatsTable = 'ClickStatsTableName',
   usageTable = 'UsageTableName',
   aliasOverridesTable = 'AliasOverridesTableName',
   flagsPrefix = 'FlagsParameterPrefix',

@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CachedLinkStore } from '../shared/adapters/cached-link-store';
+import { CLICK_LOG_MESSAGE, clickOf } from '../shared/http/click-report';
 import { resolveVisit } from '../shared/domain/visits/visit';
 import { LINK_MEMORY_SECONDS, visitResponse } from '../shared/http/visit-responses';
 import { visitorFailures } from '../shared/http/visitor-failures';
@@ -21,8 +22,12 @@ const cloudFrontSecret = originSecret();
 /** GET, HEAD and POST /{code}: the visitor's side (spec section 3). */
 async function visit(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const request = await readVisitorRequest(event, cloudFrontSecret);
-  const outcome = await resolveVisit(request.visit, deps, Date.now());
+  const nowMs = Date.now();
+  const outcome = await resolveVisit(request.visit, deps, nowMs);
   recordVisit(outcome);
+  // Counting costs the visitor nothing: one log line, aggregated later (the log group's subscription filter).
+  const click = clickOf(outcome, request, event, nowMs);
+  if (click) logger.info(CLICK_LOG_MESSAGE, { click });
   return visitResponse(outcome, request);
 }
 

@@ -20,6 +20,7 @@ export const EnvNames = {
   apiKeysTable: 'API_KEYS_TABLE',
   usageTable: 'USAGE_TABLE',
   aliasOverridesTable: 'ALIAS_OVERRIDES_TABLE',
+  clickStatsTable: 'CLICK_STATS_TABLE',
   flagsPrefix: 'FLAGS_PARAMETER_PREFIX',
   shortBaseUrl: 'SHORT_BASE_URL',
   shortBaseUrlParameter: 'SHORT_BASE_URL_PARAMETER',
@@ -31,7 +32,7 @@ export const EnvNames = {
 } as const;
 
 export const config = {
-  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable') => required(EnvNames[name]),
+  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable') => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),
   shortBaseUrlParameter: () => required(EnvNames.shortBaseUrlParameter),

@@ -13,6 +13,8 @@ export const MetricName = {
   rateLimitRejections: 'RateLimitRejections',
   quotaRejections: 'QuotaRejections',
   passwordFailures: 'PasswordFailures',
+  clicksCounted: 'ClicksCounted',
+  clickDeliveryLag: 'ClickDeliveryLag',
 } as const;
 
 export type MetricName = (typeof MetricName)[keyof typeof MetricName];

@@ -2,6 +2,7 @@ import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { BlocklistSafetyChecker } from './adapters/blocklist-safety-checker';
 import { dynamo, ssm } from './adapters/clients';
 import { DynamoAliasOverrides } from './adapters/dynamo-alias-overrides';
+import { DynamoClickStatsStore } from './adapters/dynamo-click-stats';
 import { DynamoKeyStore } from './adapters/dynamo-key-store';
 import { DynamoLinkStore } from './adapters/dynamo-link-store';
 import { DynamoUsageCounter } from './adapters/dynamo-usage-counter';
@@ -18,6 +19,7 @@ export const linkStore = () => new DynamoLinkStore(dynamo(), config.table('links
 export const usageCounter = () => new DynamoUsageCounter(dynamo(), config.table('usageTable'));
 export const keyStore = () => new DynamoKeyStore(dynamo(), config.table('apiKeysTable'));
 export const aliasOverrides = () => new DynamoAliasOverrides(dynamo(), config.table('aliasOverridesTable'));
+export const clickStats = () => new DynamoClickStatsStore(dynamo(), config.table('clickStatsTable'), config.table('linksTable'));
 export const flagSource = () => new SsmFlagSource(ssm(), config.flagsPrefix(), logger);
 
 /**

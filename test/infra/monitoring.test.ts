@@ -18,7 +18,7 @@ const serviceOf = (functionName: string) => (alarm: Record<string, unknown>) =>
 
 describe('alarms', () => {
   it('all notify the alarm topic, which emails the address from context', () => {
-    expect(alarms.length).toBe(23);
+    expect(alarms.length).toBe(29);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
   });
@@ -27,14 +27,14 @@ describe('alarms', () => {
     expect(alarmWith(metricNamed('AWS/ApiGateway', '5XXError'))).toMatchObject({ Statistic: 'Average', Threshold: THRESHOLDS.api5xxRate, Period: 300 });
   });
 
-  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'RedirectFunction', 'AuthorizerFunction'])('watch errors and throttles of %s', (functionId) => {
+  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'RedirectFunction', 'AuthorizerFunction', 'AggregatorFunction'])('watch errors and throttles of %s', (functionId) => {
     const errors = alarms.filter((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(functionId));
     const throttles = alarms.filter((alarm) => alarm.MetricName === 'Throttles' && JSON.stringify(alarm.Dimensions).includes(functionId));
     expect(errors.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionErrors]);
     expect(throttles.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionThrottles]);
   });
 
-  it.each(['DataLinks', 'DataApiKeys', 'DataAccounts', 'DataUsage', 'DataAliasOverrides'])('watch throttled requests and system errors of %s', (tableId) => {
+  it.each(['DataLinks', 'DataApiKeys', 'DataAccounts', 'DataUsage', 'DataAliasOverrides', 'DataClickStats'])('watch throttled requests and system errors of %s', (tableId) => {
     const ofTable = alarms.filter((alarm) => JSON.stringify(alarm.Metrics ?? []).includes(tableId));
     const metricNames = ofTable.map((alarm) => JSON.stringify(alarm.Metrics).match(/"MetricName":"(ThrottledRequests|SystemErrors)"/)?.[1]).sort();
     expect(metricNames).toEqual(['SystemErrors', 'ThrottledRequests']);
@@ -45,6 +45,13 @@ describe('alarms', () => {
     const alarm = alarmWith((candidate) => JSON.stringify(candidate.Metrics ?? []).includes('100 * errors / MAX([invocations, 1])'));
     expect(alarm.Threshold).toBe(THRESHOLDS.authorizerErrorPercent);
     expect(serviceOf('AuthorizerFunction')(alarm)).toBe(true);
+  });
+
+  it('watch how long clicks wait to be counted, and deliveries given up on', () => {
+    const lag = alarmWith((candidate) => JSON.stringify(candidate).includes('"ClickDeliveryLag"'));
+    expect(lag.Threshold).toBe(THRESHOLDS.clickDeliveryLagMs);
+    expect(JSON.stringify(lag)).toContain('"Maximum"');
+    expect(alarmWith((candidate) => JSON.stringify(candidate).includes('ApproximateNumberOfMessagesVisible')).Threshold).toBe(THRESHOLDS.clickDeadLetters);
   });
 
   it('watch the safety check\'s failures, from the functions\' own metrics', () => {
@@ -58,12 +65,12 @@ describe('the dashboard', () => {
   it('shows API, links, rejections and function figures', () => {
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardBody: Match.anyValue() });
     const body = JSON.stringify(Object.values(template.findResources('AWS::CloudWatch::Dashboard'))[0]);
-    for (const title of ['API requests and errors', 'Links', 'Rejections', 'Function duration (p99)']) expect(body).toContain(title);
+    for (const title of ['API requests and errors', 'Links', 'Rejections', 'Clicks counted and delivery lag (max ms)', 'Function duration (p99)']) expect(body).toContain(title);
   });
 });
 
 describe('functions', () => {
   it('emit their metrics under one namespace', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 5);
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 6);
   });
 });

@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|Usage|AliasOverrides)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,8 +35,8 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 5);
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 6);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 6);
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 7);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -45,7 +45,15 @@ describe('functions', () => {
       expect(tableGrants(dev, creator)).toEqual(['AliasOverrides:dynamodb:GetItem', 'Links:dynamodb:PutItem', 'Usage:dynamodb:UpdateItem']);
     }
     expect(tableGrants(dev, 'redirect')).toEqual(['Links:dynamodb:GetItem', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:UpdateItem']);
-    expect(tableGrants(dev, 'links')).toEqual(['Links:dynamodb:GetItem', 'Links:dynamodb:Query', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'links')).toEqual([
+      'ClickStats:dynamodb:Query',
+      'Links:dynamodb:GetItem',
+      'Links:dynamodb:Query',
+      'Links:dynamodb:UpdateItem',
+      'Usage:dynamodb:GetItem',
+      'Usage:dynamodb:UpdateItem',
+    ]);
+    expect(tableGrants(dev, 'aggregator')).toEqual(['ClickStats:dynamodb:PutItem', 'ClickStats:dynamodb:UpdateItem', 'Links:dynamodb:UpdateItem']);
   });
 
   it('may query the links index by owner and no other index', () => {
@@ -91,14 +99,44 @@ describe('tables', () => {
     dev.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
-      5,
+      6,
     );
     expect(Object.values(dev.findResources('AWS::DynamoDB::Table')).every((table) => table.DeletionPolicy === 'Retain')).toBe(true);
   });
 
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 5);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 6);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
+  });
+});
+
+describe('click counting', () => {
+  it('subscribes the aggregator to the redirect\'s click lines', () => {
+    const redirect = dev.toJSON().Resources[functionId(dev, 'redirect')].Properties;
+    dev.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: redirect.LoggingConfig.LogGroup,
+      FilterPattern: '{ $.message = "click" }',
+      DestinationArn: { 'Fn::GetAtt': [functionId(dev, 'aggregator'), 'Arn'] },
+    });
+    dev.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'logs.amazonaws.com', FunctionName: { 'Fn::GetAtt': [functionId(dev, 'aggregator'), 'Arn'] } });
+  });
+
+  it('retries a failed delivery twice, then keeps it in a dead-letter queue', () => {
+    dev.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: Match.objectLike({ 'Fn::GetAtt': Match.arrayWith(['Arn']) }) } },
+    });
+    dev.resourceCountIs('AWS::SQS::Queue', 1);
+  });
+
+  it('keeps aggregates per link and UTC day, expiring through TTL', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'code', KeyType: 'HASH' },
+        { AttributeName: 'day', KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+    });
   });
 });
 

@@ -86,7 +86,7 @@ export class DynamoClickStatsStore implements ClickStatsStore {
   private async applyPart(batchId: string, index: number, links: LinkCounts[], nowMs: number): Promise<void> {
     let remaining = links;
     for (;;) {
-      const actions = remaining.flatMap((link) => this.actions(link, nowMs));
+      const actions = remaining.flatMap((link) => this.actions(link));
       const marker: Action = {
         Put: {
           TableName: this.statsTable,
@@ -110,7 +110,7 @@ export class DynamoClickStatsStore implements ClickStatsStore {
     }
   }
 
-  private actions(link: LinkCounts, nowMs: number): Array<{ code: string; action: Action }> {
+  private actions(link: LinkCounts): Array<{ code: string; action: Action }> {
     const actions: Array<{ code: string; action: Action }> = [];
     if (link.uncounted > 0) {
       actions.push({

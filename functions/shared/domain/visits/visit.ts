@@ -16,7 +16,8 @@ export interface Visit {
 }
 
 export type VisitOutcome =
-  | { kind: 'redirect'; url: string; cacheable: boolean }
+  /** `counted`: the click was already counted on the link (a maxClicks link's conditional click). */
+  | { kind: 'redirect'; url: string; cacheable: boolean; counted: boolean }
   | { kind: 'passwordRequired'; wrongPassword: boolean }
   | { kind: 'preview' }
   | { kind: 'notFound' }
@@ -59,13 +60,13 @@ export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number)
     await forgivePasswordAttempt(visit.code, deps.usage, nowMs);
   }
 
-  if (link.maxClicks === undefined) return { kind: 'redirect', url: link.url, cacheable: !isVolatile(link) };
+  if (link.maxClicks === undefined) return { kind: 'redirect', url: link.url, cacheable: !isVolatile(link), counted: false };
   if (visit.method === 'HEAD') return { kind: 'preview' };
 
   const click = await deps.links.consumeClick(visit.code, nowMs);
   if (click.kind === 'usedUp' || click.kind === 'deleted' || click.kind === 'disabled') return { kind: 'gone', reason: click.kind };
-  if (click.kind === 'unlimited' && click.link.url !== undefined) return { kind: 'redirect', url: click.link.url, cacheable: false };
+  if (click.kind === 'unlimited' && click.link.url !== undefined) return { kind: 'redirect', url: click.link.url, cacheable: false, counted: false };
   if (click.kind !== 'counted' || click.link.url === undefined) return { kind: 'notFound' };
   if (click.link.clicks >= (click.link.maxClicks ?? Number.POSITIVE_INFINITY)) await deps.links.retire(visit.code);
-  return { kind: 'redirect', url: click.link.url, cacheable: false };
+  return { kind: 'redirect', url: click.link.url, cacheable: false, counted: true };
 }

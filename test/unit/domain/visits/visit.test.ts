@@ -18,7 +18,7 @@ function setup(link?: Partial<LinkRecord>) {
 
 describe('resolving a visit', () => {
   it('redirects a plain link, cacheable', async () => {
-    expect(await setup({}).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: true });
+    expect(await setup({}).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: true, counted: false });
   });
 
   it('answers 404 for unknown codes and codes that cannot exist, without asking storage for the latter', async () => {
@@ -67,7 +67,7 @@ describe('resolving a visit', () => {
     expect(await visit()).toEqual({ kind: 'passwordRequired', wrongPassword: false });
     expect(await visit({ method: 'POST' })).toEqual({ kind: 'passwordRequired', wrongPassword: false });
     expect(await visit({ method: 'POST', submittedPassword: 'nope' })).toEqual({ kind: 'passwordRequired', wrongPassword: true });
-    expect(await visit({ method: 'POST', submittedPassword: 's3cret' })).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret' })).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false });
   });
 
   it('stops password guesses after 10 per client IP in 15 minutes', async () => {

@@ -1,0 +1,18 @@
+import { DEVICE_CLASSES, type Click } from './click';
+
+/** The click in one log line the redirect wrote (see http/click-report.ts), or undefined for any other line. */
+export function clickInLogLine(line: string): Click | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const click = (parsed as { click?: Record<string, unknown> } | null)?.click;
+  if (typeof click !== 'object' || click === null) return undefined;
+  const { code, at, country, referrer, device, counted } = click;
+  if (typeof code !== 'string' || typeof at !== 'string' || Number.isNaN(Date.parse(at))) return undefined;
+  if (typeof country !== 'string' || typeof referrer !== 'string' || typeof counted !== 'boolean') return undefined;
+  if (!(DEVICE_CLASSES as readonly unknown[]).includes(device)) return undefined;
+  return { code, at, country, referrer, device: device as Click['device'], counted };
+}
