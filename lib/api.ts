@@ -36,6 +36,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/v2/links', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v2/links/{code}', methods: ['GET', 'PATCH', 'DELETE'], target: 'links', apiKey: true },
   { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },

@@ -42,10 +42,13 @@ export async function spawnLocalStack(environment: Record<string, string> = {}):
   let output = '';
   const devApiKey = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`local stack did not start in time:\n${output}`)), 120_000);
+    let ready = false;
     child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const key = /Dev API key:\s+(\S+)/.exec(output)?.[1];
+      // The functions' logs keep flowing once the stack is up: keep only a tail of them for error messages.
+      output = (output + chunk.toString()).slice(-20_000);
+      const key = ready ? undefined : /Dev API key:\s+(\S+)/.exec(output)?.[1];
       if (key) {
+        ready = true;
         clearTimeout(timer);
         resolve(key);
       }

@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import * as path from 'node:path';
 import type { FunctionSpec } from './template';
@@ -17,11 +18,19 @@ export class LocalFunction {
   private nextId = 0;
   readonly ready: Promise<void>;
 
-  constructor(readonly spec: FunctionSpec, sharedEnvironment: Record<string, string>) {
+  /** `onLogLine` receives every line the function writes to stdout (its log), which still reaches ours too. */
+  constructor(readonly spec: FunctionSpec, sharedEnvironment: Record<string, string>, onLogLine?: (line: string) => void) {
     this.worker = new Worker(WORKER_FILE, {
       workerData: { entryFile: spec.entryFile, exportName: spec.exportName, functionName: spec.logicalId, timeoutSeconds: spec.timeoutSeconds },
       env: { ...process.env, ...sharedEnvironment, ...spec.environment, AWS_LAMBDA_FUNCTION_NAME: spec.logicalId },
+      stdout: onLogLine !== undefined,
     });
+    if (onLogLine) {
+      createInterface({ input: this.worker.stdout, crlfDelay: Infinity }).on('line', (line) => {
+        process.stdout.write(`${line}\n`);
+        onLogLine(line);
+      });
+    }
     this.ready = new Promise((resolve, reject) => {
       this.worker.once('error', reject);
       this.worker.once('message', () => resolve());

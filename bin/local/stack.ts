@@ -12,6 +12,7 @@ import { AccountDirectory } from '../ops/account-directory';
 import { DynamoDbLocal } from './dynamodb-local';
 import { LocalGateway } from './gateway';
 import { LocalFunction } from './lambda-runtime';
+import { LocalLogSubscription } from './log-subscription';
 import { SsmStandIn } from './ssm-standin';
 import { loadTemplate, readTopology, type Topology } from './template';
 
@@ -118,8 +119,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
 
     // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines).
     const sharedEnvironment = { ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort), POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true' };
-    const functions = new Map([...topology.functions].map(([id, spec]) => [id, new LocalFunction(spec, sharedEnvironment)]));
+    // Subscription filters read their source function's log lines; destinations start first, sources then.
+    const functions = new Map<string, LocalFunction>();
+    const subscriptions: LocalLogSubscription[] = [];
+    const isSource = (id: string) => topology.logSubscriptions.some((subscription) => subscription.sourceFunctionId === id);
+    for (const [id, spec] of [...topology.functions].sort(([a], [b]) => Number(isSource(a)) - Number(isSource(b)))) {
+      const feeds = topology.logSubscriptions.filter((subscription) => subscription.sourceFunctionId === id);
+      const readers = feeds.map((subscription) => {
+        const destination = functions.get(subscription.destinationFunctionId);
+        if (!destination) throw new Error(`subscription ${subscription.filterName} delivers to a function that is itself a source`);
+        const reader = new LocalLogSubscription(subscription, destination, log);
+        subscriptions.push(reader);
+        return reader;
+      });
+      functions.set(id, new LocalFunction(spec, sharedEnvironment, readers.length > 0 ? (line) => readers.forEach((reader) => reader.offer(line)) : undefined));
+    }
     stopping.push(() => Promise.all([...functions.values()].map((fn) => fn.stop())));
+    stopping.push(() => Promise.all(subscriptions.map((subscription) => subscription.close())));
     await Promise.all([...functions.values()].map((fn) => fn.ready));
 
     const gateway = new LocalGateway({ topology, functions, log });

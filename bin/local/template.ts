@@ -72,8 +72,18 @@ export interface SecretSpec {
   length: number;
 }
 
+/** A CloudWatch Logs subscription filter from a function's log group to another function. */
+export interface LogSubscriptionSpec {
+  sourceFunctionId: string;
+  destinationFunctionId: string;
+  filterPattern: string;
+  logGroupName: string;
+  filterName: string;
+}
+
 export interface Topology {
   stage: string;
+  logSubscriptions: LogSubscriptionSpec[];
   /** The REST API's binary media types: request bodies of these types reach functions base64-encoded. */
   binaryMediaTypes: string[];
   functions: Map<string, FunctionSpec>;
@@ -269,8 +279,24 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     return { name: String(resource.Properties?.Name ?? id), length: isObject(generate) && typeof generate.PasswordLength === 'number' ? generate.PasswordLength : 32 };
   });
 
+  // A function's log group is the one its LoggingConfig names; a filter on that group reads that function's lines.
+  const functionOfLogGroup = new Map(
+    resourcesOfType(template, 'AWS::Lambda::Function').flatMap(([id, resource]) => {
+      const logGroupId = referencedId((resource.Properties?.LoggingConfig as { LogGroup?: Json } | undefined)?.LogGroup);
+      return logGroupId ? [[logGroupId, id] as const] : [];
+    }),
+  );
+  const logSubscriptions = resourcesOfType(template, 'AWS::Logs::SubscriptionFilter').flatMap(([id, resource]): LogSubscriptionSpec[] => {
+    const properties = resource.Properties ?? {};
+    const logGroupId = referencedId(properties.LogGroupName);
+    const sourceFunctionId = logGroupId ? functionOfLogGroup.get(logGroupId) : undefined;
+    const destinationFunctionId = referencedId(properties.DestinationArn);
+    if (!sourceFunctionId || !destinationFunctionId || !functions.has(destinationFunctionId)) return [];
+    return [{ sourceFunctionId, destinationFunctionId, filterPattern: String(properties.FilterPattern ?? ''), logGroupName: `/aws/lambda/${sourceFunctionId}`, filterName: id }];
+  });
+
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
 }

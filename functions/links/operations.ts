@@ -3,14 +3,15 @@ import type { ApiKeyCaller } from '../shared/domain/accounts/caller';
 import { listLinks, parseListQuery } from '../shared/domain/links/link-listing';
 import { deleteLink, editLink, viewLink, type ManagementContext, type ManagementDeps } from '../shared/domain/links/link-management';
 import { usageReport } from '../shared/domain/limits/usage-report';
-import type { UsageCounter } from '../shared/domain/ports';
+import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
+import { parseStatsDays, statsOfLink } from '../shared/domain/analytics/link-stats';
 import type { Admission } from '../shared/http/api-guard';
 import { readJsonObject } from '../shared/http/json-body';
 import { parseQrQuery, qrResponse } from '../shared/http/qr-code';
 import { json, noContent, type HttpResponse } from '../shared/http/responses';
 
 export interface LinksApi {
-  deps: ManagementDeps & { usage: UsageCounter };
+  deps: ManagementDeps & { usage: UsageCounter; stats: Pick<ClickStatsStore, 'days'> };
   shortBaseUrl: () => Promise<string>;
 }
 
@@ -50,6 +51,10 @@ export const OPERATIONS: Record<string, Operation> = {
     const options = parseQrQuery(event.queryStringParameters);
     const link = await viewLink(code(event), await context(admission, api), api.deps);
     return qrResponse(link.shortUrl, options);
+  },
+  'GET /v2/links/{code}/stats': async (event, admission, api) => {
+    const days = parseStatsDays(event.queryStringParameters);
+    return json(200, await statsOfLink(code(event), days, await context(admission, api), api.deps));
   },
   'GET /v2/usage': async (_event, admission, api) =>
     json(200, await usageReport(accountCaller(admission), admission.rateLimit, api.deps.usage, Date.now())),

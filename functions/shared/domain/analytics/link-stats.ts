@@ -3,6 +3,8 @@ import { InvalidRequest } from '../errors';
 import { OwnMessages } from '../messages';
 import { DEVICE_CLASSES, type DeviceClass } from './click';
 import type { DayCounts } from './click-counts';
+import { viewLink, type ManagementContext, type ManagementDeps } from '../links/link-management';
+import type { ClickStatsStore } from '../ports';
 
 export const STATS_DAYS = { min: 1, max: 90, default: 30 } as const;
 const TOP = 10;
@@ -70,4 +72,17 @@ export function linkStats(code: string, total: number, window: readonly string[]
     referrers: top(referrers).map(([host, clicks]) => ({ host, clicks })),
     devices,
   };
+}
+
+/** GET /v2/links/{code}/stats: the owner's link (the same 404 as its view), its all-time total and its window. */
+export async function statsOfLink(
+  code: string,
+  days: number,
+  context: ManagementContext,
+  deps: { links: ManagementDeps['links']; stats: Pick<ClickStatsStore, 'days'> },
+): Promise<LinkStats> {
+  const link = await viewLink(code, context, deps);
+  const window = statsWindow(days, context.nowMs);
+  const counted = await deps.stats.days(link.shortCode, window[0] ?? '', window[window.length - 1] ?? '');
+  return linkStats(link.shortCode, link.clicks, window, counted);
 }

@@ -1,0 +1,119 @@
+import { OwnMessages } from '../../functions/shared/domain/messages';
+import { createApiKey, eventually, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
+import { ISO_MS } from '../support/spec-shapes';
+
+/**
+ * Issue 11 end to end: visits through the local stack, their click lines delivered by the local subscription
+ * filter (as CloudWatch Logs would) to the aggregator, then GET /v2/links/{code}/stats, exact.
+ */
+const CHROME_DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/19.0 Mobile/15E148 Safari/604.1';
+const IPAD = 'Mozilla/5.0 (iPad; CPU OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/19.0 Safari/604.1';
+const CURL = 'curl/8.5.0';
+const SLACK = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
+
+let apiKey: string;
+beforeAll(async () => {
+  ({ apiKey } = await createApiKey('PRO'));
+});
+
+async function shorten(fields: Record<string, unknown> = {}): Promise<string> {
+  const response = await http('POST', '/v2/shorten', { headers: jsonHeaders(apiKey), body: { url: 'https://example.com/counted', ...fields } });
+  return response.json<{ shortCode: string }>().shortCode;
+}
+
+const visit = (code: string, headers: Record<string, string>, method = 'GET') => http(method, `/${code}`, { headers });
+
+interface Stats {
+  shortCode: string;
+  total: number;
+  days: Array<{ date: string; clicks: number }>;
+  countries: Array<{ country: string; clicks: number }>;
+  referrers: Array<{ host: string; clicks: number }>;
+  devices: Record<string, number>;
+}
+
+const stats = async (code: string, query = '') => (await http('GET', `/v2/links/${code}/stats${query}`, { headers: jsonHeaders(apiKey) })).json<Stats>();
+
+describe('click statistics', () => {
+  it('count every 302 by day, country, referring host and device, within 30 s, and nothing else', async () => {
+    const code = await shorten();
+    const visits: Array<Record<string, string>> = [
+      { 'user-agent': CHROME_DESKTOP, 'cloudfront-viewer-country': 'DE', referer: 'https://news.example/story?id=1' },
+      { 'user-agent': CHROME_DESKTOP, 'cloudfront-viewer-country': 'DE', referer: 'https://www.news.example/other' },
+      { 'user-agent': IPHONE, 'cloudfront-viewer-country': 'FR', referer: 'https://social.example/' },
+      { 'user-agent': IPAD, 'cloudfront-viewer-country': 'fr' },
+      { 'user-agent': CURL },
+      { 'user-agent': 'SmartTV/1.0', 'cloudfront-viewer-country': 'ZZZ', referer: 'android-app://com.example' },
+    ];
+    for (const headers of visits) expect((await visit(code, headers)).status).toBe(302);
+    // Not clicks: HEAD, a link-preview bot (even though it is redirected), an unknown code.
+    expect((await visit(code, { 'user-agent': CHROME_DESKTOP }, 'HEAD')).status).toBe(302);
+    expect((await visit(code, { 'user-agent': SLACK })).status).toBe(302);
+    expect((await visit('no-such-link-here', { 'user-agent': CHROME_DESKTOP })).status).toBe(404);
+
+    const counted = await eventually(async () => {
+      const body = await stats(code, '?days=7');
+      expect(body.total).toBe(6);
+      return body;
+    }, 30_000);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(counted).toEqual({
+      shortCode: code,
+      total: 6,
+      days: expect.arrayContaining([{ date: today, clicks: 6 }]),
+      countries: [
+        { country: 'FR', clicks: 2 },
+        { country: 'DE', clicks: 2 },
+        { country: 'unknown', clicks: 2 },
+      ].sort((a, b) => b.clicks - a.clicks || a.country.localeCompare(b.country)),
+      referrers: [
+        { host: 'direct', clicks: 3 },
+        { host: 'news.example', clicks: 2 },
+        { host: 'social.example', clicks: 1 },
+      ],
+      devices: { desktop: 2, mobile: 1, tablet: 1, bot: 1, other: 1 },
+    });
+    expect(counted.days).toHaveLength(7);
+    expect(counted.days.map((day) => day.date)).toEqual([...counted.days.map((day) => day.date)].sort());
+    expect(counted.days[6]?.date).toBe(today);
+    expect(counted.days.slice(0, 6).every((day) => day.clicks === 0)).toBe(true);
+    const view = (await http('GET', `/v2/links/${code}`, { headers: jsonHeaders(apiKey) })).json<{ clicks: number }>();
+    expect(view.clicks).toBe(counted.total);
+  }, 40_000);
+
+  it('count a password link only on the 302 after the right password, and a maxClicks link once per click', async () => {
+    const guarded = await shorten({ password: 'open sesame' });
+    const address = uniqueLoopbackAddress();
+    const form = await http('GET', `/${guarded}`, { headers: { accept: 'text/html' }, localAddress: address });
+    const cookie = String(form.headers['set-cookie']).split(';')[0] ?? '';
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+    const post = (password: string) =>
+      http('POST', `/${guarded}`, { headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, accept: 'text/html', 'user-agent': CHROME_DESKTOP }, body: new URLSearchParams({ password, csrf }).toString(), localAddress: address });
+    expect((await post('wrong')).status).toBe(401);
+    expect((await post('open sesame')).status).toBe(302);
+
+    const limited = await shorten({ maxClicks: 3 });
+    for (let i = 0; i < 4; i += 1) await visit(limited, { 'user-agent': IPHONE });
+
+    await eventually(async () => {
+      expect((await stats(guarded)).total).toBe(1);
+      expect((await stats(guarded)).devices).toMatchObject({ desktop: 1, bot: 0 });
+      const limitedStats = await stats(limited);
+      expect(limitedStats.total).toBe(3);
+      expect(limitedStats.devices.mobile).toBe(3);
+    }, 30_000);
+  }, 40_000);
+
+  it('default to 30 days, refuse a bad days with a 400 naming it, and answer 404 for another account\'s link', async () => {
+    const code = await shorten();
+    expect((await stats(code)).days).toHaveLength(30);
+    const bad = await http('GET', `/v2/links/${code}/stats?days=91`, { headers: jsonHeaders(apiKey) });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toEqual({ statusCode: 400, timestamp: expect.stringMatching(ISO_MS), path: `/v2/links/${code}/stats`, method: 'GET', message: OwnMessages.daysParameter });
+    const { apiKey: other } = await createApiKey('PRO');
+    const hidden = await http('GET', `/v2/links/${code}/stats`, { headers: jsonHeaders(other) });
+    expect(hidden.status).toBe(404);
+    expect(hidden.json()).toEqual({ statusCode: 404, message: 'Link not found', error: 'Not Found' });
+  });
+});
