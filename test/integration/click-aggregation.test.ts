@@ -1,0 +1,97 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoClickStatsStore } from '../../functions/shared/adapters/dynamo-click-stats';
+import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import type { Click } from '../../functions/shared/domain/analytics/click';
+import { countClicks } from '../../functions/shared/domain/analytics/click-counts';
+import { StackOutputs } from '../../lib/stack-outputs';
+import { dynamo, freshTables } from '../support/local-stack';
+
+/** The aggregator's writes against DynamoDB Local: at-least-once delivery, counted exactly once. */
+const nowMs = Date.now();
+let tables: Record<string, string>;
+let links: DynamoLinkStore;
+
+beforeAll(async () => {
+  tables = await freshTables();
+  links = new DynamoLinkStore(dynamo(), tables[StackOutputs.linksTable] as string);
+});
+
+const store = (client: DynamoDBDocumentClient = dynamo()) =>
+  new DynamoClickStatsStore(client, tables[StackOutputs.clickStatsTable] as string, tables[StackOutputs.linksTable] as string);
+
+let counter = 0;
+async function newLink(fields: { maxClicks?: number } = {}): Promise<string> {
+  counter += 1;
+  const code = `agg${counter}x${nowMs.toString(36)}`;
+  await links.createIfAbsent({ code, url: 'https://example.com/', isAlias: false, createdAt: new Date(nowMs).toISOString(), clicks: 0, owner: 'acct:a', ...fields });
+  return code;
+}
+
+const click = (code: string, fields: Partial<Click> = {}): Click => ({
+  code,
+  at: new Date(nowMs).toISOString(),
+  country: 'DE',
+  referrer: 'direct',
+  device: 'desktop',
+  counted: false,
+  ...fields,
+});
+
+const today = new Date(nowMs).toISOString().slice(0, 10);
+const clicksOf = async (code: string) => (await links.find(code))?.clicks;
+
+describe('adding a delivery of clicks', () => {
+  it('counts a delivery once however often it is delivered', async () => {
+    const code = await newLink();
+    const counts = countClicks([click(code), click(code, { country: 'FR', device: 'mobile' }), click(code, { referrer: 'news.example' })]);
+    await store().apply('delivery-twice', counts, nowMs);
+    await store().apply('delivery-twice', counts, nowMs);
+    expect(await clicksOf(code)).toBe(3);
+    expect(await store().days(code, today, today)).toEqual([
+      { day: today, clicks: 3, countries: { DE: 2, FR: 1 }, referrers: { direct: 2, 'news.example': 1 }, devices: { desktop: 2, mobile: 1 } },
+    ]);
+    await store().apply('another-delivery', countClicks([click(code)]), nowMs);
+    expect(await clicksOf(code)).toBe(4);
+  });
+
+  it('leaves a maxClicks link\'s own count to the redirect, and still breaks its clicks down', async () => {
+    const code = await newLink({ maxClicks: 5 });
+    await store().apply('limited', countClicks([click(code, { counted: true }), click(code, { counted: true })]), nowMs);
+    expect(await clicksOf(code)).toBe(0);
+    expect((await store().days(code, today, today))[0]?.clicks).toBe(2);
+  });
+
+  it('recovers from a delivery that failed halfway: redelivered, it adds only the part that was missing', async () => {
+    // 120 links: more than one transaction of 100 items, so the delivery is applied in two parts.
+    const codes = await Promise.all(Array.from({ length: 120 }, () => newLink()));
+    const counts = countClicks(codes.flatMap((code) => [click(code), click(code, { device: 'bot' })]));
+    let transactions = 0;
+    const failingSecondPart = new Proxy(dynamo(), {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: { constructor: { name: string } }) => {
+          if (command.constructor.name === 'TransactWriteCommand' && ++transactions === 2) throw new Error('connection reset halfway');
+          return target.send(command as never);
+        };
+      },
+    });
+    await expect(store(failingSecondPart).apply('halfway', counts, nowMs)).rejects.toThrow('connection reset halfway');
+    const applied = await Promise.all(codes.map(clicksOf));
+    expect(applied.filter((clicks) => clicks === 2).length).toBeGreaterThan(0);
+    expect(applied.filter((clicks) => clicks === 0).length).toBeGreaterThan(0);
+
+    await store().apply('halfway', counts, nowMs);
+    expect(await Promise.all(codes.map(clicksOf))).toEqual(codes.map(() => 2));
+    const days = await Promise.all(codes.map((code) => store().days(code, today, today)));
+    expect(days.every(([day]) => day?.clicks === 2 && day.devices.bot === 1 && day.devices.desktop === 1)).toBe(true);
+  });
+
+  it('drops the clicks of a link that no longer exists, and counts the rest of the delivery', async () => {
+    const code = await newLink();
+    await store().apply('with-a-ghost', countClicks([click('ghost-link-gone'), click(code)]), nowMs);
+    expect(await clicksOf(code)).toBe(1);
+    const ghost = await dynamo().send(new GetCommand({ TableName: tables[StackOutputs.linksTable], Key: { code: 'ghost-link-gone' } }));
+    expect(ghost.Item).toBeUndefined();
+    expect(await store().days('ghost-link-gone', today, today)).toEqual([]);
+  });
+});
