@@ -43,6 +43,34 @@ function stackRssMb(rootPid: number): number {
   return rssKb / 1024;
 }
 
+/**
+ * Each link's clicks, as its view shows them, against the 302s its path answered: polled until they agree (clicks
+ * are counted off the visitor's path, within seconds) or 60 s pass. Equal per link: nothing lost, nothing twice.
+ */
+async function settledClickCounts(baseUrl: string, owners: ReadonlyMap<string, string>, served: ReadonlyMap<string, number>) {
+  const started = Date.now();
+  const codes = [...owners.keys()];
+  let counted = new Map<string, number>();
+  for (;;) {
+    const next = new Map<string, number>();
+    for (let start = 0; start < codes.length; start += 16) {
+      await Promise.all(
+        codes.slice(start, start + 16).map(async (code) => {
+          const response = await fetch(`${baseUrl}/v2/links/${code}`, { headers: { authorization: `Bearer ${owners.get(code)}` } });
+          next.set(code, response.ok ? ((await response.json()) as { clicks: number }).clicks : -1);
+        }),
+      );
+    }
+    counted = next;
+    const differing = codes.filter((code) => (counted.get(code) ?? 0) !== (served.get(code) ?? 0)).length;
+    if (differing === 0 || Date.now() - started > 60_000) {
+      const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
+      return { served: sum(codes.map((code) => served.get(code) ?? 0)), counted: sum(counted.values()), differing, waitedSeconds: round((Date.now() - started) / 1000, 0) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
 async function main(): Promise<void> {
   const stack = await startBenchStack();
   const keys = await Promise.all(Array.from({ length: KEYS }, () => createApiKey('ENTERPRISE').then(({ apiKey }) => apiKey)));
@@ -51,19 +79,28 @@ async function main(): Promise<void> {
   const limited: Array<Link & { redirects: number }> = [];
   let keyTurn = 0;
 
+  // Every 302 a visitor path answered, per code: what the click counts must equal in the end.
+  const served = new Map<string, number>();
+  const owners = new Map<string, string>();
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     counts.requests += 1;
     try {
       const response = await fetch(`${stack.url}${path}`, { redirect: 'manual', ...init });
       counts.byStatus.set(response.status, (counts.byStatus.get(response.status) ?? 0) + 1);
+      if (response.status === 302 && !/^\/v[12]\//.test(path)) served.set(path.slice(1), (served.get(path.slice(1)) ?? 0) + 1);
       return response;
     } catch (error) {
       counts.transportErrors += 1;
       throw error;
     }
   };
-  const create = async (body: unknown, path = '/v2/shorten') =>
-    call(path, { method: 'POST', headers: { authorization: `Bearer ${keys[keyTurn++ % KEYS]}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const create = async (body: unknown, path = '/v2/shorten') => {
+    const key = keys[keyTurn++ % KEYS] ?? '';
+    const response = await call(path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await response.clone().text();
+    for (const code of text.match(/"shortCode":"[^"]+"/g) ?? []) owners.set(code.slice(13, -1), key);
+    return response;
+  };
 
   const actions: Array<[weight: number, run: () => Promise<void>]> = [
     [30, async () => {
@@ -155,6 +192,7 @@ async function main(): Promise<void> {
     }
     if (link.redirects !== MAX_CLICKS) wrongClickCounts += 1;
   }
+  const clicks = await settledClickCounts(stack.url, owners, served);
   await stack.stop();
 
   const fiveXx = [...counts.byStatus].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
@@ -165,10 +203,11 @@ async function main(): Promise<void> {
   console.log(`| 5xx, transport errors, failed checks | ${fiveXx}, ${counts.transportErrors}, ${failures.length} |`);
   console.log(`| links created, lost, duplicated | ${created.length}, ${lost}, ${duplicated} |`);
   console.log(`| maxClicks links, not ending at exactly ${MAX_CLICKS} redirects | ${limited.length}, ${wrongClickCounts} |`);
+  console.log(`| clicks: 302s served, counted (link views), links whose count differs | ${clicks.served}, ${clicks.counted}, ${clicks.differing} (after ${clicks.waitedSeconds} s) |`);
   console.log(`| RSS of the local stack (start, middle, end) | ${[rss[0], mid, rss[rss.length - 1]].map((sample) => `${round(sample?.[1] ?? 0, 0)} MB at ${sample?.[0]}`).join(', ')} |`);
   console.log(`| RSS every 5 s | ${rss.map(([, mb]) => round(mb, 0)).join(', ')} MB |`);
   if (failures.length > 0) console.error(failures.slice(0, 5).join('\n'));
-  if (fiveXx + counts.transportErrors + failures.length + lost + duplicated + wrongClickCounts > 0) process.exitCode = 1;
+  if (fiveXx + counts.transportErrors + failures.length + lost + duplicated + wrongClickCounts + clicks.differing > 0) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
