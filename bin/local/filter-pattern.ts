@@ -27,7 +27,10 @@ export function compileFilterPattern(pattern: string): LogFilter {
     const matches = matcher(quoted ?? bare ?? '');
     return (document: unknown) => (operator === '=' ? matches(valueAt(document, path)) : !matches(valueAt(document, path)));
   });
+  // A line can only match `$.x = "text"` if it holds the text: most lines are rejected without parsing them.
+  const required = [...body.matchAll(/(!?)=\s*"([^"*\\]+)"/g)].flatMap((match) => (match[1] === '!' ? [] : [match[2] ?? '']));
   return (line) => {
+    if (!required.every((text) => line.includes(text))) return false;
     let document: unknown;
     try {
       document = JSON.parse(line);
