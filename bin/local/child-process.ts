@@ -44,9 +44,10 @@ export async function spawnLocalStack(environment: Record<string, string> = {}):
     const timer = setTimeout(() => reject(new Error(`local stack did not start in time:\n${output}`)), 120_000);
     let ready = false;
     child.stdout?.on('data', (chunk: Buffer) => {
-      // The functions' logs keep flowing once the stack is up: keep only a tail of them for error messages.
+      // Once the stack is up its stdout is the functions' logs (a line per click, under load): drained, not kept.
+      if (ready) return;
       output = (output + chunk.toString()).slice(-20_000);
-      const key = ready ? undefined : /Dev API key:\s+(\S+)/.exec(output)?.[1];
+      const key = /Dev API key:\s+(\S+)/.exec(output)?.[1];
       if (key) {
         ready = true;
         clearTimeout(timer);
