@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import * as path from 'node:path';
 import type { FunctionSpec } from './template';
@@ -26,9 +25,13 @@ export class LocalFunction {
       stdout: onLogLine !== undefined,
     });
     if (onLogLine) {
-      createInterface({ input: this.worker.stdout, crlfDelay: Infinity }).on('line', (line) => {
-        process.stdout.write(`${line}\n`);
-        onLogLine(line);
+      // Chunks are passed on whole and split here: a line per click under load makes per-line streams costly.
+      let partial = '';
+      this.worker.stdout.on('data', (chunk: Buffer) => {
+        process.stdout.write(chunk);
+        const lines = (partial + chunk.toString('utf8')).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) if (line) onLogLine(line);
       });
     }
     this.ready = new Promise((resolve, reject) => {

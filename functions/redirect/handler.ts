@@ -8,7 +8,7 @@ import { LINK_MEMORY_SECONDS, visitResponse } from '../shared/http/visit-respons
 import { visitorFailures } from '../shared/http/visitor-failures';
 import { readVisitorRequest } from '../shared/http/visitor-request';
 import { recordVisit } from '../shared/http/outcome-metrics';
-import { logger, publishMetrics } from '../shared/observability';
+import { logger, logLine, publishMetrics } from '../shared/observability';
 import { flagSource, linkStore, originSecret, usageCounter } from '../shared/wiring';
 
 /** Hot links are served from memory for half a minute; see CachedLinkStore and LINK_MEMORY_SECONDS. */
@@ -27,7 +27,7 @@ async function visit(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult
   recordVisit(outcome);
   // Counting costs the visitor nothing: one log line, aggregated later (the log group's subscription filter).
   const click = clickOf(outcome, request, event, nowMs);
-  if (click) logger.info(CLICK_LOG_MESSAGE, { click });
+  if (click) logLine(CLICK_LOG_MESSAGE, { click });
   return visitResponse(outcome, request);
 }
 

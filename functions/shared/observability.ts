@@ -21,3 +21,11 @@ export function publishMetrics(): MiddlewareObj {
 export function count(name: MetricName, value = 1): void {
   if (value > 0) metrics.addMetric(name, MetricUnit.Count, value);
 }
+
+/**
+ * One line in the function's log, written straight to stdout as Powertools' own lines are: for the hot path
+ * (a click per redirect), without the logger's per-line context, which a click must not carry anyway.
+ */
+export function logLine(message: string, fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ level: 'INFO', message, timestamp: new Date().toISOString(), ...fields })}\n`);
+}
