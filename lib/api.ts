@@ -1,5 +1,6 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import {
+  AccessLogField,
   AccessLogFormat,
   AuthorizationType,
   EndpointType,
@@ -19,7 +20,7 @@ import type { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { addGatewayResponses } from './gateway-responses';
 
-export type RouteTarget = 'create' | 'batch' | 'links' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -35,7 +36,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/v2/shorten/batch', methods: ['POST'], target: 'batch', apiKey: true },
   { path: '/v2/links', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v2/links/{code}', methods: ['GET', 'PATCH', 'DELETE'], target: 'links', apiKey: true },
-  { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'qr', apiKey: true },
   { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
@@ -46,6 +47,23 @@ export const ROUTES: readonly Route[] = [
 
 /** First path segments that belong to the API, never to a visitor's short code. */
 export const API_PATH_SEGMENTS = [...new Set(ROUTES.filter((route) => route.target !== 'redirect').map((route) => route.path.split('/')[1] ?? ''))];
+
+/**
+ * Access logs without the caller's address, user agent or identity (the standard fields hold them): visits are
+ * never recorded with anything that identifies the visitor, and API calls are traced by request id and key id.
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: AccessLogField.contextRequestId(),
+    requestTime: AccessLogField.contextRequestTime(),
+    httpMethod: AccessLogField.contextHttpMethod(),
+    resourcePath: AccessLogField.contextResourcePath(),
+    status: AccessLogField.contextStatus(),
+    responseLength: AccessLogField.contextResponseLength(),
+    latency: AccessLogField.contextResponseLatency(),
+    keyId: AccessLogField.contextAuthorizer('keyId'),
+  }),
+);
 
 export interface ShortenerApiProps {
   stage: string;
@@ -70,7 +88,7 @@ export class ShortenerApi extends Construct {
       deployOptions: {
         stageName: props.stage,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        accessLogFormat: ACCESS_LOG_FORMAT,
         loggingLevel: MethodLoggingLevel.ERROR,
         metricsEnabled: true,
         tracingEnabled: true,

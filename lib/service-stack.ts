@@ -32,12 +32,17 @@ export class ServiceStack extends Stack {
     const flags = new FeatureFlags(this, 'Flags', { prefix: `${parameterPrefix}/flags` });
     const shortBaseUrlName = `${parameterPrefix}/shortBaseUrl`;
 
-    const creationEnvironment = {
+    // What every guarded API function needs: flags, the short base URL, where 403 and 429 bodies send people.
+    const apiEnvironment = {
       [EnvNames.flagsPrefix]: flags.prefix,
       [EnvNames.shortBaseUrlParameter]: shortBaseUrlName,
       // A custom domain is known at synth time: no SSM read on the creation path then.
       ...(config.shortDomain ? { [EnvNames.shortBaseUrl]: `https://${config.shortDomain}` } : {}),
       [EnvNames.upgradeUrl]: config.upgradeUrl,
+    };
+    // ...and the functions that check destinations, the safety check's configuration.
+    const creationEnvironment = {
+      ...apiEnvironment,
       ...(config.safeBrowsingKeyParameter ? { [EnvNames.safeBrowsingKeyParameter]: config.safeBrowsingKeyParameter } : {}),
       ...(config.safetyFailMode ? { [EnvNames.safetyFailMode]: config.safetyFailMode } : {}),
     };
@@ -73,6 +78,15 @@ export class ServiceStack extends Stack {
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem'])
       .bindTable(tables.clickStats, EnvNames.clickStatsTable, ['Query']);
     flags.grantRead(links);
+    const qr = new ServiceFunction(this, 'QrFunction', {
+      name: 'qr',
+      description: 'GET /v2/links/{code}/qr: QR codes of short links',
+      memorySize: 512,
+      environment: apiEnvironment,
+      removalPolicy,
+    });
+    qr.bindTable(tables.links, EnvNames.linksTable, ['GetItem']).bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(qr);
     const originSecret = new OriginSecret(this, 'OriginVerify', { secretName: `${config.appName}-${config.stage}-origin-verify` });
     const redirect = new ServiceFunction(this, 'RedirectFunction', {
       name: 'redirect',
@@ -95,7 +109,7 @@ export class ServiceStack extends Stack {
 
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
-      functions: { create, batch, links, redirect },
+      functions: { create, batch, links, qr, redirect },
       authorizer,
       removalPolicy,
     });
@@ -115,14 +129,14 @@ export class ServiceStack extends Stack {
     });
     // Granted by name: a reference to the parameter itself would make the functions wait for the distribution.
     const shortBaseUrlByName = StringParameter.fromStringParameterName(this, 'ShortBaseUrlByName', shortBaseUrlName);
-    for (const fn of [create, batch, links]) shortBaseUrlByName.grantRead(fn);
+    for (const fn of [create, batch, links, qr]) shortBaseUrlByName.grantRead(fn);
     if (config.safeBrowsingKeyParameter) {
       const key = StringParameter.fromSecureStringParameterAttributes(this, 'SafeBrowsingKey', { parameterName: config.safeBrowsingKeyParameter });
       for (const fn of [create, batch, links]) key.grantRead(fn);
     }
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, redirect, authorizer, aggregator: clickCounting.aggregator },
+      functions: { create, batch, links, qr, redirect, authorizer, aggregator: clickCounting.aggregator },
       clickDeadLetters: clickCounting.deadLetters,
       tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats },
       alarmEmail: config.alarmEmail,

@@ -17,21 +17,24 @@ export class LocalFunction {
   private nextId = 0;
   readonly ready: Promise<void>;
 
-  /** `onLogLine` receives every line the function writes to stdout (its log), which still reaches ours too. */
-  constructor(readonly spec: FunctionSpec, sharedEnvironment: Record<string, string>, onLogLine?: (line: string) => void) {
+  /**
+   * `logs.onLogLine` receives every line the function writes to stdout (its log); with `echo` the lines reach our
+   * stdout too, as every other function's do.
+   */
+  constructor(readonly spec: FunctionSpec, sharedEnvironment: Record<string, string>, logs?: { onLogLine: (line: string) => void; echo: boolean }) {
     this.worker = new Worker(WORKER_FILE, {
       workerData: { entryFile: spec.entryFile, exportName: spec.exportName, functionName: spec.logicalId, timeoutSeconds: spec.timeoutSeconds },
       env: { ...process.env, ...sharedEnvironment, ...spec.environment, AWS_LAMBDA_FUNCTION_NAME: spec.logicalId },
-      stdout: onLogLine !== undefined,
+      stdout: logs !== undefined,
     });
-    if (onLogLine) {
+    if (logs) {
       // Chunks are passed on whole and split here: a line per click under load makes per-line streams costly.
       let partial = '';
       this.worker.stdout.on('data', (chunk: Buffer) => {
-        process.stdout.write(chunk);
+        if (logs.echo) process.stdout.write(chunk);
         const lines = (partial + chunk.toString('utf8')).split('\n');
         partial = lines.pop() ?? '';
-        for (const line of lines) if (line) onLogLine(line);
+        for (const line of lines) if (line) logs.onLogLine(line);
       });
     }
     this.ready = new Promise((resolve, reject) => {

@@ -132,7 +132,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
         subscriptions.push(reader);
         return reader;
       });
-      functions.set(id, new LocalFunction(spec, sharedEnvironment, readers.length > 0 ? (line) => readers.forEach((reader) => reader.offer(line)) : undefined));
+      const onLogLine = readers.length > 0 ? (line: string) => readers.forEach((reader) => reader.offer(line)) : undefined;
+      functions.set(id, new LocalFunction(spec, sharedEnvironment, onLogLine && { onLogLine, echo: process.env.LOCAL_FUNCTION_LOGS !== 'off' }));
     }
     stopping.push(() => Promise.all([...functions.values()].map((fn) => fn.stop())));
     stopping.push(() => Promise.all(subscriptions.map((subscription) => subscription.close())));

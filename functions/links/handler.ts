@@ -8,7 +8,7 @@ const usage = usageCounter();
 const api: LinksApi = { deps: { links: linkStore(), safety: safetyChecker(), usage, stats: clickStats() }, shortBaseUrl: shortBaseUrlReader() };
 const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl() });
 
-/** /v2/links, /v2/links/{code}, its /qr and /stats, and /v2/usage: an account managing and measuring its links. */
+/** /v2/links, /v2/links/{code}, its /stats, and /v2/usage: an account managing and measuring its links. */
 export const handler = guardedHandler(guard, async (event, admission) => {
   const operation = OPERATIONS[`${event.httpMethod} ${event.resource}`];
   if (!operation) throw new Error(`no operation for ${event.httpMethod} ${event.resource}`);

@@ -1,13 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { ApiKeyCaller } from '../shared/domain/accounts/caller';
 import { listLinks, parseListQuery } from '../shared/domain/links/link-listing';
 import { deleteLink, editLink, viewLink, type ManagementContext, type ManagementDeps } from '../shared/domain/links/link-management';
 import { usageReport } from '../shared/domain/limits/usage-report';
 import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
 import { parseStatsDays, statsOfLink } from '../shared/domain/analytics/link-stats';
+import { accountCaller } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';
 import { readJsonObject } from '../shared/http/json-body';
-import { parseQrQuery, qrResponse } from '../shared/http/qr-code';
 import { json, noContent, type HttpResponse } from '../shared/http/responses';
 
 export interface LinksApi {
@@ -19,12 +18,6 @@ type Operation = (event: APIGatewayProxyEvent, admission: Admission, api: LinksA
 
 /** An edit is a few short fields, like a single creation. */
 const MAX_PATCH_BYTES = 16 * 1024;
-
-/** The authorizer guards every route of this function; a caller without a key here is a wiring bug (500). */
-function accountCaller(admission: Admission): ApiKeyCaller {
-  if (admission.caller.kind !== 'apiKey') throw new Error('link management reached without an API key');
-  return admission.caller;
-}
 
 async function context(admission: Admission, api: LinksApi): Promise<ManagementContext> {
   return { caller: accountCaller(admission), flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await api.shortBaseUrl() };
@@ -46,11 +39,6 @@ export const OPERATIONS: Record<string, Operation> = {
   'DELETE /v2/links/{code}': async (event, admission, api) => {
     await deleteLink(code(event), await context(admission, api), api.deps);
     return noContent();
-  },
-  'GET /v2/links/{code}/qr': async (event, admission, api) => {
-    const options = parseQrQuery(event.queryStringParameters);
-    const link = await viewLink(code(event), await context(admission, api), api.deps);
-    return qrResponse(link.shortUrl, options);
   },
   'GET /v2/links/{code}/stats': async (event, admission, api) => {
     const days = parseStatsDays(event.queryStringParameters);

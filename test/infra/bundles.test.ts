@@ -17,8 +17,8 @@ const template = Template.fromStack(stack).toJSON() as TemplateJson;
 const functions = [...readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' }).functions.values()];
 
 describe('bundled functions', () => {
-  it('are six', () => {
-    expect(functions).toHaveLength(6);
+  it('are seven', () => {
+    expect(functions).toHaveLength(7);
   });
 
   it.each(functions.map((fn) => [fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId, fn] as const))(

@@ -35,8 +35,8 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 6);
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 7);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 7);
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 8);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -53,6 +53,7 @@ describe('functions', () => {
       'Usage:dynamodb:GetItem',
       'Usage:dynamodb:UpdateItem',
     ]);
+    expect(tableGrants(dev, 'qr')).toEqual(['Links:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'aggregator')).toEqual(['ClickStats:dynamodb:PutItem', 'ClickStats:dynamodb:UpdateItem', 'Links:dynamodb:UpdateItem']);
   });
 
@@ -208,6 +209,13 @@ describe('REST API', () => {
     }
   });
 
+  it('logs access without the caller\'s address or user agent', () => {
+    const stage = Object.values(dev.findResources('AWS::ApiGateway::Stage'))[0];
+    const format = String(stage?.Properties.AccessLogSetting.Format);
+    expect(format).toContain('$context.requestId');
+    for (const field of ['sourceIp', 'userAgent', 'identity.caller', 'identity.user']) expect(format).not.toContain(field);
+  });
+
   it('logs access and throttles the stage far above the per-key limits', () => {
     dev.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'dev',
@@ -241,7 +249,7 @@ describe('short domain', () => {
     });
     custom.resourceCountIs('AWS::Route53::RecordSet', 1);
     custom.hasResourceProperties('AWS::SSM::Parameter', { Name: '/shortener/prod/shortBaseUrl', Value: 'https://sho.rt' });
-    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 3);
+    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 4);
   });
 });
 
@@ -261,6 +269,7 @@ describe('URL safety configuration', () => {
       });
     }
     expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).toContain('parameter/shortener/dev/safeBrowsingKey');
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SAFE_BROWSING_KEY_PARAMETER: Match.anyValue() }) } }, 3);
     expect(() => buildStack({ safetyFailMode: 'maybe' })).toThrow(/safetyFailMode/);
   });
 });
