@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { scanAll } from './scan-all';
 import type { AccountRecord } from '../domain/accounts/accounts';
 import type { Plan } from '../domain/limits/plans';
 
@@ -20,15 +21,9 @@ export class DynamoAccountStore {
 
   /** Operators list accounts rarely: a paginated scan beats keeping an index for it. */
   async list(): Promise<AccountRecord[]> {
-    const records: AccountRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey }));
-      records.push(...((page.Items ?? []) as AccountRecord[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return records;
+    return scanAll<AccountRecord>(this.client, this.tableName);
   }
+
 
   async setPlan(accountId: string, plan: Plan): Promise<void> {
     await this.client.send(

@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { scanAll } from './scan-all';
 import type { ApiKeyRecord } from '../domain/accounts/api-keys';
 import type { Plan } from '../domain/limits/plans';
 
@@ -20,15 +21,9 @@ export class DynamoKeyStore {
 
   /** Operators list keys rarely and the table is small: a paginated scan beats keeping an index for it. */
   async list(): Promise<ApiKeyRecord[]> {
-    const records: ApiKeyRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey }));
-      records.push(...((page.Items ?? []) as ApiKeyRecord[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return records;
+    return scanAll<ApiKeyRecord>(this.client, this.tableName);
   }
+
 
   /** Copies the account's plan and owner onto a key: what the authorizer reads on every request. */
   async assignToAccount(keyHash: string, account: { accountId: string; owner: string; plan: Plan }): Promise<void> {
