@@ -4,6 +4,19 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import './quiet-node-version-warning.cjs';
 
+// A worker's stdout crosses to the main thread one message per write; a log line per request under load makes
+// that the costliest part of a visit. Writes are gathered and passed on once per turn of the event loop, in order,
+// as Lambda's own log agent ships them apart from the function.
+const write = process.stdout.write.bind(process.stdout);
+let gathered = [];
+process.stdout.write = (chunk, encoding, callback) => {
+  if (gathered.length === 0) setImmediate(() => write(gathered.splice(0).join('')));
+  gathered.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8'));
+  if (typeof encoding === 'function') encoding();
+  else if (typeof callback === 'function') callback();
+  return true;
+};
+
 const { entryFile, exportName, functionName, timeoutSeconds } = workerData;
 const module = await import(pathToFileURL(entryFile).href);
 const handler = module[exportName];
