@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { listLinks, parseListQuery } from '../shared/domain/links/link-listing';
-import { deleteLink, editLink, viewLink, type ManagementContext, type ManagementDeps } from '../shared/domain/links/link-management';
+import { deleteLink, editLink, viewLink, type ManagementDeps } from '../shared/domain/links/link-management';
 import { usageReport } from '../shared/domain/limits/usage-report';
 import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
 import { parseStatsDays, statsOfLink } from '../shared/domain/analytics/link-stats';
-import { accountCaller } from '../shared/http/account-caller';
+import { accountCaller, managementContext } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';
 import { readJsonObject } from '../shared/http/json-body';
 import { json, noContent, type HttpResponse } from '../shared/http/responses';
@@ -19,9 +19,7 @@ type Operation = (event: APIGatewayProxyEvent, admission: Admission, api: LinksA
 /** An edit is a few short fields, like a single creation. */
 const MAX_PATCH_BYTES = 16 * 1024;
 
-async function context(admission: Admission, api: LinksApi): Promise<ManagementContext> {
-  return { caller: accountCaller(admission), flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await api.shortBaseUrl() };
-}
+const context = (admission: Admission, api: LinksApi) => managementContext(admission, api.shortBaseUrl);
 
 const code = (event: APIGatewayProxyEvent) => event.pathParameters?.code ?? '';
 

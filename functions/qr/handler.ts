@@ -2,7 +2,7 @@ import { config } from '../shared/config';
 import { viewLink } from '../shared/domain/links/link-management';
 import { apiGuard } from '../shared/http/api-guard';
 import { guardedHandler } from '../shared/http/guarded-handler';
-import { accountCaller } from '../shared/http/account-caller';
+import { managementContext } from '../shared/http/account-caller';
 import { parseQrQuery, qrResponse } from '../shared/http/qr-code';
 import { flagSource, linkStore, shortBaseUrlReader, usageCounter } from '../shared/wiring';
 
@@ -14,7 +14,6 @@ const guard = apiGuard({ flags: flagSource(), usage: usageCounter(), upgradeUrl:
 /** GET /v2/links/{code}/qr: the QR code of the owner's short link, SVG or PNG. */
 export const handler = guardedHandler(guard, async (event, admission) => {
   const options = parseQrQuery(event.queryStringParameters);
-  const context = { caller: accountCaller(admission), flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() };
-  const link = await viewLink(event.pathParameters?.code ?? '', context, { links });
+  const link = await viewLink(event.pathParameters?.code ?? '', await managementContext(admission, shortBaseUrl), { links });
   return qrResponse(link.shortUrl, options);
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidRequest } from '../domain/errors';
+import { parseOrRefuse, wholeNumberParameter } from '../domain/request-parsing';
 import { OwnMessages } from '../domain/messages';
 import type { HttpResponse } from './responses';
 
@@ -9,12 +9,7 @@ export const QR_FORMATS = ['svg', 'png'] as const;
 /** GET /v2/links/{code}/qr query parameters; each bad one is a 400 naming it. */
 export const qrQuerySchema = z.object({
   format: z.optional(z.enum(QR_FORMATS, OwnMessages.formatParameter)),
-  size: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^\d{1,4}$/, OwnMessages.sizeParameter)),
-      z.pipe(z.transform(Number), z.int().check(z.minimum(QR_SIZE.min, OwnMessages.sizeParameter), z.maximum(QR_SIZE.max, OwnMessages.sizeParameter))),
-    ),
-  ),
+  size: z.optional(wholeNumberParameter(QR_SIZE.min, QR_SIZE.max, OwnMessages.sizeParameter)),
 });
 
 export interface QrOptions {
@@ -23,9 +18,8 @@ export interface QrOptions {
 }
 
 export function parseQrQuery(parameters: Record<string, string | undefined> | null): QrOptions {
-  const result = qrQuerySchema.safeParse(parameters ?? {});
-  if (!result.success) throw new InvalidRequest(result.error.issues[0]?.message ?? OwnMessages.formatParameter);
-  return { format: result.data.format ?? 'svg', size: result.data.size ?? QR_SIZE.default };
+  const { format, size } = parseOrRefuse(qrQuerySchema, parameters ?? {});
+  return { format: format ?? 'svg', size: size ?? QR_SIZE.default };
 }
 
 /** A short link's QR code never changes: browsers may keep it a day. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidRequest } from '../errors';
+import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import { DEVICE_CLASSES, type DeviceClass } from './click';
 import type { DayCounts } from './click-counts';
@@ -11,18 +11,11 @@ const TOP = 10;
 
 /** GET /v2/links/{code}/stats query parameters. */
 export const statsQuerySchema = z.object({
-  days: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^\d{1,3}$/, OwnMessages.daysParameter)),
-      z.pipe(z.transform(Number), z.int().check(z.minimum(STATS_DAYS.min, OwnMessages.daysParameter), z.maximum(STATS_DAYS.max, OwnMessages.daysParameter))),
-    ),
-  ),
+  days: z.optional(wholeNumberParameter(STATS_DAYS.min, STATS_DAYS.max, OwnMessages.daysParameter)),
 });
 
 export function parseStatsDays(parameters: Record<string, string | undefined> | null): number {
-  const result = statsQuerySchema.safeParse(parameters ?? {});
-  if (!result.success) throw new InvalidRequest(result.error.issues[0]?.message ?? OwnMessages.daysParameter);
-  return result.data.days ?? STATS_DAYS.default;
+  return parseOrRefuse(statsQuerySchema, parameters ?? {}).days ?? STATS_DAYS.default;
 }
 
 export interface LinkStats {
@@ -36,7 +29,7 @@ export interface LinkStats {
 
 /** The UTC days of a window of `days` ending today, oldest first. */
 export function statsWindow(days: number, nowMs: number): string[] {
-  const today = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate());
+  const today = Math.floor(nowMs / 86_400_000) * 86_400_000;
   return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidRequest } from '../errors';
+import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import type { LinkPosition, ManagedLinkStore } from '../ports';
 import { LINK_STATUSES, statusOf, toLinkView, type LinkRecord, type LinkStatus, type LinkView } from './link';
@@ -31,12 +31,7 @@ function decodeCursor(cursor: string): LinkPosition | undefined {
 
 /** GET /v2/links query parameters, as API Gateway passes them (strings); each bad one is a 400 naming it. */
 export const listQuerySchema = z.object({
-  limit: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^\d{1,3}$/, OwnMessages.limitParameter)),
-      z.pipe(z.transform(Number), z.int().check(z.minimum(LIST_LIMIT.min, OwnMessages.limitParameter), z.maximum(LIST_LIMIT.max, OwnMessages.limitParameter))),
-    ),
-  ),
+  limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),
   cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
   status: z.optional(z.enum(LINK_STATUSES, OwnMessages.statusParameter)),
 });
@@ -48,9 +43,7 @@ export interface ListQuery {
 }
 
 export function parseListQuery(parameters: Record<string, string | undefined> | null): ListQuery {
-  const result = listQuerySchema.safeParse(parameters ?? {});
-  if (!result.success) throw new InvalidRequest(result.error.issues[0]?.message ?? OwnMessages.limitParameter);
-  const { limit, cursor, status } = result.data;
+  const { limit, cursor, status } = parseOrRefuse(listQuerySchema, parameters ?? {});
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   return { limit: limit ?? LIST_LIMIT.default, ...(after ? { after } : {}), ...(status ? { status } : {}) };
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN } from './aliases';
 import { InvalidRequest } from '../errors';
+import { parseOrRefuse } from '../request-parsing';
 import { Messages, OwnMessages } from '../messages';
 import { isAcceptableDestination, normaliseDestination } from './url-policy';
 
@@ -73,8 +74,7 @@ export function parseLinkRequest(input: unknown): LinkRequest {
 
 /** An edit must change something: an empty body, or one of unknown fields only, is refused. */
 export function parseLinkPatch(input: object): LinkPatch {
-  const result = linkPatchSchema.safeParse(input);
-  if (!result.success) throw new InvalidRequest(result.error.issues[0]?.message ?? Messages.invalidUrl);
-  if (Object.values(result.data).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.patchEmpty);
-  return result.data;
+  const patch = parseOrRefuse(linkPatchSchema, input);
+  if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.patchEmpty);
+  return patch;
 }

@@ -83,6 +83,8 @@ export function isAcceptableDestination(candidate: string): boolean {
 
 /** A stored destination as a Location header: links stored before destinations were normalised may hold raw Unicode. */
 export function asciiLocation(url: string): string {
+  // Every destination stored since then is already ASCII: no parse on the redirect's hot path for those.
+  if (/^[\x21-\x7e]*$/.test(url)) return url;
   try {
     return new URL(url).href;
   } catch {
