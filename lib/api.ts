@@ -19,34 +19,9 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { addGatewayResponses } from './gateway-responses';
+import { ROUTES, type Route, type RouteTarget } from '../functions/shared/http/routes';
 
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'redirect' | 'health';
-
-export interface Route {
-  path: string;
-  methods: readonly string[];
-  target: RouteTarget;
-  /** Guarded by the API-key authorizer. */
-  apiKey: boolean;
-}
-
-/** The service's routes: the one list. The local stack reads them back from the synthesized template. */
-export const ROUTES: readonly Route[] = [
-  { path: '/v2/shorten', methods: ['POST'], target: 'create', apiKey: true },
-  { path: '/v2/shorten/batch', methods: ['POST'], target: 'batch', apiKey: true },
-  { path: '/v2/links', methods: ['GET'], target: 'links', apiKey: true },
-  { path: '/v2/links/{code}', methods: ['GET', 'PATCH', 'DELETE'], target: 'links', apiKey: true },
-  { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'qr', apiKey: true },
-  { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true },
-  { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true },
-  { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
-  { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },
-  { path: '/health', methods: ['GET'], target: 'health', apiKey: false },
-  { path: '/{code}', methods: ['GET', 'HEAD', 'POST'], target: 'redirect', apiKey: false },
-];
-
-/** First path segments that belong to the API, never to a visitor's short code. */
-export const API_PATH_SEGMENTS = [...new Set(ROUTES.filter((route) => route.target !== 'redirect').map((route) => route.path.split('/')[1] ?? ''))];
+export { API_PATH_SEGMENTS, ROUTES } from '../functions/shared/http/routes';
 
 /**
  * Access logs without the caller's address, user agent or identity (the standard fields hold them): visits are

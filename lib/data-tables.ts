@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import { LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
 import { Construct } from 'constructs';
@@ -8,7 +8,7 @@ export interface DataTablesProps {
   deletionProtection: boolean;
 }
 
-/** The service's state: links, accounts, API keys, usage counters and reserved-alias overrides. */
+/** The service's state: links, accounts, API keys, usage counters, reserved-alias overrides, click counts, idempotency records. */
 export class DataTables extends Construct {
   /** Keyed by short code; TTL `ttl` removes expired links (reads also check expiry, TTL can lag). */
   readonly links: Table;
@@ -22,6 +22,8 @@ export class DataTables extends Construct {
   readonly accounts: Table;
   /** Click aggregates per (link, UTC day), and the aggregator's delivery markers; both expire through TTL. */
   readonly clickStats: Table;
+  /** First answers to creations sent with an Idempotency-Key (Powertools' layout), removed by TTL after 24 h. */
+  readonly idempotency: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -55,6 +57,15 @@ export class DataTables extends Construct {
       sortKey: { name: 'day', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
     });
+    this.idempotency = new Table(this, 'Idempotency', {
+      ...common,
+      partitionKey: { name: 'id', type: AttributeType.STRING },
+      timeToLiveAttribute: 'expiration',
+      // Records live a day and can be lost without harm: a retry after a loss creates again, as without a key.
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.idempotency).acknowledge({ id: 'AwsSolutions-DDB3', reason: 'Day-long retry records: restoring them is worth nothing.' });
     this.accounts = new Table(this, 'Accounts', { ...common, partitionKey: { name: 'accountId', type: AttributeType.STRING } });
     this.aliasOverrides = new Table(this, 'AliasOverrides', {
       ...common,

@@ -44,7 +44,7 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'redirect' | 'authorizer' | 'aggregator', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'docs' | 'redirect' | 'authorizer' | 'aggregator', IFunction>;
   /** Click deliveries the aggregator failed on three times. */
   clickDeadLetters: IQueue;
   tables: Record<string, Table>;

@@ -1,7 +1,7 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Validations } from 'aws-cdk-lib';
@@ -18,7 +18,7 @@ const PROJECT_ROOT = path.join(__dirname, '..');
 export const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module';const require = __createRequire(import.meta.url);";
 
 /** The DynamoDB calls the functions make; each function is granted only the ones it uses. */
-export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'Query';
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 
 export interface ServiceFunctionProps {
   /** Folder under functions/ holding handler.ts. */
@@ -27,6 +27,16 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   environment?: Record<string, string>;
   removalPolicy: RemovalPolicy;
+  /** Files (paths from the project root) shipped beside the bundle, read at run time from LAMBDA_TASK_ROOT. */
+  filesBeside?: readonly string[];
+}
+
+function copyBeside(files: readonly string[]): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => files.map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}/${path.basename(file)}"`),
+  };
 }
 
 /** The one place holding the Lambda defaults: Node.js 22 on arm64, minified ESM with source maps, JSON logs. */
@@ -59,6 +69,7 @@ export class ServiceFunction extends NodejsFunction {
         // Bundle the SDK too: tree-shaken clients load faster than the runtime's full copy, and versions are pinned.
         externalModules: [],
         banner: ESM_REQUIRE_BANNER,
+        ...(props.filesBeside ? { commandHooks: copyBeside(props.filesBeside) } : {}),
       },
     });
     Validations.of(this).acknowledge({

@@ -63,7 +63,8 @@ export class ServiceStack extends Stack {
     for (const fn of [create, batch]) {
       fn.bindTable(tables.links, EnvNames.linksTable, ['PutItem'])
         .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem'])
-        .bindTable(tables.aliasOverrides, EnvNames.aliasOverridesTable, ['GetItem']);
+        .bindTable(tables.aliasOverrides, EnvNames.aliasOverridesTable, ['GetItem'])
+        .bindTable(tables.idempotency, EnvNames.idempotencyTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
       flags.grantRead(fn);
     }
     const links = new ServiceFunction(this, 'LinksFunction', {
@@ -87,6 +88,12 @@ export class ServiceStack extends Stack {
     });
     qr.bindTable(tables.links, EnvNames.linksTable, ['GetItem']).bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(qr);
+    const docs = new ServiceFunction(this, 'DocsFunction', {
+      name: 'docs',
+      description: 'GET /v2/openapi.json and /docs: the OpenAPI document and the API reference page',
+      filesBeside: ['node_modules/redoc/bundles/redoc.standalone.js'],
+      removalPolicy,
+    });
     const originSecret = new OriginSecret(this, 'OriginVerify', { secretName: `${config.appName}-${config.stage}-origin-verify` });
     const redirect = new ServiceFunction(this, 'RedirectFunction', {
       name: 'redirect',
@@ -109,7 +116,7 @@ export class ServiceStack extends Stack {
 
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
-      functions: { create, batch, links, qr, redirect },
+      functions: { create, batch, links, qr, docs, redirect },
       authorizer,
       removalPolicy,
     });
@@ -136,9 +143,9 @@ export class ServiceStack extends Stack {
     }
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, redirect, authorizer, aggregator: clickCounting.aggregator },
+      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator },
       clickDeadLetters: clickCounting.deadLetters,
-      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats },
+      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency },
       alarmEmail: config.alarmEmail,
     });
 
@@ -149,6 +156,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.clickStatsTable]: tables.clickStats.tableName,
       [StackOutputs.usageTable]: tables.usage.tableName,
       [StackOutputs.aliasOverridesTable]: tables.aliasOverrides.tableName,
+      [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

@@ -6,6 +6,7 @@ export enum StackOutputs {
   clickStatsTable = 'ClickStatsTableName',
   usageTable = 'UsageTableName',
   aliasOverridesTable = 'AliasOverridesTableName',
+  idempotencyTable = 'IdempotencyTableName',
   flagsPrefix = 'FlagsParameterPrefix',
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',

@@ -101,6 +101,9 @@ export class LocalGateway {
       headers[name] = value;
       (multiValueHeaders[name] ??= []).push(value);
     }
+    // API Gateway tells functions how the client came in; here it is plain HTTP.
+    headers['X-Forwarded-Proto'] = 'http';
+    multiValueHeaders['X-Forwarded-Proto'] = ['http'];
     const query = [...url.searchParams.keys()].length > 0 ? Object.fromEntries(url.searchParams) : null;
     const stage = this.options.topology.stage;
     const requestId = randomUUID();
@@ -110,7 +113,8 @@ export class LocalGateway {
       stage,
       requestId,
       httpMethod: method,
-      path: `/${stage}${url.pathname}`,
+      // The local URL has no stage in it, as behind a custom domain: the path is the one the client asked for.
+      path: url.pathname,
       resourcePath: route.resourcePath,
       requestTimeEpoch: Date.now(),
       identity: { sourceIp: normaliseIp(request.socket.remoteAddress), userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null },

@@ -24,7 +24,8 @@ export class LocalFunction {
   constructor(readonly spec: FunctionSpec, sharedEnvironment: Record<string, string>, logs?: { onLogLine: (line: string) => void; echo: boolean }) {
     this.worker = new Worker(WORKER_FILE, {
       workerData: { entryFile: spec.entryFile, exportName: spec.exportName, functionName: spec.logicalId, timeoutSeconds: spec.timeoutSeconds },
-      env: { ...process.env, ...sharedEnvironment, ...spec.environment, AWS_LAMBDA_FUNCTION_NAME: spec.logicalId },
+      // LAMBDA_TASK_ROOT is where Lambda unpacks the bundle: functions read files shipped beside it from there.
+      env: { ...process.env, ...sharedEnvironment, ...spec.environment, AWS_LAMBDA_FUNCTION_NAME: spec.logicalId, LAMBDA_TASK_ROOT: path.dirname(spec.entryFile) },
       stdout: logs !== undefined,
     });
     if (logs) {

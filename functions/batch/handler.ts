@@ -2,7 +2,6 @@ import { batchItems } from '../shared/domain/links/batch-request';
 import { createLinks } from '../shared/domain/links/link-creation';
 import { creationHandler } from '../shared/http/creation-handler';
 import { recordCreations } from '../shared/http/outcome-metrics';
-import { readJsonObject } from '../shared/http/json-body';
 import { json } from '../shared/http/responses';
 import type { CreatedLinkView } from '../shared/domain/links/link';
 
@@ -15,8 +14,8 @@ function batchEntryFields({ createdAt: _createdAt, ...fields }: CreatedLinkView)
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** POST /v2/shorten/batch (and POST /v1/shorten/batch): spec 4.2, one result per item, in order. */
-export const handler = creationHandler(async (event, creation) => {
-  const items = batchItems(readJsonObject(event, MAX_BODY_BYTES));
+export const handler = creationHandler(MAX_BODY_BYTES, async (body, creation) => {
+  const items = batchItems(body);
   const outcomes = await createLinks(items, creation.context, creation.deps);
   recordCreations(outcomes, 'batch');
   const results = outcomes.map((outcome, index) =>

@@ -21,6 +21,7 @@ export const EnvNames = {
   usageTable: 'USAGE_TABLE',
   aliasOverridesTable: 'ALIAS_OVERRIDES_TABLE',
   clickStatsTable: 'CLICK_STATS_TABLE',
+  idempotencyTable: 'IDEMPOTENCY_TABLE',
   flagsPrefix: 'FLAGS_PARAMETER_PREFIX',
   shortBaseUrl: 'SHORT_BASE_URL',
   shortBaseUrlParameter: 'SHORT_BASE_URL_PARAMETER',
@@ -32,7 +33,7 @@ export const EnvNames = {
 } as const;
 
 export const config = {
-  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable') => required(EnvNames[name]),
+  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable') => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),
   shortBaseUrlParameter: () => required(EnvNames.shortBaseUrlParameter),

@@ -1,3 +1,4 @@
+import { assertDescribedByContract } from './contract';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -105,13 +106,23 @@ export function http(method: string, path: string, options: HttpOptions = {}): P
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, rawHeaderNames: response.rawHeaders.filter((_, index) => index % 2 === 0), text, json: <T>() => JSON.parse(text) as T });
+          settle(resolve, reject, method, path, { status: response.statusCode ?? 0, headers: response.headers, rawHeaderNames: response.rawHeaders.filter((_, index) => index % 2 === 0), text, json: <T>() => JSON.parse(text) as T });
         });
       },
     );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
+}
+
+/** Every answer a stack test receives is checked against the OpenAPI document (see contract.ts). */
+function settle(resolve: (result: HttpResult) => void, reject: (error: Error) => void, method: string, path: string, result: HttpResult): void {
+  try {
+    assertDescribedByContract(method, path, result);
+    resolve(result);
+  } catch (error) {
+    reject(error as Error);
+  }
 }
 
 /**
@@ -191,7 +202,7 @@ export function rawHttp(method: string, path: string, headers: ReadonlyArray<[st
       }
       const payload = raw.slice(split + 4);
       const text = Buffer.from(/chunked/i.test(headersOut['transfer-encoding'] ?? '') ? unchunk(payload) : payload, 'latin1').toString('utf8');
-      resolve({
+      settle(resolve, reject, method, path, {
         status: Number(statusLine.split(' ')[1]),
         headers: headersOut,
         rawHeaderNames: lines.map((line) => line.slice(0, line.indexOf(':'))),

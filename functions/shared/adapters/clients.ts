@@ -8,11 +8,18 @@ import { reportOutages, TRANSPORT_LIMITS } from './outages';
  * for the SSM client. The SDK keeps sockets alive by default; TRANSPORT_LIMITS bound how long a hung
  * dependency can hold a request.
  */
+let dynamoClient: DynamoDBClient | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;
 let ssmClient: SSMClient | undefined;
 
+/** The plain client, for libraries that bring their own marshalling (Powertools' idempotency store). */
+export function dynamoPlain(): DynamoDBClient {
+  dynamoClient ??= reportOutages(new DynamoDBClient(TRANSPORT_LIMITS));
+  return dynamoClient;
+}
+
 export function dynamo(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(reportOutages(new DynamoDBClient(TRANSPORT_LIMITS)), {
+  documentClient ??= DynamoDBDocumentClient.from(dynamoPlain(), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;

@@ -54,3 +54,9 @@ export class DependencyUnavailable extends DomainError {}
 
 /** The body is bigger than the endpoint accepts (413, in the 400 body shape). */
 export class BodyTooLarge extends DomainError {}
+
+/** The Idempotency-Key was used before with a different body (422). */
+export class IdempotencyKeyReused extends DomainError {}
+
+/** The first request with this Idempotency-Key has not finished yet (409). */
+export class IdempotencyKeyInProgress extends DomainError {}

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { Caller } from '../domain/accounts/caller';
 import { assertNotInMaintenance, type Flags } from '../domain/limits/flags';
 import type { FlagSource, UsageCounter } from '../domain/ports';
-import { admitCall, type RateLimitStatus } from '../domain/limits/rate-limits';
+import { admitCall, admitToMinuteWindow, type RateLimitStatus } from '../domain/limits/rate-limits';
 import { DependencyUnavailable, QuotaExceeded, RateLimited } from '../domain/errors';
 import { MetricName } from '../metric-names';
 import { count, logger } from '../observability';
@@ -14,6 +14,8 @@ export interface Admission {
   caller: Caller;
   flags: Flags;
   rateLimit: RateLimitStatus;
+  /** The monthly call is left to the handler (see GuardDeps.defersQuota). */
+  quotaDeferred: boolean;
 }
 
 export type GuardedContext = Context & { admission: Admission };
@@ -22,6 +24,11 @@ interface GuardDeps {
   flags: FlagSource;
   usage: UsageCounter;
   upgradeUrl: string;
+  /**
+   * Requests whose monthly call the handler counts itself, only when it does the work: creations with an
+   * Idempotency-Key, whose replays are not counted again.
+   */
+  defersQuota?: (event: APIGatewayProxyEvent) => boolean;
 }
 
 /**
@@ -35,8 +42,9 @@ export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, A
       const caller = callerFrom(request.event);
       const flags = await deps.flags.current();
       assertNotInMaintenance(flags);
-      const rateLimit = await admitCall(caller, deps.usage, Date.now());
-      request.context.admission = { caller, flags, rateLimit };
+      const quotaDeferred = deps.defersQuota?.(request.event) ?? false;
+      const rateLimit = await (quotaDeferred ? admitToMinuteWindow : admitCall)(caller, deps.usage, Date.now());
+      request.context.admission = { caller, flags, rateLimit, quotaDeferred };
     },
     after: (request) => {
       const admission = request.context.admission as Admission | undefined;

@@ -32,23 +32,33 @@ export interface RateLimitStatus {
  * does not reach the quota.
  */
 export async function admitCall(caller: Caller, counter: UsageCounter, nowMs: number): Promise<RateLimitStatus> {
+  const status = await admitToMinuteWindow(caller, counter, nowMs);
+  await countMonthlyCall(caller, counter, nowMs, status);
+  return status;
+}
+
+export async function admitToMinuteWindow(caller: Caller, counter: UsageCounter, nowMs: number): Promise<RateLimitStatus> {
   const rule = caller.kind === 'apiKey' ? RATE_LIMITS.perApiKey : RATE_LIMITS.perAnonymousIp;
   const subject = caller.kind === 'apiKey' ? `key#${caller.keyId}` : `ip#${caller.clientIp}`;
   const window = fixedWindow(nowMs, rule.windowSeconds);
   const minute = await counter.tryConsume(`rate#${subject}#${window.id}`, rule.requests, window.resetsAt + COUNTER_GRACE_SECONDS);
   const status = { limit: rule.requests, remaining: Math.max(0, rule.requests - minute.count), resetsAt: window.resetsAt };
   if (!minute.consumed) throw new RateLimited(status, secondsUntil(window.resetsAt, nowMs));
-
-  if (caller.kind === 'apiKey') {
-    // Uncapped plans are not metered: a write per call for a number no limit needs would slow every request.
-    const limit = monthlyCallLimit(caller.plan, caller.monthlyLimitOverride);
-    if (limit !== null) {
-      const month = calendarMonth(nowMs);
-      const quota = await counter.tryConsume(monthlyQuotaCounter(caller.accountId, nowMs), limit, month.resetsAt + COUNTER_GRACE_SECONDS);
-      if (!quota.consumed) throw new QuotaExceeded(limit, month.resetDate, status);
-    }
-  }
   return status;
+}
+
+/**
+ * Counts one call against the account's monthly quota (v1 callers have none). Kept apart from the minute window
+ * so a replayed idempotent request, which does no work, is not counted again.
+ */
+export async function countMonthlyCall(caller: Caller, counter: UsageCounter, nowMs: number, status: RateLimitStatus): Promise<void> {
+  if (caller.kind !== 'apiKey') return;
+  // Uncapped plans are not metered: a write per call for a number no limit needs would slow every request.
+  const limit = monthlyCallLimit(caller.plan, caller.monthlyLimitOverride);
+  if (limit === null) return;
+  const month = calendarMonth(nowMs);
+  const quota = await counter.tryConsume(monthlyQuotaCounter(caller.accountId, nowMs), limit, month.resetsAt + COUNTER_GRACE_SECONDS);
+  if (!quota.consumed) throw new QuotaExceeded(limit, month.resetDate, status);
 }
 
 /** All keys of an account share one monthly quota (the per-minute window stays per key). */

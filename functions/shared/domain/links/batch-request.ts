@@ -1,13 +1,17 @@
-import { InvalidRequest } from '../errors';
+import * as z from 'zod/mini';
 import { Messages, OwnMessages } from '../messages';
+import { parseOrRefuse } from '../request-parsing';
 
 export const MAX_BATCH_ITEMS = 50;
 
-/** The whole-request checks of spec 4.2: items themselves are judged one by one, never failing the batch. */
+/**
+ * The whole-request checks of spec 4.2: the items themselves are judged one by one (each against the link
+ * request schema), never failing the batch.
+ */
+export const batchRequestSchema = z.object({
+  urls: z.array(z.unknown(), { error: OwnMessages.urlsNotArray }).check(z.minLength(1, Messages.batchEmpty), z.maxLength(MAX_BATCH_ITEMS, Messages.batchTooLarge)),
+});
+
 export function batchItems(body: object): unknown[] {
-  const urls = (body as { urls?: unknown }).urls;
-  if (!Array.isArray(urls)) throw new InvalidRequest(OwnMessages.urlsNotArray);
-  if (urls.length === 0) throw new InvalidRequest(Messages.batchEmpty);
-  if (urls.length > MAX_BATCH_ITEMS) throw new InvalidRequest(Messages.batchTooLarge);
-  return urls;
+  return parseOrRefuse(batchRequestSchema, body).urls;
 }

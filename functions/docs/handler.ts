@@ -1,0 +1,27 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { openApiDocument } from '../shared/http/openapi/document';
+import { referencePage, serverUrlOf } from '../shared/http/openapi/reference-page';
+import { json, type HttpResponse } from '../shared/http/responses';
+
+/** Redoc's standalone bundle, copied beside the handler at bundling time (see service-stack.ts). */
+const redocScript = readFileSync(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', 'redoc.standalone.js'), 'utf8');
+
+/** Built once per container (every request names the same server); a different one replaces it. */
+let built: { serverUrl: string; document: unknown } | undefined;
+
+function documentFor(serverUrl: string): unknown {
+  if (built?.serverUrl !== serverUrl) built = { serverUrl, document: openApiDocument(serverUrl) };
+  return built.document;
+}
+
+/**
+ * GET /v2/openapi.json and GET /docs: open to everyone and the same for everyone, so caches may keep them. An
+ * unexpected failure reaches API Gateway, whose 5XX answer is the redacted 500 body.
+ */
+export async function handler(event: APIGatewayProxyEvent): Promise<HttpResponse> {
+  const document = documentFor(serverUrlOf(event));
+  if (event.resource === '/docs') return referencePage(document, redocScript);
+  return json(200, document, { 'cache-control': 'public, max-age=300' });
+}

@@ -1,0 +1,72 @@
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyPersistenceLayerError,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { Context } from 'aws-lambda';
+import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
+import type { HttpResponse } from '../http/responses';
+import { dynamoPlain } from './clients';
+
+/** How long a first answer is kept for repeats of its key. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+/** What Powertools hashes: `key` (the caller's scope and their Idempotency-Key) names the record, `body` must match. */
+interface KeyedRequest {
+  key: string;
+  body: unknown;
+}
+
+/** An answer that is not a success: passed on to the client, never stored, so a corrected retry can run. */
+class NotStored extends Error {
+  constructor(readonly response: HttpResponse) {
+    super('not a success');
+  }
+}
+
+export type IdempotentRun = (key: string, body: unknown, lambdaContext: Context, work: () => Promise<HttpResponse>) => Promise<HttpResponse>;
+
+/**
+ * Powertools for AWS Lambda's idempotency utility on its DynamoDB persistence layer: the first request with a
+ * key writes an in-progress record (a conditional put), runs, and stores its answer for 24 hours; a repeat with
+ * the same body gets that answer back marked `Idempotent-Replayed: true`, one with another body a 422, one while
+ * the first still runs a 409. Failures and non-2xx answers delete the record instead of storing it.
+ */
+export function idempotencyStore(tableName: string): IdempotentRun {
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: 'key',
+    payloadValidationJmesPath: 'body',
+    expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
+    hashFunction: 'sha256',
+    responseHook: (response) => {
+      const stored = response as unknown as HttpResponse;
+      return { ...stored, headers: { ...stored.headers, 'idempotent-replayed': 'true' } } as never;
+    },
+  });
+  const persistenceStore = new DynamoDBPersistenceLayer({ tableName, awsSdkV3Client: dynamoPlain() });
+  const runOnce = makeIdempotent(
+    async (_request: KeyedRequest, work: () => Promise<HttpResponse>) => {
+      const response = await work();
+      if (response.statusCode >= 300) throw new NotStored(response);
+      return response;
+    },
+    { persistenceStore, config },
+  );
+
+  return async (key, body, lambdaContext, work) => {
+    // In-progress records expire with the invocation: a repeat after a crash runs again instead of waiting 24 h.
+    config.registerLambdaContext(lambdaContext);
+    try {
+      return await runOnce({ key, body }, work);
+    } catch (error) {
+      if (error instanceof NotStored) return error.response;
+      if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReused('Idempotency-Key reused', { cause: error });
+      if (error instanceof IdempotencyAlreadyInProgressError) throw new IdempotencyKeyInProgress('Idempotency-Key in progress', { cause: error });
+      if (error instanceof IdempotencyPersistenceLayerError && error.cause instanceof DependencyUnavailable) throw error.cause;
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,186 @@
+import * as z from 'zod/mini';
+import { batchRequestSchema } from '../../domain/links/batch-request';
+import { Messages, OwnMessages } from '../../domain/messages';
+import { RATE_LIMITS } from '../../domain/limits/rate-limits';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeySchema } from '../idempotency-key';
+import type { ApiRouteKey } from '../routes';
+import { ERROR_RESPONSES, OPERATIONS, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
+import {
+  planRequiredBody,
+  quotaExceededBody,
+  rateLimitedBody,
+  requestErrorBody,
+  statusErrorBody,
+  unavailableMessages,
+} from './response-bodies';
+
+type Json = Record<string, unknown>;
+
+/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema: requests as clients send them, answers as sent. */
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  return rest;
+}
+
+const jsonContent = (schema: z.ZodMiniType) => ({ 'application/json': { schema: jsonSchema(schema) } });
+
+/** Each request body as the handlers parse it; a batch's items are link requests, judged one by one. */
+function requestBody(kind: NonNullable<OperationDoc['body']>): Json {
+  if (kind !== 'batch') return { required: true, content: { 'application/json': { schema: jsonSchema(REQUEST_BODIES[kind], 'input') } } };
+  const batch = jsonSchema(batchRequestSchema, 'input') as { properties: { urls: Json } };
+  batch.properties.urls = { ...batch.properties.urls, items: jsonSchema(REQUEST_BODIES.link, 'input') };
+  return { required: true, content: { 'application/json': { schema: batch } } };
+}
+
+const header = (description: string, schema: Json, required = false) => ({ description, required, schema });
+
+const HEADERS = {
+  RateLimitLimit: header("Requests allowed in the caller's minute window.", { type: 'integer' }, true),
+  RateLimitRemaining: header('Requests left in the window.', { type: 'integer' }, true),
+  RateLimitReset: header('When the window ends, in Unix seconds.', { type: 'integer' }, true),
+  RetryAfter: header('Seconds to wait before trying again.', { type: 'integer' }, true),
+  IdempotentReplayed: header('`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', { type: 'string', enum: ['true'] }),
+};
+
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+};
+
+const list = (messages: readonly string[]) => messages.map((message) => `- ${message}`).join('\n');
+
+/** The spec's 400 messages (7.2, 7.3) and the body and field ones it leaves to us, each from the one message table. */
+const BAD_REQUEST_MESSAGES: readonly string[] = [
+  ...(['invalidUrl', 'aliasTaken', 'aliasReserved', 'aliasLength', 'passwordLength', 'expiresInTooShort', 'unsafeUrl'] as const).map((key) => Messages[key]),
+  ...(['shorteningDisabled', 'aliasesDisabled', 'passwordsDisabled', 'expirationDisabled', 'batchTooLarge', 'batchEmpty'] as const).map((key) => Messages[key]),
+  ...(['aliasCharacters', 'maxClicksInvalid', 'maxClicksTooLarge', 'expiresInInvalid', 'expiresInTooLarge', 'contentType'] as const).map((key) => OwnMessages[key]),
+  ...(['bodyNotObject', 'bodyMalformed', 'urlsNotArray', 'itemNotObject', 'patchEmpty', 'idempotencyKeyInvalid'] as const).map((key) => OwnMessages[key]),
+];
+
+const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], Json> = {
+  BadRequest: {
+    description: `The request is invalid; \`message\` says what (the first problem found). Among the messages:\n\n${list(BAD_REQUEST_MESSAGES)}`,
+    content: { 'application/json': { schema: { anyOf: [jsonSchema(requestErrorBody(400)), { ...jsonSchema(statusErrorBody(400, 'Bad Request')), description: "API Gateway's own answer to a request it cannot read." }] } } },
+  },
+  Unauthorized: { description: 'The API key is missing, invalid or inactive.', content: jsonContent(statusErrorBody(401, 'Unauthorized', [Messages.apiKeyRequired, Messages.apiKeyInvalid])) },
+  Forbidden: { description: "The request uses a feature the caller's plan does not include.", content: jsonContent(planRequiredBody) },
+  NotFound: { description: 'No such link in this account.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
+  Conflict: {
+    description: 'The link was disabled by the platform, or a request with the same Idempotency-Key is still running.',
+    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.idempotencyKeyInProgress])),
+  },
+  Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
+  PayloadTooLarge: {
+    description: 'The body is larger than the endpoint accepts (16 KiB for one link, 1 MiB for a batch; API Gateway itself stops at 10 MiB).',
+    content: { 'application/json': { schema: { anyOf: [jsonSchema(requestErrorBody(413)), jsonSchema(statusErrorBody(413, 'Payload Too Large', [OwnMessages.bodyTooLarge]))] } } },
+  },
+  IdempotencyKeyReused: {
+    description: 'The Idempotency-Key was used before with a different body.',
+    content: jsonContent(statusErrorBody(422, 'Unprocessable Entity', [OwnMessages.idempotencyKeyReused])),
+  },
+  TooManyRequests: {
+    description: 'The per-minute rate limit (wait `retryAfter` seconds) or the monthly plan limit (wait until `resetDate`) was reached.',
+    headers: { 'Retry-After': { ...HEADERS.RetryAfter, required: false }, ...rateLimitHeaders },
+    content: { 'application/json': { schema: { oneOf: [jsonSchema(rateLimitedBody), jsonSchema(quotaExceededBody)] } } },
+  },
+  InternalServerError: {
+    description: 'Something unexpected failed; the detail is logged, never shown.',
+    content: jsonContent(statusErrorBody(500, 'Internal Server Error', [OwnMessages.internal])),
+  },
+  ServiceUnavailable: {
+    description: 'Maintenance, or a dependency (the safety check, the database) could not answer: try again after `Retry-After` seconds.',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    content: jsonContent(statusErrorBody(503, 'Service Unavailable', unavailableMessages)),
+  },
+};
+
+function parameters(route: string, doc: OperationDoc): Json[] {
+  const path = route.includes('{code}') ? [{ name: 'code', in: 'path', required: true, description: 'The short code (or alias).', schema: { type: 'string' } }] : [];
+  const query = doc.query ? (jsonSchema(doc.query) as { properties?: Record<string, Json>; required?: string[] }) : {};
+  const queryParameters = Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query.required?.includes(name) ?? false, schema }));
+  const idempotency = doc.idempotent
+    ? [
+        {
+          name: IDEMPOTENCY_KEY_HEADER,
+          in: 'header',
+          required: false,
+          description: 'Makes retries safe: a repeat with the same key and body within 24 hours gets the first answer again, creating nothing. Scoped to the account (to the source address on v1).',
+          schema: jsonSchema(idempotencyKeySchema),
+        },
+      ]
+    : [];
+  return [...path, ...queryParameters, ...idempotency];
+}
+
+function successResponse(doc: OperationDoc): Json {
+  const { status, description, content } = doc.success;
+  const headers = { ...(doc.guarded ? rateLimitHeaders : {}), ...(doc.idempotent ? { [IDEMPOTENT_REPLAYED_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } } : {}) };
+  return {
+    [status]: {
+      description,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(content ? { content: Object.fromEntries(Object.entries(content).map(([type, body]) => [type, 'schema' in body ? { schema: jsonSchema(body.schema) } : body.raw])) } : {}),
+    },
+  };
+}
+
+function operation(route: string, doc: OperationDoc): Json {
+  const parameterList = parameters(route, doc);
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    description: doc.description,
+    tags: [doc.tag],
+    security: doc.bearer ? [{ bearerAuth: [] }] : [],
+    ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
+    ...(doc.body ? { requestBody: requestBody(doc.body) } : {}),
+    responses: {
+      ...successResponse(doc),
+      ...Object.fromEntries([...doc.errors].sort().map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` }])),
+    },
+  };
+}
+
+const TAGS: Record<Tag, string> = {
+  Links: 'Create, view, change and delete short links.',
+  Analytics: 'Clicks of a link.',
+  Account: "The account's plan and usage.",
+  'Anonymous (v1)': 'The earlier endpoints without a key, limited per source address.',
+  Service: 'Health and this documentation.',
+};
+
+/**
+ * The OpenAPI 3.1 document of every API route, built from the zod schemas the handlers parse with, the message
+ * table and the limits: change one of them and the document follows. `serverUrl` is where the API is reached.
+ */
+export function openApiDocument(serverUrl: string): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const [key, doc] of Object.entries(OPERATIONS) as Array<[ApiRouteKey, OperationDoc]>) {
+    const [method = '', path = ''] = key.split(' ');
+    (paths[path] ??= {})[method.toLowerCase()] = operation(path, doc);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'URL shortener API',
+      version: '2',
+      summary: 'Short links with aliases, passwords, expiry and click limits, their management and their clicks.',
+      description: [
+        `Authenticate with \`Authorization: Bearer <your-key>\`. Each key may make ${RATE_LIMITS.perApiKey.requests} requests per ${RATE_LIMITS.perApiKey.windowSeconds} seconds, and each account a monthly number of calls set by its plan; the anonymous v1 endpoints allow ${RATE_LIMITS.perAnonymousIp.requests} per ${RATE_LIMITS.perAnonymousIp.windowSeconds} seconds per source address.`,
+        'Every answer of a guarded route carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`. After a 429 or a 503, wait as `Retry-After` (or `resetDate`) says.',
+        'Creation is safe to retry with an `Idempotency-Key` header.',
+      ].join('\n\n'),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: serverUrl, description: 'This deployment' }],
+    security: [{ bearerAuth: [] }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key issued by the operators.' } },
+      headers: HEADERS,
+      responses: RESPONSES,
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import type * as z from 'zod/mini';
+import { statsQuerySchema } from '../../domain/analytics/link-stats';
+import { linkPatchSchema, linkRequestSchema } from '../../domain/links/link-request';
+import { listQuerySchema } from '../../domain/links/link-listing';
+import { qrQuerySchema } from '../qr-code';
+import type { ApiRouteKey } from '../routes';
+import { batchResultBody, createdLinkBody, healthBody, linkPageBody, linkStatsBody, linkViewBody, usageBody } from './response-bodies';
+
+/** The error answers the document describes once, in components.responses, by status. */
+export const ERROR_RESPONSES = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'PayloadTooLarge',
+  422: 'IdempotencyKeyReused',
+  429: 'TooManyRequests',
+  500: 'InternalServerError',
+  503: 'ServiceUnavailable',
+} as const;
+
+export type ErrorStatus = keyof typeof ERROR_RESPONSES;
+
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Anonymous (v1)' | 'Service';
+
+type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
+
+export interface OperationDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: Tag;
+  /** A REQUEST authorizer checks the Bearer key; the others are open. */
+  bearer: boolean;
+  /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
+  guarded: boolean;
+  query?: z.ZodMiniObject;
+  body?: 'link' | 'batch' | 'patch';
+  /** Takes an Idempotency-Key. */
+  idempotent?: boolean;
+  success: { status: 200 | 201 | 204; description: string; content?: Record<string, Content> };
+  errors: readonly ErrorStatus[];
+}
+
+const json = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
+
+const CREATION_ERRORS = [400, 409, 413, 422, 429, 500, 503] as const;
+const LINK_ERRORS = [401, 404, 429, 500, 503] as const;
+
+/** Every API route of routes.ts, described; the compiler refuses a route without its description. */
+export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
+  'POST /v2/shorten': {
+    operationId: 'createLink',
+    summary: 'Create a short link',
+    description: 'Creates one short link (spec 4.1). The destination is checked by the URL safety check first.',
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    body: 'link',
+    idempotent: true,
+    success: { status: 201, description: 'The link was created.', content: json(createdLinkBody) },
+    errors: [...CREATION_ERRORS, 401, 403],
+  },
+  'POST /v2/shorten/batch': {
+    operationId: 'createLinks',
+    summary: 'Create up to 50 short links',
+    description: 'Creates each item on its own (spec 4.2): the answer is 200 even when some or all items failed, each result saying how its item fared. The batch counts as one call for both limits.',
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    body: 'batch',
+    idempotent: true,
+    success: { status: 200, description: 'One result per item, in order.', content: json(batchResultBody) },
+    errors: [...CREATION_ERRORS, 401],
+  },
+  'GET /v2/links': {
+    operationId: 'listLinks',
+    summary: "List the account's links",
+    description: 'Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last).',
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    query: listQuerySchema,
+    success: { status: 200, description: 'A page of links.', content: json(linkPageBody) },
+    errors: [400, ...LINK_ERRORS],
+  },
+  'GET /v2/links/{code}': {
+    operationId: 'getLink',
+    summary: 'View a link',
+    description: "One of the account's links with its click count and status. Other accounts' links answer 404.",
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The link.', content: json(linkViewBody) },
+    errors: LINK_ERRORS,
+  },
+  'PATCH /v2/links/{code}': {
+    operationId: 'updateLink',
+    summary: 'Change a link',
+    description: 'Changes the destination, expiry, click limit or password; `null` removes an expiry, a click limit or a password. Visitors see the change within 60 seconds.',
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    body: 'patch',
+    success: { status: 200, description: 'The link as changed.', content: json(linkViewBody) },
+    errors: [400, 403, 409, 410, 413, ...LINK_ERRORS],
+  },
+  'DELETE /v2/links/{code}': {
+    operationId: 'deleteLink',
+    summary: 'Delete a link',
+    description: 'Visitors get 410 from then on; the code is never given out again.',
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    success: { status: 204, description: 'The link was deleted.' },
+    errors: [409, 410, ...LINK_ERRORS],
+  },
+  'GET /v2/links/{code}/qr': {
+    operationId: 'getLinkQrCode',
+    summary: "A link's QR code",
+    description: 'The QR code of the short URL, as SVG (the default) or PNG.',
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    query: qrQuerySchema,
+    success: {
+      status: 200,
+      description: 'The QR code image.',
+      content: {
+        'image/svg+xml': { raw: { schema: { type: 'string' } } },
+        'image/png': { raw: { schema: { type: 'string', contentMediaType: 'image/png' } } },
+      },
+    },
+    errors: [400, ...LINK_ERRORS],
+  },
+  'GET /v2/links/{code}/stats': {
+    operationId: 'getLinkStats',
+    summary: "A link's clicks",
+    description: 'Counted redirects per day (UTC), country, referring host and device class over the last `days` days; `total` is all clicks ever.',
+    tag: 'Analytics',
+    bearer: true,
+    guarded: true,
+    query: statsQuerySchema,
+    success: { status: 200, description: 'The counts.', content: json(linkStatsBody) },
+    errors: [400, ...LINK_ERRORS],
+  },
+  'GET /v2/usage': {
+    operationId: 'getUsage',
+    summary: "The account's usage",
+    description: "This month's calls against the plan's limit (shared by the account's keys) and this key's minute window.",
+    tag: 'Account',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The usage.', content: json(usageBody) },
+    errors: [401, 429, 500, 503],
+  },
+  'GET /v2/openapi.json': {
+    operationId: 'getOpenApiDocument',
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 document of the API, generated from the schemas the service validates with.',
+    tag: 'Service',
+    bearer: false,
+    guarded: false,
+    success: { status: 200, description: 'The OpenAPI document.', content: { 'application/json': { raw: { schema: { type: 'object' } } } } },
+    errors: [500],
+  },
+  'POST /v1/shorten': {
+    operationId: 'createLinkAnonymously',
+    summary: 'Create a short link without a key',
+    description: 'The earlier unauthenticated endpoint: as POST /v2/shorten, limited per source address and without a monthly quota.',
+    tag: 'Anonymous (v1)',
+    bearer: false,
+    guarded: true,
+    body: 'link',
+    idempotent: true,
+    success: { status: 201, description: 'The link was created.', content: json(createdLinkBody) },
+    errors: [...CREATION_ERRORS, 403],
+  },
+  'POST /v1/shorten/batch': {
+    operationId: 'createLinksAnonymously',
+    summary: 'Create up to 50 short links without a key',
+    description: 'The earlier unauthenticated endpoint: as POST /v2/shorten/batch, limited per source address.',
+    tag: 'Anonymous (v1)',
+    bearer: false,
+    guarded: true,
+    body: 'batch',
+    idempotent: true,
+    success: { status: 200, description: 'One result per item, in order.', content: json(batchResultBody) },
+    errors: CREATION_ERRORS,
+  },
+  'GET /health': {
+    operationId: 'getHealth',
+    summary: 'Liveness',
+    description: 'Answered by API Gateway itself: it says the API is reachable, nothing about its dependencies.',
+    tag: 'Service',
+    bearer: false,
+    guarded: false,
+    success: { status: 200, description: 'The API is reachable.', content: json(healthBody) },
+    errors: [],
+  },
+  'GET /docs': {
+    operationId: 'getApiReference',
+    summary: 'The API reference page',
+    description: 'This document rendered as a page, with everything it needs inside: it loads nothing from other hosts.',
+    tag: 'Service',
+    bearer: false,
+    guarded: false,
+    success: { status: 200, description: 'The page.', content: { 'text/html': { raw: { schema: { type: 'string' } } } } },
+    errors: [500],
+  },
+};
+
+/** The request bodies' schemas, by kind: what the handlers parse with. */
+export const REQUEST_BODIES = { link: linkRequestSchema, patch: linkPatchSchema } as const;

@@ -1,0 +1,125 @@
+import * as z from 'zod/mini';
+import { FEATURES, PLANS } from '../../domain/limits/plans';
+import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
+import type { LinkPage } from '../../domain/links/link-listing';
+import type { LinkStats } from '../../domain/analytics/link-stats';
+import { DEVICE_CLASSES } from '../../domain/analytics/click';
+import type { UsageReport } from '../../domain/limits/usage-report';
+import { DEPENDENCY_UNAVAILABLE_MESSAGE, Messages, OwnMessages } from '../../domain/messages';
+
+/**
+ * Every body the API answers with, as zod schemas: the OpenAPI document is generated from them, and the
+ * compile-time checks at the bottom keep them equal to the types the domain returns. Strict objects: a field
+ * the document does not name fails the contract test.
+ */
+const timestamp = z.iso.datetime({ precision: 3 });
+const date = z.iso.date();
+const url = z.url();
+const count = z.int().check(z.minimum(0));
+
+/** Spec 2.2: optional fields appear only when the request set them. */
+export const createdLinkBody = z.strictObject({
+  shortUrl: url,
+  shortCode: z.string(),
+  url: z.string(),
+  alias: z.optional(z.string()),
+  expiresAt: z.optional(timestamp),
+  maxClicks: z.optional(z.int()),
+  createdAt: timestamp,
+});
+
+/** Spec 2.4: one entry per item, in order; the batch is 200 even when every item failed. */
+export const batchResultBody = z.strictObject({
+  results: z.array(
+    z.union([
+      z.strictObject({
+        index: count,
+        success: z.literal(true),
+        shortUrl: url,
+        shortCode: z.string(),
+        url: z.string(),
+        alias: z.optional(z.string()),
+        expiresAt: z.optional(timestamp),
+        maxClicks: z.optional(z.int()),
+      }),
+      z.strictObject({ index: count, success: z.literal(false), error: z.string() }),
+    ]),
+  ),
+});
+
+export const linkViewBody = z.strictObject({
+  shortUrl: url,
+  shortCode: z.string(),
+  url: z.optional(z.string()),
+  alias: z.optional(z.string()),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  expiresAt: z.optional(timestamp),
+  maxClicks: z.optional(z.int()),
+  clicks: count,
+  passwordProtected: z.boolean(),
+  status: z.enum(LINK_STATUSES),
+});
+
+export const linkPageBody = z.strictObject({ links: z.array(linkViewBody), nextCursor: z.nullable(z.string()) });
+
+export const linkStatsBody = z.strictObject({
+  shortCode: z.string(),
+  total: count,
+  days: z.array(z.strictObject({ date, clicks: count })),
+  countries: z.array(z.strictObject({ country: z.string(), clicks: count })),
+  referrers: z.array(z.strictObject({ host: z.string(), clicks: count })),
+  devices: z.strictObject(Object.fromEntries(DEVICE_CLASSES.map((device) => [device, count])) as Record<(typeof DEVICE_CLASSES)[number], typeof count>),
+});
+
+export const usageBody = z.strictObject({
+  accountId: z.string(),
+  plan: z.enum(PLANS),
+  monthlyLimit: z.nullable(count),
+  used: count,
+  remaining: z.nullable(count),
+  resetDate: date,
+  rateLimit: z.strictObject({ limit: count, remaining: count, reset: count }),
+});
+
+export const healthBody = z.strictObject({ status: z.literal('ok') });
+
+/** Spec 7.5's 400 shape; 413 shares it. */
+export const requestErrorBody = (statusCode: 400 | 413) =>
+  z.strictObject({ statusCode: z.literal(statusCode), timestamp, path: z.string(), method: z.string(), message: z.string() });
+
+/** The { statusCode, message, error } shape of spec 7.5's 401, used by every other error we answer. */
+export const statusErrorBody = (statusCode: number, error: string, messages?: readonly [string, ...string[]]) =>
+  z.strictObject({ statusCode: z.literal(statusCode), message: messages ? z.enum(messages) : z.string(), error: z.literal(error) });
+
+export const planRequiredBody = z.strictObject({
+  statusCode: z.literal(403),
+  message: z.string(),
+  error: z.literal('Forbidden'),
+  feature: z.enum(FEATURES),
+  currentPlan: z.enum(PLANS),
+  upgradeUrl: url,
+});
+
+export const rateLimitedBody = z.strictObject({
+  statusCode: z.literal(429),
+  message: z.literal(Messages.rateLimited),
+  error: z.literal('Too Many Requests'),
+  retryAfter: z.int().check(z.minimum(1)),
+});
+
+export const quotaExceededBody = z.strictObject({ statusCode: z.literal(429), message: z.string(), limit: count, resetDate: date, upgradeUrl: url });
+
+export const unavailableMessages = [Messages.maintenance, OwnMessages.safetyUnavailable, DEPENDENCY_UNAVAILABLE_MESSAGE] as const;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Expect<T extends true> = T;
+
+/** Fails to compile when a schema and the type the domain returns drift apart. */
+export type BodiesMatchTheDomain = [
+  Expect<Same<z.output<typeof createdLinkBody>, CreatedLinkView>>,
+  Expect<Same<z.output<typeof linkViewBody>, LinkView>>,
+  Expect<Same<z.output<typeof linkPageBody>, LinkPage>>,
+  Expect<Same<z.output<typeof linkStatsBody>, LinkStats>>,
+  Expect<Same<z.output<typeof usageBody>, UsageReport>>,
+];

@@ -1,0 +1,37 @@
+/**
+ * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
+ * describe each API route (a type error otherwise), and the local stack reads them back from the template.
+ */
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'docs' | 'redirect' | 'health';
+
+export interface Route {
+  path: string;
+  methods: readonly string[];
+  target: RouteTarget;
+  /** Guarded by the API-key authorizer. */
+  apiKey: boolean;
+}
+
+export const ROUTES = [
+  { path: '/v2/shorten', methods: ['POST'], target: 'create', apiKey: true },
+  { path: '/v2/shorten/batch', methods: ['POST'], target: 'batch', apiKey: true },
+  { path: '/v2/links', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/links/{code}', methods: ['GET', 'PATCH', 'DELETE'], target: 'links', apiKey: true },
+  { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'qr', apiKey: true },
+  { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
+  { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
+  { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },
+  { path: '/health', methods: ['GET'], target: 'health', apiKey: false },
+  { path: '/docs', methods: ['GET'], target: 'docs', apiKey: false },
+  { path: '/{code}', methods: ['GET', 'HEAD', 'POST'], target: 'redirect', apiKey: false },
+] as const satisfies readonly Route[];
+
+type RouteKeys<R> = R extends { path: infer P extends string; methods: readonly (infer M extends string)[]; target: infer T } ? (T extends 'redirect' ? never : `${M} ${P}`) : never;
+
+/** `${method} ${path}` of every API route: the visitor's redirect is a page, not part of the API's document. */
+export type ApiRouteKey = RouteKeys<(typeof ROUTES)[number]>;
+
+/** First path segments that belong to the API, never to a visitor's short code. */
+export const API_PATH_SEGMENTS = [...new Set(ROUTES.filter((route) => route.target !== 'redirect').map((route) => route.path.split('/')[1] ?? ''))];
