@@ -2,7 +2,7 @@ import tseslint from 'typescript-eslint';
 import jest from 'eslint-plugin-jest';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'test-artifacts/', 'jest.config.js'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'test-artifacts/', 'jest.config.js', 'clients/typescript/src/schema.d.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {

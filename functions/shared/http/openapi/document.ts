@@ -80,9 +80,19 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
     content: jsonContent(statusErrorBody(422, 'Unprocessable Entity', [OwnMessages.idempotencyKeyReused])),
   },
   TooManyRequests: {
-    description: 'The per-minute rate limit (wait `retryAfter` seconds) or the monthly plan limit (wait until `resetDate`) was reached.',
-    headers: { 'Retry-After': { ...HEADERS.RetryAfter, required: false }, ...rateLimitHeaders },
-    content: { 'application/json': { schema: { oneOf: [jsonSchema(rateLimitedBody), jsonSchema(quotaExceededBody)] } } },
+    description:
+      "The key's per-minute rate limit (wait `retryAfter` seconds), the account's monthly plan limit (wait until `resetDate`), or the stage's own throttle, which guards every route against floods.",
+    headers: {
+      'Retry-After': { ...HEADERS.RetryAfter, required: false },
+      'X-RateLimit-Limit': { ...HEADERS.RateLimitLimit, required: false },
+      'X-RateLimit-Remaining': { ...HEADERS.RateLimitRemaining, required: false },
+      'X-RateLimit-Reset': { ...HEADERS.RateLimitReset, required: false },
+    },
+    content: {
+      'application/json': {
+        schema: { oneOf: [jsonSchema(rateLimitedBody), jsonSchema(quotaExceededBody), jsonSchema(statusErrorBody(429, 'Too Many Requests', [Messages.rateLimited]))] },
+      },
+    },
   },
   InternalServerError: {
     description: 'Something unexpected failed; the detail is logged, never shown.',

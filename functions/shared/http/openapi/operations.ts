@@ -164,7 +164,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     bearer: false,
     guarded: false,
     success: { status: 200, description: 'The OpenAPI document.', content: { 'application/json': { raw: { schema: { type: 'object' } } } } },
-    errors: [500],
+    errors: [429, 500],
   },
   'POST /v1/shorten': {
     operationId: 'createLinkAnonymously',
@@ -198,7 +198,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     bearer: false,
     guarded: false,
     success: { status: 200, description: 'The API is reachable.', content: json(healthBody) },
-    errors: [],
+    errors: [429],
   },
   'GET /docs': {
     operationId: 'getApiReference',
@@ -208,7 +208,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     bearer: false,
     guarded: false,
     success: { status: 200, description: 'The page.', content: { 'text/html': { raw: { schema: { type: 'string' } } } } },
-    errors: [500],
+    errors: [429, 500],
   },
 };
 

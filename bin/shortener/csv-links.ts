@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+
+/** A stop the user must fix (a bad file, a missing setting): one line, exit code 2. */
+export class UsageError extends Error {}
+
+export const LINK_COLUMNS = ['url', 'alias', 'password', 'expiresIn', 'maxClicks'] as const;
+export const BATCH_SIZE = 50;
+
+export interface LinkRows {
+  columns: string[];
+  rows: Array<Record<string, string>>;
+}
+
+/** The rows of an import file: a header row naming at least `url`, quoted fields allowed, a BOM ignored. */
+export function parseLinkRows(text: string, fileName: string): LinkRows {
+  let columns: string[] = [];
+  let rows: Array<Record<string, string>>;
+  try {
+    rows = parse(text, {
+      bom: true,
+      columns: (header: string[]) => (columns = header.map((name) => name.trim())),
+      skip_empty_lines: true,
+    }) as Array<Record<string, string>>;
+  } catch (error) {
+    throw new UsageError(`${fileName} is not a CSV file this command can read: ${(error as Error).message}`);
+  }
+  if (!columns.includes('url')) {
+    throw new UsageError(`${fileName} has no url column: its header row must name the columns (${LINK_COLUMNS.join(',')}), url at least`);
+  }
+  return { columns, rows };
+}
+
+/** Whole numbers become numbers; anything else is sent as written, for the API to say what is wrong with it. */
+const numberOrText = (value: string): number | string => (/^-?\d{1,16}$/.test(value.trim()) ? Number(value) : value);
+
+/** One row as a link request: empty cells are fields not set. */
+export function linkRequestOf(row: Record<string, string>): Record<string, string | number> {
+  const request: Record<string, string | number> = { url: row.url ?? '' };
+  for (const field of ['alias', 'password'] as const) if (row[field]) request[field] = row[field];
+  for (const field of ['expiresIn', 'maxClicks'] as const) if (row[field]?.trim()) request[field] = numberOrText(row[field]);
+  return request;
+}
+
+/**
+ * The Idempotency-Key of one batch, from its content and place in the file: running the same file again
+ * (within the API's 24 hours) replays batches already made instead of making them twice.
+ */
+export function batchIdempotencyKey(firstRow: number, requests: readonly object[]): string {
+  return `import-${createHash('sha256').update(JSON.stringify([firstRow, requests])).digest('hex')}`;
+}

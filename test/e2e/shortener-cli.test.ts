@@ -1,0 +1,146 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { baseUrl, createApiKey, http, jsonHeaders } from '../support/local-stack';
+
+/** Issue 12: `npm run shortener -- import | list | stats | qr` against the local stack, as a user runs it. */
+const root = path.join(__dirname, '..', '..');
+const work = mkdtempSync(path.join(tmpdir(), 'shortener-cli-'));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The command as a child process; `until` may stop it (SIGKILL, as a closed laptop would) once stderr says so. */
+function shortener(args: string[], apiKey: string, until?: (stderr: string) => boolean): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    // One process (tsx as a loader, not its wrapper), so a kill stops the import itself.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/shortener.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, SHORTENER_API_URL: baseUrl(), SHORTENER_API_KEY: apiKey },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (until?.(stderr)) child.kill('SIGKILL');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function accountLinkCount(apiKey: string): Promise<number> {
+  let count = 0;
+  let cursor: string | null = null;
+  do {
+    const page = await http('GET', `/v2/links?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: jsonHeaders(apiKey) });
+    const body = page.json<{ links: unknown[]; nextCursor: string | null }>();
+    count += body.links.length;
+    cursor = body.nextCursor;
+  } while (cursor);
+  return count;
+}
+
+/** 1,000 rows: quoted commas, Unicode, every field; every 17th URL and every 29th expiresIn bad. */
+function importFile(): { csv: string; good: number } {
+  const lines = ['url,alias,password,expiresIn,maxClicks'];
+  let good = 0;
+  for (let index = 0; index < 1_000; index += 1) {
+    const badUrl = index % 17 === 0;
+    const badExpiry = index % 29 === 0;
+    if (!badUrl && !badExpiry) good += 1;
+    const url = badUrl ? `not a url ${index}` : index % 3 === 0 ? `https://例え.jp/页面/${index}` : `"https://example.com/import?row=${index},a"`;
+    const password = index % 5 === 0 ? `"pass, word ${index}"` : '';
+    const expiresIn = badExpiry ? 'soon' : index % 4 === 0 ? '86400' : '';
+    const maxClicks = index % 7 === 0 ? '10' : '';
+    lines.push([url, '', password, expiresIn, maxClicks].join(','));
+  }
+  return { csv: `${lines.join('\n')}\n`, good };
+}
+
+describe('npm run shortener -- import', () => {
+  it('imports 1,000 rows in order, and after an interruption a second run makes no duplicates', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const { csv, good } = importFile();
+    const input = path.join(work, 'links.csv');
+    const output = path.join(work, 'results.csv');
+    writeFileSync(input, csv);
+
+    const interrupted = await shortener(['import', input, '--out', output], apiKey, (stderr) => /imported (1[5-9]\d|[2-9]\d\d)\//.test(stderr));
+    expect(interrupted.code).toBeNull();
+    const madeBeforeTheStop = await accountLinkCount(apiKey);
+    expect(madeBeforeTheStop).toBeGreaterThan(0);
+    expect(madeBeforeTheStop).toBeLessThan(good);
+
+    const finished = await shortener(['import', input, '--out', output], apiKey);
+    expect(finished.code).toBe(0);
+    // Not a terminal: plain progress lines, one per batch of 50.
+    expect(finished.stderr.match(/^imported \d+\/1000 rows/gm)).toHaveLength(20);
+    expect(finished.stderr).toContain(`1000 rows: ${good} links, ${1_000 - good} failed`);
+
+    const inputRows = parse(csv, { columns: true }) as Array<Record<string, string>>;
+    const results = parse(readFileSync(output, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(results).toHaveLength(1_000);
+    results.forEach((row, index) => {
+      expect(row.url).toBe(inputRows[index]?.url);
+      expect(Boolean(row.shortUrl) !== Boolean(row.error)).toBe(true);
+    });
+    expect(results.filter((row) => row.shortUrl)).toHaveLength(good);
+    expect(results[17]?.error).toBe('Please provide a valid URL');
+    expect(results[29]?.error).toBe('expiresIn must be a whole number of seconds');
+    expect(new Set(results.map((row) => row.shortUrl).filter(Boolean)).size).toBe(good);
+
+    expect(await accountLinkCount(apiKey)).toBe(good);
+  });
+
+  it.each([
+    ['a file that is not there', null, /^cannot read .*missing\.csv: ENOENT$/m],
+    ['a file without a url column', 'link,alias\nhttps://example.com,\n', /has no url column/],
+    ['a file that is not CSV', 'url,alias\n"https://example.com/unclosed,x\n', /is not a CSV file this command can read/],
+  ])('stops on %s with one line and exit code 2', async (_case, content, message) => {
+    const file = path.join(work, content === null ? 'missing.csv' : `bad-${Math.random().toString(36).slice(2)}.csv`);
+    if (content !== null) writeFileSync(file, content);
+    const run = await shortener(['import', file], 'shk_unused');
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe('');
+  });
+});
+
+describe('npm run shortener -- list, stats, qr', () => {
+  it('lists the links, shows their clicks and saves a QR code', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const created = await http('POST', '/v2/shorten', { headers: jsonHeaders(apiKey), body: { url: 'https://example.com/cli' } });
+    const { shortCode } = created.json<{ shortCode: string }>();
+
+    const list = await shortener(['list'], apiKey);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')[1]).toMatch(new RegExp(`^${shortCode}\tactive\t0\thttp://.+/${shortCode}\thttps://example.com/cli$`));
+
+    const stats = await shortener(['stats', shortCode, '--json'], apiKey);
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ shortCode, total: 0 });
+
+    const svg = path.join(work, `${shortCode}.svg`);
+    const qr = await shortener(['qr', shortCode, '--out', svg], apiKey);
+    expect(qr.code).toBe(0);
+    expect(readFileSync(svg, 'utf8')).toMatch(/^<svg /);
+
+    const missing = await shortener(['stats', 'nosuchcode'], apiKey);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe('Link not found (404)');
+  });
+
+  it('says which setting is missing, with exit code 2', async () => {
+    const run = await shortener(['list'], '');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^SHORTENER_API_KEY is not set/);
+  });
+});
