@@ -17,8 +17,8 @@ const template = Template.fromStack(stack).toJSON() as TemplateJson;
 const functions = [...readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' }).functions.values()];
 
 describe('bundled functions', () => {
-  it('are seven', () => {
-    expect(functions).toHaveLength(7);
+  it('are eight', () => {
+    expect(functions).toHaveLength(8);
   });
 
   it.each(functions.map((fn) => [fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId, fn] as const))(
@@ -26,7 +26,8 @@ describe('bundled functions', () => {
     (_name, fn) => {
       const script = `const m = await import(${JSON.stringify(pathToFileURL(fn.entryFile).href)}); console.log(typeof m.${fn.exportName});`;
       const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-        env: { ...process.env, ...fn.environment, AWS_REGION: 'us-east-1' },
+        // LAMBDA_TASK_ROOT as Lambda sets it: the docs function reads the file shipped beside its bundle from there.
+        env: { ...process.env, ...fn.environment, AWS_REGION: 'us-east-1', LAMBDA_TASK_ROOT: path.dirname(fn.entryFile) },
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,14 +35,23 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 7);
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 8);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 8);
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 9);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
     expect(tableGrants(dev, 'authorizer')).toEqual(['ApiKeys:dynamodb:GetItem']);
+    expect(tableGrants(dev, 'docs')).toEqual([]);
     for (const creator of ['create', 'batch']) {
-      expect(tableGrants(dev, creator)).toEqual(['AliasOverrides:dynamodb:GetItem', 'Links:dynamodb:PutItem', 'Usage:dynamodb:UpdateItem']);
+      expect(tableGrants(dev, creator)).toEqual([
+        'AliasOverrides:dynamodb:GetItem',
+        'Idempotency:dynamodb:DeleteItem',
+        'Idempotency:dynamodb:GetItem',
+        'Idempotency:dynamodb:PutItem',
+        'Idempotency:dynamodb:UpdateItem',
+        'Links:dynamodb:PutItem',
+        'Usage:dynamodb:UpdateItem',
+      ]);
     }
     expect(tableGrants(dev, 'redirect')).toEqual(['Links:dynamodb:GetItem', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'links')).toEqual([
@@ -102,11 +111,24 @@ describe('tables', () => {
       { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
       6,
     );
-    expect(Object.values(dev.findResources('AWS::DynamoDB::Table')).every((table) => table.DeletionPolicy === 'Retain')).toBe(true);
+    const retained = Object.entries(dev.findResources('AWS::DynamoDB::Table')).filter(([, table]) => table.DeletionPolicy === 'Retain');
+    expect(retained.map(([id]) => id).filter((id) => id.startsWith('DataIdempotency'))).toEqual([]);
+    expect(retained).toHaveLength(6);
+  });
+
+  it('keep idempotency records a day at most, through TTL, without backups', () => {
+    dev.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+      }),
+    });
   });
 
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 6);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 7);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
   });
 });

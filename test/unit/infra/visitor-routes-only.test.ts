@@ -21,6 +21,6 @@ describe('the short domain', () => {
   });
 
   it('knows every API path segment from the route list', () => {
-    expect([...API_PATH_SEGMENTS].sort()).toEqual(['health', 'v1', 'v2']);
+    expect([...API_PATH_SEGMENTS].sort()).toEqual(['docs', 'health', 'v1', 'v2']);
   });
 });

@@ -1,0 +1,34 @@
+import { batchIdempotencyKey, linkRequestOf, parseLinkRows, UsageError } from '../../../bin/shortener/csv-links';
+
+describe('parseLinkRows', () => {
+  it('reads a header row, quoted fields with commas and quotes, Unicode and a BOM', () => {
+    const { columns, rows } = parseLinkRows('\ufeffurl,alias,password\n"https://example.com/?a=1,2",,"say ""hi"""\nhttps://例え.jp/ü,mine,\n', 'links.csv');
+    expect(columns).toEqual(['url', 'alias', 'password']);
+    expect(rows).toEqual([
+      { url: 'https://example.com/?a=1,2', alias: '', password: 'say "hi"' },
+      { url: 'https://例え.jp/ü', alias: 'mine', password: '' },
+    ]);
+  });
+
+  it('refuses a file without a url column, or one that is not CSV, with one line', () => {
+    expect(() => parseLinkRows('link\nhttps://example.com\n', 'a.csv')).toThrow(new UsageError('a.csv has no url column: its header row must name the columns (url,alias,password,expiresIn,maxClicks), url at least'));
+    expect(() => parseLinkRows('url,alias\nx,y,z\n', 'b.csv')).toThrow(/^b\.csv is not a CSV file this command can read: /);
+  });
+});
+
+describe('linkRequestOf', () => {
+  it('leaves empty cells out, sends whole numbers as numbers and anything else as written', () => {
+    expect(linkRequestOf({ url: 'https://example.com', alias: '', password: 'pw12', expiresIn: ' 3600 ', maxClicks: '' })).toEqual({ url: 'https://example.com', password: 'pw12', expiresIn: 3600 });
+    expect(linkRequestOf({ url: 'https://example.com', expiresIn: 'soon', maxClicks: '1.5' })).toEqual({ url: 'https://example.com', expiresIn: 'soon', maxClicks: '1.5' });
+  });
+});
+
+describe('batchIdempotencyKey', () => {
+  it('is the same for the same rows at the same place, and differs otherwise', () => {
+    const rows = [{ url: 'https://example.com/a' }];
+    expect(batchIdempotencyKey(0, rows)).toBe(batchIdempotencyKey(0, [{ url: 'https://example.com/a' }]));
+    expect(batchIdempotencyKey(50, rows)).not.toBe(batchIdempotencyKey(0, rows));
+    expect(batchIdempotencyKey(0, [{ url: 'https://example.com/b' }])).not.toBe(batchIdempotencyKey(0, rows));
+    expect(batchIdempotencyKey(0, rows)).toMatch(/^[\x20-\x7e]{1,255}$/);
+  });
+});
