@@ -50,12 +50,19 @@ async function main(): Promise<void> {
   if (process.env.LOCAL_SKIP_SYNTH !== '1') synthesize();
   const topology = readLocalTopology('http://localhost:3000');
   const outdir = mkdtempSync(path.join(tmpdir(), 'floors-'));
-  const floors = { dynamodb: await buildFloor('dynamodb.ts', outdir), dynamodbSsm: await buildFloor('dynamodb-ssm.ts', outdir) };
+  const floors = {
+    none: await buildFloor('none.ts', outdir),
+    dynamodb: await buildFloor('dynamodb.ts', outdir),
+    dynamodbSsm: await buildFloor('dynamodb-ssm.ts', outdir),
+  };
 
   const rows = [...topology.functions.values()].map((fn) => {
     const name = fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId;
     const readsSsm = Object.keys(fn.environment).some((key) => key.includes('PARAMETER'));
-    return { name, file: fn.entryFile, environment: fn.environment, floor: readsSsm ? floors.dynamodbSsm : floors.dynamodb, floorName: readsSsm ? 'DynamoDB + SSM' : 'DynamoDB' };
+    const readsTables = Object.keys(fn.environment).some((key) => key.endsWith('_TABLE'));
+    const [floor, floorName] = readsSsm ? [floors.dynamodbSsm, 'DynamoDB + SSM'] : readsTables ? [floors.dynamodb, 'DynamoDB'] : [floors.none, 'no SDK client'];
+    // LAMBDA_TASK_ROOT as Lambda sets it: the docs function reads the file shipped beside its bundle.
+    return { name, file: fn.entryFile, environment: { ...fn.environment, LAMBDA_TASK_ROOT: path.dirname(fn.entryFile) }, floor, floorName };
   });
 
   const times = new Map<string, Array<{ wall: number; cpu: number }>>();

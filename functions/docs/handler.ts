@@ -5,8 +5,13 @@ import { openApiDocument } from '../shared/http/openapi/document';
 import { referencePage, serverUrlOf } from '../shared/http/openapi/reference-page';
 import { json, type HttpResponse } from '../shared/http/responses';
 
-/** Redoc's standalone bundle, copied beside the handler at bundling time (see service-stack.ts). */
-const redocScript = readFileSync(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', 'redoc.standalone.js'), 'utf8');
+/**
+ * Redoc's standalone bundle, copied beside the handler at bundling time (see service-stack.ts). Its menu footer
+ * loads Redocly's logo from their CDN: with an empty source the image fails and Redoc leaves it out, so the page
+ * asks no other host for anything.
+ */
+const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const redocScript = readFileSync(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', 'redoc.standalone.js'), 'utf8').replaceAll(REDOCLY_LOGO, '');
 
 /** Built once per container (every request names the same server); a different one replaces it. */
 let built: { serverUrl: string; document: unknown } | undefined;

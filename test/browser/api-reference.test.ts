@@ -33,10 +33,10 @@ describe('the API reference page', () => {
     const response = await page.goto(`${baseUrl()}/docs`);
     expect(response?.status()).toBe(200);
 
-    const operation = page.getByRole('heading', { name: 'Create a short link', exact: true });
+    const section = page.locator('[id="operation/createLink"]');
+    const operation = section.locator('h2', { hasText: /^Create a short link\s*$/ });
     await operation.waitFor({ timeout: 20_000 });
     await operation.scrollIntoViewIfNeeded();
-    const section = page.locator('[id="operation/createLink"]');
     const tooMany = section.getByRole('button', { name: /^429\b/ });
     await tooMany.click();
     await expect(section.getByText('Rate limit exceeded. Try again in the next minute.').first().isVisible()).resolves.toBe(true);

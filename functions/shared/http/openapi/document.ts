@@ -22,6 +22,9 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): J
   return rest;
 }
 
+/** A variant of an answer, named for the reference page's selector. */
+const titled = (title: string, schema: z.ZodMiniType) => ({ title, ...jsonSchema(schema) });
+
 const jsonContent = (schema: z.ZodMiniType) => ({ 'application/json': { schema: jsonSchema(schema) } });
 
 /** Each request body as the handlers parse it; a batch's items are link requests, judged one by one. */
@@ -61,7 +64,7 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
 const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], Json> = {
   BadRequest: {
     description: `The request is invalid; \`message\` says what (the first problem found). Among the messages:\n\n${list(BAD_REQUEST_MESSAGES)}`,
-    content: { 'application/json': { schema: { anyOf: [jsonSchema(requestErrorBody(400)), { ...jsonSchema(statusErrorBody(400, 'Bad Request')), description: "API Gateway's own answer to a request it cannot read." }] } } },
+    content: { 'application/json': { schema: { anyOf: [titled('The request is invalid', requestErrorBody(400)), titled('API Gateway cannot read the request', statusErrorBody(400, 'Bad Request'))] } } },
   },
   Unauthorized: { description: 'The API key is missing, invalid or inactive.', content: jsonContent(statusErrorBody(401, 'Unauthorized', [Messages.apiKeyRequired, Messages.apiKeyInvalid])) },
   Forbidden: { description: "The request uses a feature the caller's plan does not include.", content: jsonContent(planRequiredBody) },
@@ -73,7 +76,7 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {
     description: 'The body is larger than the endpoint accepts (16 KiB for one link, 1 MiB for a batch; API Gateway itself stops at 10 MiB).',
-    content: { 'application/json': { schema: { anyOf: [jsonSchema(requestErrorBody(413)), jsonSchema(statusErrorBody(413, 'Payload Too Large', [OwnMessages.bodyTooLarge]))] } } },
+    content: { 'application/json': { schema: { anyOf: [titled('Over the endpoint\'s limit', requestErrorBody(413)), titled('Over API Gateway\'s limit', statusErrorBody(413, 'Payload Too Large', [OwnMessages.bodyTooLarge]))] } } },
   },
   IdempotencyKeyReused: {
     description: 'The Idempotency-Key was used before with a different body.',
@@ -90,7 +93,13 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
     },
     content: {
       'application/json': {
-        schema: { oneOf: [jsonSchema(rateLimitedBody), jsonSchema(quotaExceededBody), jsonSchema(statusErrorBody(429, 'Too Many Requests', [Messages.rateLimited]))] },
+        schema: {
+          oneOf: [
+            titled('Per-minute rate limit', rateLimitedBody),
+            titled('Monthly plan limit', quotaExceededBody),
+            titled('Stage throttle', statusErrorBody(429, 'Too Many Requests', [Messages.rateLimited])),
+          ],
+        },
       },
     },
   },

@@ -14,7 +14,7 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
  * blob worker, and nothing from elsewhere.
  */
 export function referencePage(document: unknown, redocScript: string): HttpResponse {
-  const init = `Redoc.init(${scriptSafeJson(document)}, { expandResponses: "200,201,429", hideDownloadButton: false }, document.getElementById("reference"));`;
+  const init = `Redoc.init(${scriptSafeJson(document)}, { expandResponses: "200,201", hideDownloadButton: false }, document.getElementById("reference"));`;
   const html = `<!doctype html>
 <html lang="en">
 <head>
