@@ -29,13 +29,24 @@ export interface ServiceFunctionProps {
   removalPolicy: RemovalPolicy;
   /** Files (paths from the project root) shipped beside the bundle, read at run time from LAMBDA_TASK_ROOT. */
   filesBeside?: readonly string[];
+  /**
+   * Bundles of their own beside the main one (file name → entry from the project root), built with the same
+   * options and imported from LAMBDA_TASK_ROOT when first needed: code few requests use costs the others nothing.
+   */
+  lazyBundles?: Readonly<Record<string, string>>;
 }
 
-function copyBeside(files: readonly string[]): ICommandHooks {
+function besideTheBundle(files: readonly string[], lazyBundles: Readonly<Record<string, string>>): ICommandHooks {
+  const esbuildOptions = `--bundle --platform=node --format=esm --target=node22 --minify --sourcemap --main-fields=module,main --banner:js="${ESM_REQUIRE_BANNER}"`;
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) => files.map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}/${path.basename(file)}"`),
+    afterBundling: (inputDir, outputDir) => [
+      ...files.map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}/${path.basename(file)}"`),
+      ...Object.entries(lazyBundles).map(
+        ([name, entry]) => `"${path.join(inputDir, 'node_modules', '.bin', 'esbuild')}" "${path.join(inputDir, entry)}" ${esbuildOptions} --log-level=warning --outfile="${outputDir}/${name}"`,
+      ),
+    ],
   };
 }
 
@@ -69,7 +80,7 @@ export class ServiceFunction extends NodejsFunction {
         // Bundle the SDK too: tree-shaken clients load faster than the runtime's full copy, and versions are pinned.
         externalModules: [],
         banner: ESM_REQUIRE_BANNER,
-        ...(props.filesBeside ? { commandHooks: copyBeside(props.filesBeside) } : {}),
+        ...(props.filesBeside || props.lazyBundles ? { commandHooks: besideTheBundle(props.filesBeside ?? [], props.lazyBundles ?? {}) } : {}),
       },
     });
     Validations.of(this).acknowledge({

@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'a
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
-import { EnvNames, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
+import { BESIDE_THE_BUNDLE, EnvNames, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
 import { API_PATH_SEGMENTS, ShortenerApi } from './api';
 import { ClickCounting } from './click-counting';
 import { DataTables } from './data-tables';
@@ -46,11 +46,14 @@ export class ServiceStack extends Stack {
       ...(config.safeBrowsingKeyParameter ? { [EnvNames.safeBrowsingKeyParameter]: config.safeBrowsingKeyParameter } : {}),
       ...(config.safetyFailMode ? { [EnvNames.safetyFailMode]: config.safetyFailMode } : {}),
     };
+    // Powertools' idempotency utility, for creations sent with an Idempotency-Key only.
+    const idempotencyBundle = { [BESIDE_THE_BUNDLE.idempotency]: 'functions/shared/adapters/idempotency-store.ts' };
     const create = new ServiceFunction(this, 'CreateFunction', {
       name: 'create',
       description: 'POST /v2/shorten and /v1/shorten',
       memorySize: 512,
       environment: creationEnvironment,
+      lazyBundles: idempotencyBundle,
       removalPolicy,
     });
     const batch = new ServiceFunction(this, 'BatchFunction', {
@@ -58,6 +61,7 @@ export class ServiceStack extends Stack {
       description: 'POST /v2/shorten/batch and /v1/shorten/batch',
       memorySize: 512,
       environment: creationEnvironment,
+      lazyBundles: idempotencyBundle,
       removalPolicy,
     });
     for (const fn of [create, batch]) {
@@ -91,7 +95,7 @@ export class ServiceStack extends Stack {
     const docs = new ServiceFunction(this, 'DocsFunction', {
       name: 'docs',
       description: 'GET /v2/openapi.json and /docs: the OpenAPI document and the API reference page',
-      filesBeside: ['node_modules/redoc/bundles/redoc.standalone.js'],
+      filesBeside: [`node_modules/redoc/bundles/${BESIDE_THE_BUNDLE.redoc}`],
       removalPolicy,
     });
     const originSecret = new OriginSecret(this, 'OriginVerify', { secretName: `${config.appName}-${config.stage}-origin-verify` });

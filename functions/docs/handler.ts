@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { BESIDE_THE_BUNDLE } from '../shared/config';
 import { openApiDocument } from '../shared/http/openapi/document';
 import { referencePage, serverUrlOf } from '../shared/http/openapi/reference-page';
 import { json, type HttpResponse } from '../shared/http/responses';
@@ -11,7 +12,9 @@ import { json, type HttpResponse } from '../shared/http/responses';
  * asks no other host for anything.
  */
 const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
-const redocScript = readFileSync(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', 'redoc.standalone.js'), 'utf8').replaceAll(REDOCLY_LOGO, '');
+let redocScript: string | undefined;
+/** Read with the first page request: the document's own requests never load the 1 MB script. */
+const redoc = () => (redocScript ??= readFileSync(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', BESIDE_THE_BUNDLE.redoc), 'utf8').replaceAll(REDOCLY_LOGO, ''));
 
 /** Built once per container (every request names the same server); a different one replaces it. */
 let built: { serverUrl: string; document: unknown } | undefined;
@@ -27,6 +30,6 @@ function documentFor(serverUrl: string): unknown {
  */
 export async function handler(event: APIGatewayProxyEvent): Promise<HttpResponse> {
   const document = documentFor(serverUrlOf(event));
-  if (event.resource === '/docs') return referencePage(document, redocScript);
+  if (event.resource === '/docs') return referencePage(document, redoc());
   return json(200, document, { 'cache-control': 'public, max-age=300' });
 }

@@ -12,6 +12,14 @@ function optional(name: string): string | undefined {
 /** Where SSM serves a Secrets Manager secret: functions that already carry the SSM client need no other one. */
 export const SECRETS_MANAGER_REFERENCE_PREFIX = '/aws/reference/secretsmanager/';
 
+/** Files the CDK ships beside a function's bundle; the function reads them from LAMBDA_TASK_ROOT. */
+export const BESIDE_THE_BUNDLE = {
+  /** Powertools' idempotency utility, a bundle of its own for the creation functions. */
+  idempotency: 'idempotency.mjs',
+  /** Redoc's standalone script, for the docs function. */
+  redoc: 'redoc.standalone.js',
+} as const;
+
 /** The links table's index of each account's links by creation time. */
 export const LINKS_BY_OWNER_INDEX = 'byOwner';
 

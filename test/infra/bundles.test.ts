@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readTopology, type Template as TemplateJson } from '../../bin/local/template';
+import { BESIDE_THE_BUNDLE } from '../../functions/shared/config';
 import { buildStack } from './app-factory';
 
 /**
@@ -34,4 +35,24 @@ describe('bundled functions', () => {
       expect(output.trim()).toBe('function');
     },
   );
+});
+
+describe('the idempotency bundle beside the creation functions', () => {
+  const creators = functions.filter((fn) => ['create', 'batch'].includes(fn.environment.POWERTOOLS_SERVICE_NAME ?? ''));
+
+  it('ships beside create and batch only, and keeps Powertools idempotency out of their main bundles', () => {
+    expect(creators).toHaveLength(2);
+    for (const fn of functions) {
+      const beside = path.join(path.dirname(fn.entryFile), BESIDE_THE_BUNDLE.idempotency);
+      expect([fn.environment.POWERTOOLS_SERVICE_NAME, existsSync(beside)]).toEqual([fn.environment.POWERTOOLS_SERVICE_NAME, creators.includes(fn)]);
+      expect(readFileSync(fn.entryFile, 'utf8')).not.toContain('INPROGRESS');
+    }
+  });
+
+  it.each(creators.map((fn) => [fn.environment.POWERTOOLS_SERVICE_NAME, fn] as const))('imports as ESM beside %s and exports the store', (_name, fn) => {
+    const file = path.join(path.dirname(fn.entryFile), BESIDE_THE_BUNDLE.idempotency);
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(typeof m.idempotencyStore);`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, AWS_REGION: 'us-east-1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(output.trim()).toBe('function');
+  });
 });

@@ -7,7 +7,6 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
-import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
 import type { HttpResponse } from '../http/responses';
 import { dynamoPlain } from './clients';
 
@@ -27,7 +26,18 @@ class NotStored extends Error {
   }
 }
 
-export type IdempotentRun = (key: string, body: unknown, lambdaContext: Context, work: () => Promise<HttpResponse>) => Promise<HttpResponse>;
+/**
+ * How a keyed request ended. This module is a bundle of its own, loaded with the first keyed request (see
+ * creation-handler.ts), so it answers with plain values: error classes are not shared across bundles. Whatever
+ * `work` throws passes through as it was thrown.
+ */
+export type IdempotentOutcome =
+  | { kind: 'answered'; response: HttpResponse }
+  | { kind: 'reused' }
+  | { kind: 'in-progress' }
+  | { kind: 'store-unavailable'; cause: unknown };
+
+export type IdempotentRun = (key: string, body: unknown, lambdaContext: Context, work: () => Promise<HttpResponse>) => Promise<IdempotentOutcome>;
 
 /**
  * Powertools for AWS Lambda's idempotency utility on its DynamoDB persistence layer: the first request with a
@@ -60,12 +70,12 @@ export function idempotencyStore(tableName: string): IdempotentRun {
     // In-progress records expire with the invocation: a repeat after a crash runs again instead of waiting 24 h.
     config.registerLambdaContext(lambdaContext);
     try {
-      return await runOnce({ key, body }, work);
+      return { kind: 'answered', response: await runOnce({ key, body }, work) };
     } catch (error) {
-      if (error instanceof NotStored) return error.response;
-      if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReused('Idempotency-Key reused', { cause: error });
-      if (error instanceof IdempotencyAlreadyInProgressError) throw new IdempotencyKeyInProgress('Idempotency-Key in progress', { cause: error });
-      if (error instanceof IdempotencyPersistenceLayerError && error.cause instanceof DependencyUnavailable) throw error.cause;
+      if (error instanceof NotStored) return { kind: 'answered', response: error.response };
+      if (error instanceof IdempotencyValidationError) return { kind: 'reused' };
+      if (error instanceof IdempotencyAlreadyInProgressError) return { kind: 'in-progress' };
+      if (error instanceof IdempotencyPersistenceLayerError) return { kind: 'store-unavailable', cause: error };
       throw error;
     }
   };

@@ -1,9 +1,13 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { config } from '../config';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BESIDE_THE_BUNDLE, config } from '../config';
 import type { IdempotentRun } from '../adapters/idempotency-store';
 import type { CreationContext, CreationDeps } from '../domain/links/link-creation';
 import { countMonthlyCall } from '../domain/limits/rate-limits';
 import type { Caller } from '../domain/accounts/caller';
+import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
+import { OwnMessages } from '../domain/messages';
 import { aliasOverrides, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
 import { apiGuard } from './api-guard';
 import { guardedHandler } from './guarded-handler';
@@ -20,11 +24,16 @@ const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeU
 const shortBaseUrl = shortBaseUrlReader();
 
 /**
- * The idempotency store, loaded with the first keyed request: requests without a key (most) never load
- * Powertools' idempotency code nor touch its table.
+ * Powertools' idempotency utility is a bundle of its own beside the function's (see service-stack.ts), loaded
+ * with the first keyed request: requests without a key never parse or run it, nor touch its table.
  */
-let idempotencyStore: Promise<IdempotentRun> | undefined;
-const idempotent = () => (idempotencyStore ??= import('../adapters/idempotency-store').then((store) => store.idempotencyStore(config.table('idempotencyTable'))));
+let store: Promise<IdempotentRun> | undefined;
+function idempotent(): Promise<IdempotentRun> {
+  store ??= import(pathToFileURL(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', BESIDE_THE_BUNDLE.idempotency)).href).then(
+    (bundle: typeof import('../adapters/idempotency-store')) => bundle.idempotencyStore(config.table('idempotencyTable')),
+  );
+  return store;
+}
 
 /** Keys are scoped to the account (all its keys), or to the source address on the anonymous v1 routes. */
 const scopeOf = (caller: Caller) => (caller.kind === 'apiKey' ? `account:${caller.accountId}` : `ip:${caller.clientIp}`);
@@ -39,9 +48,13 @@ export function creationHandler(maxBodyBytes: number, handle: CreationHandler) {
     const create = async () => handle(body, { context: { caller: admission.caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() }, deps });
     if (key === undefined) return create();
     const run = await idempotent();
-    return run(`${scopeOf(admission.caller)} ${key}`, body, lambdaContext, async () => {
+    const outcome = await run(`${scopeOf(admission.caller)} ${key}`, body, lambdaContext, async () => {
       await countMonthlyCall(admission.caller, usage, Date.now(), admission.rateLimit);
       return create();
     });
+    if (outcome.kind === 'answered') return outcome.response;
+    if (outcome.kind === 'reused') throw new IdempotencyKeyReused(OwnMessages.idempotencyKeyReused);
+    if (outcome.kind === 'in-progress') throw new IdempotencyKeyInProgress(OwnMessages.idempotencyKeyInProgress);
+    throw new DependencyUnavailable(OwnMessages.dependencyUnavailable, { cause: outcome.cause });
   });
 }
