@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BESIDE_THE_BUNDLE, config } from '../config';
-import type { IdempotentRun } from '../adapters/idempotency-store';
+import type { IdempotentRun, idempotencyStore } from '../adapters/idempotency-store';
 import type { CreationContext, CreationDeps } from '../domain/links/link-creation';
 import { countMonthlyCall } from '../domain/limits/rate-limits';
 import type { Caller } from '../domain/accounts/caller';
@@ -30,7 +30,7 @@ const shortBaseUrl = shortBaseUrlReader();
 let store: Promise<IdempotentRun> | undefined;
 function idempotent(): Promise<IdempotentRun> {
   store ??= import(pathToFileURL(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', BESIDE_THE_BUNDLE.idempotency)).href).then(
-    (bundle: typeof import('../adapters/idempotency-store')) => bundle.idempotencyStore(config.table('idempotencyTable')),
+    (bundle: { idempotencyStore: typeof idempotencyStore }) => bundle.idempotencyStore(config.table('idempotencyTable')),
   );
   return store;
 }
