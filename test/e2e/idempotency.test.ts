@@ -1,9 +1,11 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { OwnMessages } from '../../functions/shared/domain/messages';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { createApiKey, dynamo, http, jsonHeaders, rawHttp, stackOutput, uniqueLoopbackAddress, type HttpResult } from '../support/local-stack';
 import { ISO_MS } from '../support/spec-shapes';
+import { anyText } from '../support/unicode-arbitraries';
 
 /** Issue 12: Idempotency-Key on the creation routes. */
 
@@ -148,6 +150,23 @@ describe('Idempotency-Key on POST /v2/shorten', () => {
     const body = JSON.stringify({ url: 'https://example.com/bad-key' });
     const answer = await rawHttp('POST', '/v2/shorten', [['authorization', `Bearer ${apiKey}`], ['content-type', 'application/json'], ['idempotency-key', Buffer.from('clé-☃', 'utf8')]], body);
     expectBadKey(answer, '/v2/shorten');
+  });
+
+  it('takes any text as a key: printable ASCII (as HTTP trims it) creates, anything else is a 400 naming the header', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const body = JSON.stringify({ url: 'https://example.com/any-key' });
+    // Line breaks would end the header and start another: that is header injection, not a key.
+    const keys = fc.oneof(anyText(60), fc.string({ minLength: 1, maxLength: 300, unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)) }));
+    await fc.assert(
+      fc.asyncProperty(keys.filter((text) => !/[\r\n]/.test(text)), async (key) => {
+        const answer = await rawHttp('POST', '/v2/shorten', [['authorization', `Bearer ${apiKey}`], ['content-type', 'application/json'], ['idempotency-key', Buffer.from(key, 'utf8')]], body);
+        const asReceived = key.replace(/^[ \t]+|[ \t]+$/g, '');
+        if (/^[\x20-\x7e]{1,255}$/.test(asReceived)) expect(answer.status).toBe(201);
+        else expect([answer.status, answer.json<{ message: string }>().message]).toEqual([400, expect.any(String)]);
+        if (answer.status === 400 && answer.json<{ path?: string }>().path) expectBadKey(answer, '/v2/shorten');
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('accepts a key of exactly 255 printable characters', async () => {

@@ -64,7 +64,7 @@ describe('full Unicode everywhere', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(['POST', '/v2/shorten'], ['POST', '/v1/shorten'], ['GET', `/${code}`], ['POST', `/${code}`], ['HEAD', `/${code}`]),
-        fc.subarray(['authorization', 'content-type', 'accept', 'user-agent', 'cookie', 'cloudfront-viewer-address', 'x-origin-verify', 'x-forwarded-proto', 'referer']),
+        fc.subarray(['authorization', 'content-type', 'accept', 'user-agent', 'cookie', 'cloudfront-viewer-address', 'x-origin-verify', 'x-forwarded-proto', 'referer', 'idempotency-key']),
         headerValue,
         fc.boolean(),
         async ([method, path], names, value, validKey) => {
