@@ -161,9 +161,10 @@ describe('Idempotency-Key on POST /v2/shorten', () => {
       fc.asyncProperty(keys.filter((text) => !/[\r\n]/.test(text)), async (key) => {
         const answer = await rawHttp('POST', '/v2/shorten', [['authorization', `Bearer ${apiKey}`], ['content-type', 'application/json'], ['idempotency-key', Buffer.from(key, 'utf8')]], body);
         const asReceived = key.replace(/^[ \t]+|[ \t]+$/g, '');
-        if (/^[\x20-\x7e]{1,255}$/.test(asReceived)) expect(answer.status).toBe(201);
-        else expect([answer.status, answer.json<{ message: string }>().message]).toEqual([400, expect.any(String)]);
-        if (answer.status === 400 && answer.json<{ path?: string }>().path) expectBadKey(answer, '/v2/shorten');
+        const refusal = answer.status === 400 ? answer.json<{ message: string; path?: string }>() : undefined;
+        // Ours names the header; a request Node cannot parse gets the gateway's own 400, which has no path.
+        const outcome = answer.status === 201 ? 'created' : refusal && (refusal.path === undefined || refusal.message === OwnMessages.idempotencyKeyInvalid) ? 'refused' : `unexpected ${answer.status}`;
+        expect(outcome).toBe(/^[\x20-\x7e]{1,255}$/.test(asReceived) ? 'created' : 'refused');
       }),
       { numRuns: 300 },
     );
