@@ -36,8 +36,18 @@ export interface ServiceFunctionProps {
   lazyBundles?: Readonly<Record<string, string>>;
 }
 
+/** esbuild options of every bundle, the lazy ones too. */
+const BUNDLING = { target: 'node22', minify: true, sourceMap: true, mainFields: ['module', 'main'], banner: ESM_REQUIRE_BANNER };
+
 function besideTheBundle(files: readonly string[], lazyBundles: Readonly<Record<string, string>>): ICommandHooks {
-  const esbuildOptions = `--bundle --platform=node --format=esm --target=node22 --minify --sourcemap --main-fields=module,main --banner:js="${ESM_REQUIRE_BANNER}"`;
+  const esbuildOptions = [
+    '--bundle --platform=node --format=esm',
+    `--target=${BUNDLING.target}`,
+    BUNDLING.minify ? '--minify' : '',
+    BUNDLING.sourceMap ? '--sourcemap' : '',
+    `--main-fields=${BUNDLING.mainFields.join(',')}`,
+    `--banner:js="${BUNDLING.banner}"`,
+  ].join(' ');
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
@@ -73,13 +83,9 @@ export class ServiceFunction extends NodejsFunction {
       environment: { POWERTOOLS_SERVICE_NAME: props.name, POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE, ...props.environment },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        mainFields: ['module', 'main'],
+        ...BUNDLING,
         // Bundle the SDK too: tree-shaken clients load faster than the runtime's full copy, and versions are pinned.
         externalModules: [],
-        banner: ESM_REQUIRE_BANNER,
         ...(props.filesBeside || props.lazyBundles ? { commandHooks: besideTheBundle(props.filesBeside ?? [], props.lazyBundles ?? {}) } : {}),
       },
     });

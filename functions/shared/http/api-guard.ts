@@ -14,8 +14,6 @@ export interface Admission {
   caller: Caller;
   flags: Flags;
   rateLimit: RateLimitStatus;
-  /** The monthly call is left to the handler (see GuardDeps.defersQuota). */
-  quotaDeferred: boolean;
 }
 
 export type GuardedContext = Context & { admission: Admission };
@@ -42,9 +40,8 @@ export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, A
       const caller = callerFrom(request.event);
       const flags = await deps.flags.current();
       assertNotInMaintenance(flags);
-      const quotaDeferred = deps.defersQuota?.(request.event) ?? false;
-      const rateLimit = await (quotaDeferred ? admitToMinuteWindow : admitCall)(caller, deps.usage, Date.now());
-      request.context.admission = { caller, flags, rateLimit, quotaDeferred };
+      const admit = deps.defersQuota?.(request.event) ? admitToMinuteWindow : admitCall;
+      request.context.admission = { caller, flags, rateLimit: await admit(caller, deps.usage, Date.now()) };
     },
     after: (request) => {
       const admission = request.context.admission as Admission | undefined;

@@ -31,6 +31,10 @@ let store: Promise<IdempotentRun> | undefined;
 function idempotent(): Promise<IdempotentRun> {
   store ??= import(pathToFileURL(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', BESIDE_THE_BUNDLE.idempotency)).href).then(
     (bundle: { idempotencyStore: typeof idempotencyStore }) => bundle.idempotencyStore(config.table('idempotencyTable')),
+    (error: unknown) => {
+      store = undefined; // the next keyed request tries again
+      throw error;
+    },
   );
   return store;
 }

@@ -1,8 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger, publishMetrics } from '../observability';
-import type { Context } from 'aws-lambda';
 import type { Admission, GuardedContext } from './api-guard';
 
 export type GuardedHandler = (event: APIGatewayProxyEvent, admission: Admission, lambdaContext: Context) => Promise<APIGatewayProxyResult>;
