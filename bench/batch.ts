@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { StackOutputs } from '../lib/stack-outputs';
 import { createApiKey, dynamo, freshTables } from '../test/support/local-stack';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   const stack = await startBenchStack();
   try {
     const singles: number[] = [];
+    const keyedSingles: number[] = [];
     const batches: number[] = [];
     const floorOne: number[] = [];
     const floorFifty: number[] = [];
@@ -42,21 +44,37 @@ async function main(): Promise<void> {
       const { apiKey } = await createApiKey('ENTERPRISE');
       const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
       const single = await load({ url: `${stack.url}/v2/shorten`, method: 'POST', headers, body: JSON.stringify({ url: 'https://example.com/bench' }), connections: 1, amount: SINGLES_PER_ROUND });
+      // The same creation with a fresh Idempotency-Key each: Powertools' in-progress put and its stored answer.
+      const keyed = await load({
+        url: `${stack.url}/v2/shorten`,
+        connections: 1,
+        amount: SINGLES_PER_ROUND,
+        requests: [
+          {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ url: 'https://example.com/bench' }),
+            setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }),
+          },
+        ],
+      });
       const items = Array.from({ length: 50 }, (_, i) => ({ url: `https://example.com/bench/${i}` }));
       const batch = await load({ url: `${stack.url}/v2/shorten/batch`, method: 'POST', headers, body: JSON.stringify({ urls: items }), connections: 1, amount: BATCHES_PER_ROUND });
-      if (single.non2xx + single.errors + batch.non2xx + batch.errors > 0) throw new Error(`failed requests: ${JSON.stringify({ single, batch })}`);
+      if ([single, keyed, batch].some((result) => result.non2xx + result.errors > 0)) throw new Error(`failed requests: ${JSON.stringify({ single, keyed, batch })}`);
       if (round <= 0) continue;
       singles.push(single.p50);
+      keyedSingles.push(keyed.p50);
       batches.push(batch.p50);
       floorOne.push(await timed(20, rawPut));
       floorFifty.push(await timed(10, () => Promise.all(Array.from({ length: 50 }, rawPut))));
-      console.error(`round ${round}: single p50 ${single.p50} ms, 50-item batch p50 ${batch.p50} ms`);
+      console.error(`round ${round}: single p50 ${single.p50} ms, with Idempotency-Key ${keyed.p50} ms, 50-item batch p50 ${batch.p50} ms`);
     }
     const single = median(singles);
     const batch = median(batches);
     console.log(`| single creation, median p50 | ${round(single)} ms |`);
     console.log(`| 50-item batch, median p50 | ${round(batch)} ms |`);
     console.log(`| ratio (target ≤ 4) | ${round(batch / single)} |`);
+    console.log(`| single creation with an Idempotency-Key, median p50 | ${round(median(keyedSingles))} ms (${round(median(keyedSingles) / single)}× without) |`);
     console.log(`| floor: one conditional PutItem straight to DynamoDB Local | ${round(median(floorOne))} ms |`);
     console.log(`| floor: 50 concurrent conditional PutItems straight to DynamoDB Local | ${round(median(floorFifty))} ms |`);
   } finally {
