@@ -84,7 +84,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     guarded: true,
     query: listQuerySchema,
     success: { status: 200, description: 'A page of links.', content: json(linkPageBody) },
-    errors: [400, ...LINK_ERRORS],
+    errors: [400, 401, 429, 500, 503],
   },
   'GET /v2/links/{code}': {
     operationId: 'getLink',
