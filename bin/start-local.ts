@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
   console.log(`API:            ${stack.apiUrl}`);
   console.log(`Short links:    ${stack.shortBaseUrl}`);
+  console.log(`API reference:  ${stack.apiUrl}/docs`);
   console.log(`Dev API key:    ${stack.devApiKey}   (PRO plan)`);
   console.log(`Try: curl -s -X POST ${stack.apiUrl}/v2/shorten -H 'Authorization: Bearer ${stack.devApiKey}' -H 'Content-Type: application/json' -d '{"url":"https://example.com"}'`);
 }
