@@ -21,8 +21,6 @@ import { Construct } from 'constructs';
 import { addGatewayResponses } from './gateway-responses';
 import { ROUTES, type Route, type RouteTarget } from '../functions/shared/http/routes';
 
-export { API_PATH_SEGMENTS, ROUTES } from '../functions/shared/http/routes';
-
 /**
  * Access logs without the caller's address, user agent or identity (the standard fields hold them): visits are
  * never recorded with anything that identifies the visitor, and API calls are traced by request id and key id.

@@ -101,7 +101,13 @@ export class LocalGateway {
       headers[name] = value;
       (multiValueHeaders[name] ??= []).push(value);
     }
-    // API Gateway tells functions how the client came in; here it is plain HTTP.
+    // API Gateway tells functions how the client came in, whatever the client claimed; here it is plain HTTP.
+    for (const name of Object.keys(headers)) {
+      if (name.toLowerCase() === 'x-forwarded-proto') {
+        delete headers[name];
+        delete multiValueHeaders[name];
+      }
+    }
     headers['X-Forwarded-Proto'] = 'http';
     multiValueHeaders['X-Forwarded-Proto'] = ['http'];
     const query = [...url.searchParams.keys()].length > 0 ? Object.fromEntries(url.searchParams) : null;

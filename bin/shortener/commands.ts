@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
+import { MAX_BATCH_ITEMS } from '../../functions/shared/domain/links/batch-request';
 import { createShortenerClient, type ShortenerClient } from '../../clients/typescript/src';
-import { BATCH_SIZE, batchIdempotencyKey, linkRequestOf, parseLinkRows, UsageError } from './csv-links';
+import { batchIdempotencyKey, linkRequestOf, parseLinkRows, UsageError } from './csv-links';
 import { progressFor } from './progress';
 
 export interface Io {
@@ -38,8 +39,8 @@ export async function importLinks(client: ShortenerClient, file: string, options
   const results: Array<{ shortUrl?: string; error?: string }> = [];
   const progress = progressFor(rows.length);
   let stoppedBy: string | undefined;
-  for (let start = 0; start < rows.length && !stoppedBy; start += BATCH_SIZE) {
-    const requests = rows.slice(start, start + BATCH_SIZE).map(linkRequestOf);
+  for (let start = 0; start < rows.length && !stoppedBy; start += MAX_BATCH_ITEMS) {
+    const requests = rows.slice(start, start + MAX_BATCH_ITEMS).map(linkRequestOf);
     const { data, error, response } = await client.POST('/v2/shorten/batch', {
       // Cells the API will refuse (a word where a number belongs) are sent as written, for its message.
       body: { urls: requests as never },

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
+import { linkRequestSchema } from '../../functions/shared/domain/links/link-request';
 
 /** A stop the user must fix (a bad file, a missing setting): one line, exit code 2. */
 export class UsageError extends Error {}
 
-export const LINK_COLUMNS = ['url', 'alias', 'password', 'expiresIn', 'maxClicks'] as const;
-export const BATCH_SIZE = 50;
+/** The columns are the fields of a link request, as the API parses them. */
+const LINK_COLUMNS = Object.keys(linkRequestSchema.shape);
 
 export interface LinkRows {
   columns: string[];

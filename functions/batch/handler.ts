@@ -2,6 +2,7 @@ import { batchItems } from '../shared/domain/links/batch-request';
 import { createLinks } from '../shared/domain/links/link-creation';
 import { creationHandler } from '../shared/http/creation-handler';
 import { recordCreations } from '../shared/http/outcome-metrics';
+import { MAX_BODY_BYTES } from '../shared/http/body-limits';
 import { json } from '../shared/http/responses';
 import type { CreatedLinkView } from '../shared/domain/links/link';
 
@@ -10,11 +11,8 @@ function batchEntryFields({ createdAt: _createdAt, ...fields }: CreatedLinkView)
   return fields;
 }
 
-/** Fifty generous items; larger bodies are refused before parsing. */
-const MAX_BODY_BYTES = 1024 * 1024;
-
 /** POST /v2/shorten/batch (and POST /v1/shorten/batch): spec 4.2, one result per item, in order. */
-export const handler = creationHandler(MAX_BODY_BYTES, async (body, creation) => {
+export const handler = creationHandler(MAX_BODY_BYTES.batch, async (body, creation) => {
   const items = batchItems(body);
   const outcomes = await createLinks(items, creation.context, creation.deps);
   recordCreations(outcomes, 'batch');

@@ -6,6 +6,7 @@ import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
 import { parseStatsDays, statsOfLink } from '../shared/domain/analytics/link-stats';
 import { accountCaller, managementContext } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';
+import { MAX_BODY_BYTES } from '../shared/http/body-limits';
 import { readJsonObject } from '../shared/http/json-body';
 import { json, noContent, type HttpResponse } from '../shared/http/responses';
 
@@ -15,9 +16,6 @@ export interface LinksApi {
 }
 
 type Operation = (event: APIGatewayProxyEvent, admission: Admission, api: LinksApi) => Promise<HttpResponse>;
-
-/** An edit is a few short fields, like a single creation. */
-const MAX_PATCH_BYTES = 16 * 1024;
 
 const context = (admission: Admission, api: LinksApi) => managementContext(admission, api.shortBaseUrl);
 
@@ -31,7 +29,7 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /v2/links/{code}': async (event, admission, api) => json(200, await viewLink(code(event), await context(admission, api), api.deps)),
   'PATCH /v2/links/{code}': async (event, admission, api) => {
-    const body = readJsonObject(event, MAX_PATCH_BYTES);
+    const body = readJsonObject(event, MAX_BODY_BYTES.patch);
     return json(200, await editLink(code(event), body, await context(admission, api), api.deps));
   },
   'DELETE /v2/links/{code}': async (event, admission, api) => {

@@ -1,5 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { ROUTES } from '../../lib/api';
+import { ROUTES } from '../../functions/shared/http/routes';
 import { Messages } from '../../functions/shared/domain/messages';
 import { buildStack } from './app-factory';
 import { readTopology, type Template as Template_ } from '../../bin/local/template';

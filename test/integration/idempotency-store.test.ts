@@ -2,6 +2,7 @@ import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { localAwsEnvironment } from '../../bin/local/stack';
 import type * as StoreModule from '../../functions/shared/adapters/idempotency-store';
+import { IDEMPOTENCY_TTL_SECONDS } from '../../functions/shared/http/idempotency-terms';
 import type { HttpResponse } from '../../functions/shared/http/responses';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { freshTables } from '../support/local-stack';
@@ -44,7 +45,7 @@ describe('idempotencyStore against DynamoDB Local', () => {
     await run('account:a ttl', {}, lambdaContext, async () => answer(200, {}));
     const { Items } = await new DynamoDBClient({}).send(new ScanCommand({ TableName: tableName }));
     const expirations = (Items ?? []).map((item) => Number(item.expiration?.N));
-    expect(expirations.some((expiration) => expiration >= before + store.IDEMPOTENCY_TTL_SECONDS && expiration <= before + store.IDEMPOTENCY_TTL_SECONDS + 5)).toBe(true);
+    expect(expirations.some((expiration) => expiration >= before + IDEMPOTENCY_TTL_SECONDS && expiration <= before + IDEMPOTENCY_TTL_SECONDS + 5)).toBe(true);
   });
 
   it('says reused for the same key with another body, and in progress while the first runs', async () => {

@@ -1,7 +1,9 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../functions/shared/http/openapi/document';
+import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { API_PATH_SEGMENTS } from '../../functions/shared/http/routes';
+import { GATEWAY_ANSWERS, gatewayResponseTemplate } from '../../lib/gateway-responses';
 
 /**
  * The contract test (issue 12): every answer the stack tests receive through `http` or `rawHttp` is checked
@@ -56,7 +58,10 @@ export interface Answer {
   text: string;
 }
 
-const GATEWAY_NOT_FOUND = { statusCode: 404, message: 'Not Found', error: 'Not Found' };
+/** What API Gateway answers for a route it does not have (gateway-responses.ts). */
+const unknownRoute = GATEWAY_ANSWERS.find((answer) => answer.type === ResponseType.MISSING_AUTHENTICATION_TOKEN);
+if (!unknownRoute) throw new Error('gateway-responses.ts no longer answers unknown routes');
+const GATEWAY_NOT_FOUND = gatewayResponseTemplate(unknownRoute);
 
 /** Throws when the answer is not one the document describes. */
 export function assertDescribedByContract(method: string, requestPath: string, answer: Answer): void {
@@ -67,7 +72,7 @@ export function assertDescribedByContract(method: string, requestPath: string, a
   const where = `${method} ${requestPath} → ${answer.status}`;
   if (!operation) {
     if (isVisitorRequest(method, pathname)) return;
-    const expectedBody = method === 'HEAD' ? '' : JSON.stringify(GATEWAY_NOT_FOUND);
+    const expectedBody = method === 'HEAD' ? '' : GATEWAY_NOT_FOUND;
     if (answer.status !== 404 || answer.text !== expectedBody) throw new Error(`contract: ${where} reaches no documented operation, yet is not the gateway's 404: ${answer.text.slice(0, 200)}`);
     return;
   }

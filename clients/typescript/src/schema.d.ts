@@ -392,7 +392,7 @@ export interface components {
                 };
             };
         };
-        /** @description The body is larger than the endpoint accepts (16 KiB for one link, 1 MiB for a batch; API Gateway itself stops at 10 MiB). */
+        /** @description The body is larger than the endpoint accepts (16 KiB for one link or an edit, 1 MiB for a batch; API Gateway itself stops at 10 MiB). */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -618,9 +618,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: ({
-                            index: number;
-                            /** @constant */
-                            success: true;
                             /** Format: uri */
                             shortUrl: string;
                             shortCode: string;
@@ -629,6 +626,9 @@ export interface operations {
                             /** Format: date-time */
                             expiresAt?: string;
                             maxClicks?: number;
+                            index: number;
+                            /** @constant */
+                            success: true;
                         } | {
                             index: number;
                             /** @constant */
@@ -1089,9 +1089,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: ({
-                            index: number;
-                            /** @constant */
-                            success: true;
                             /** Format: uri */
                             shortUrl: string;
                             shortCode: string;
@@ -1100,6 +1097,9 @@ export interface operations {
                             /** Format: date-time */
                             expiresAt?: string;
                             maxClicks?: number;
+                            index: number;
+                            /** @constant */
+                            success: true;
                         } | {
                             index: number;
                             /** @constant */

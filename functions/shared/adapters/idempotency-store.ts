@@ -7,11 +7,9 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
+import { IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../http/idempotency-terms';
 import type { HttpResponse } from '../http/responses';
 import { dynamoPlain } from './clients';
-
-/** How long a first answer is kept for repeats of its key. */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 /** What Powertools hashes: `key` (the caller's scope and their Idempotency-Key) names the record, `body` must match. */
 interface KeyedRequest {
@@ -53,7 +51,7 @@ export function idempotencyStore(tableName: string): IdempotentRun {
     hashFunction: 'sha256',
     responseHook: (response) => {
       const stored = response as unknown as HttpResponse;
-      return { ...stored, headers: { ...stored.headers, 'idempotent-replayed': 'true' } } as never;
+      return { ...stored, headers: { ...stored.headers, [IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]: 'true' } } as never;
     },
   });
   const persistenceStore = new DynamoDBPersistenceLayer({ tableName, awsSdkV3Client: dynamoPlain() });

@@ -12,7 +12,8 @@ import { aliasOverrides, flagSource, linkStore, safetyChecker, shortBaseUrlReade
 import { apiGuard } from './api-guard';
 import { guardedHandler } from './guarded-handler';
 import { header } from './headers';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from './idempotency-key';
+import { idempotencyKeyOf } from './idempotency-key';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency-terms';
 import { readJsonObject } from './json-body';
 import type { HttpResponse } from './responses';
 

@@ -3,9 +3,7 @@ import * as z from 'zod/mini';
 import { InvalidRequest } from '../domain/errors';
 import { OwnMessages } from '../domain/messages';
 import { header } from './headers';
-
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency-terms';
 
 /** 1–255 printable ASCII characters: room for a UUID, a hash or a client's own scheme, nothing that needs escaping. */
 export const idempotencyKeySchema = z.string().check(z.regex(/^[\x20-\x7e]{1,255}$/, OwnMessages.idempotencyKeyInvalid));

@@ -1,4 +1,4 @@
-import { API_PATH_SEGMENTS } from '../../../lib/api';
+import { API_PATH_SEGMENTS } from '../../../functions/shared/http/routes';
 import { visitorRoutesOnlyCode } from '../../../lib/short-domain';
 
 interface ViewerRequest {

@@ -2,7 +2,9 @@ import * as z from 'zod/mini';
 import { batchRequestSchema } from '../../domain/links/batch-request';
 import { Messages, OwnMessages } from '../../domain/messages';
 import { RATE_LIMITS } from '../../domain/limits/rate-limits';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeySchema } from '../idempotency-key';
+import { describeBytes, MAX_BODY_BYTES } from '../body-limits';
+import { idempotencyKeySchema } from '../idempotency-key';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency-terms';
 import type { ApiRouteKey } from '../routes';
 import { ERROR_RESPONSES, OPERATIONS, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
 import {
@@ -75,7 +77,7 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   },
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {
-    description: 'The body is larger than the endpoint accepts (16 KiB for one link, 1 MiB for a batch; API Gateway itself stops at 10 MiB).',
+    description: `The body is larger than the endpoint accepts (${describeBytes(MAX_BODY_BYTES.link)} for one link or an edit, ${describeBytes(MAX_BODY_BYTES.batch)} for a batch; API Gateway itself stops at 10 MiB).`,
     content: { 'application/json': { schema: { anyOf: [titled('Over the endpoint\'s limit', requestErrorBody(413)), titled('Over API Gateway\'s limit', statusErrorBody(413, 'Payload Too Large', [OwnMessages.bodyTooLarge]))] } } },
   },
   IdempotencyKeyReused: {
@@ -124,7 +126,7 @@ function parameters(route: string, doc: OperationDoc): Json[] {
           name: IDEMPOTENCY_KEY_HEADER,
           in: 'header',
           required: false,
-          description: 'Makes retries safe: a repeat with the same key and body within 24 hours gets the first answer again, creating nothing. Scoped to the account (to the source address on v1).',
+          description: `Makes retries safe: a repeat with the same key and body within ${IDEMPOTENCY_TTL_SECONDS / 3600} hours gets the first answer again, creating nothing. Scoped to the account (to the source address on v1).`,
           schema: jsonSchema(idempotencyKeySchema),
         },
       ]

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { statsQuerySchema } from '../../domain/analytics/link-stats';
+import { MAX_BATCH_ITEMS } from '../../domain/links/batch-request';
 import { linkPatchSchema, linkRequestSchema } from '../../domain/links/link-request';
 import { listQuerySchema } from '../../domain/links/link-listing';
 import { qrQuerySchema } from '../qr-code';
@@ -49,32 +50,37 @@ const json = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
 const CREATION_ERRORS = [400, 409, 413, 422, 429, 500, 503] as const;
 const LINK_ERRORS = [401, 404, 429, 500, 503] as const;
 
+/** The two v2 creations; their v1 twins differ in name, key and errors only. */
+const CREATE_LINK: OperationDoc = {
+  operationId: 'createLink',
+  summary: 'Create a short link',
+  description: 'Creates one short link (spec 4.1). The destination is checked by the URL safety check first.',
+  tag: 'Links',
+  bearer: true,
+  guarded: true,
+  body: 'link',
+  idempotent: true,
+  success: { status: 201, description: 'The link was created.', content: json(createdLinkBody) },
+  errors: [...CREATION_ERRORS, 401, 403],
+};
+
+const CREATE_LINKS: OperationDoc = {
+  operationId: 'createLinks',
+  summary: `Create up to ${MAX_BATCH_ITEMS} short links`,
+  description: 'Creates each item on its own (spec 4.2): the answer is 200 even when some or all items failed, each result saying how its item fared. The batch counts as one call for both limits.',
+  tag: 'Links',
+  bearer: true,
+  guarded: true,
+  body: 'batch',
+  idempotent: true,
+  success: { status: 200, description: 'One result per item, in order.', content: json(batchResultBody) },
+  errors: [...CREATION_ERRORS, 401],
+};
+
 /** Every API route of routes.ts, described; the compiler refuses a route without its description. */
 export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
-  'POST /v2/shorten': {
-    operationId: 'createLink',
-    summary: 'Create a short link',
-    description: 'Creates one short link (spec 4.1). The destination is checked by the URL safety check first.',
-    tag: 'Links',
-    bearer: true,
-    guarded: true,
-    body: 'link',
-    idempotent: true,
-    success: { status: 201, description: 'The link was created.', content: json(createdLinkBody) },
-    errors: [...CREATION_ERRORS, 401, 403],
-  },
-  'POST /v2/shorten/batch': {
-    operationId: 'createLinks',
-    summary: 'Create up to 50 short links',
-    description: 'Creates each item on its own (spec 4.2): the answer is 200 even when some or all items failed, each result saying how its item fared. The batch counts as one call for both limits.',
-    tag: 'Links',
-    bearer: true,
-    guarded: true,
-    body: 'batch',
-    idempotent: true,
-    success: { status: 200, description: 'One result per item, in order.', content: json(batchResultBody) },
-    errors: [...CREATION_ERRORS, 401],
-  },
+  'POST /v2/shorten': CREATE_LINK,
+  'POST /v2/shorten/batch': CREATE_LINKS,
   'GET /v2/links': {
     operationId: 'listLinks',
     summary: "List the account's links",
@@ -167,27 +173,21 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     errors: [429, 500],
   },
   'POST /v1/shorten': {
+    ...CREATE_LINK,
     operationId: 'createLinkAnonymously',
     summary: 'Create a short link without a key',
     description: 'The earlier unauthenticated endpoint: as POST /v2/shorten, limited per source address and without a monthly quota.',
     tag: 'Anonymous (v1)',
     bearer: false,
-    guarded: true,
-    body: 'link',
-    idempotent: true,
-    success: { status: 201, description: 'The link was created.', content: json(createdLinkBody) },
     errors: [...CREATION_ERRORS, 403],
   },
   'POST /v1/shorten/batch': {
+    ...CREATE_LINKS,
     operationId: 'createLinksAnonymously',
-    summary: 'Create up to 50 short links without a key',
+    summary: `Create up to ${MAX_BATCH_ITEMS} short links without a key`,
     description: 'The earlier unauthenticated endpoint: as POST /v2/shorten/batch, limited per source address.',
     tag: 'Anonymous (v1)',
     bearer: false,
-    guarded: true,
-    body: 'batch',
-    idempotent: true,
-    success: { status: 200, description: 'One result per item, in order.', content: json(batchResultBody) },
     errors: CREATION_ERRORS,
   },
   'GET /health': {

@@ -32,16 +32,8 @@ export const createdLinkBody = z.strictObject({
 export const batchResultBody = z.strictObject({
   results: z.array(
     z.union([
-      z.strictObject({
-        index: count,
-        success: z.literal(true),
-        shortUrl: url,
-        shortCode: z.string(),
-        url: z.string(),
-        alias: z.optional(z.string()),
-        expiresAt: z.optional(timestamp),
-        maxClicks: z.optional(z.int()),
-      }),
+      // A created link without createdAt, which spec 2.4 does not list.
+      z.extend(z.omit(createdLinkBody, { createdAt: true }), { index: count, success: z.literal(true) }),
       z.strictObject({ index: count, success: z.literal(false), error: z.string() }),
     ]),
   ),

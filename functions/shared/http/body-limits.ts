@@ -1,0 +1,12 @@
+/**
+ * The largest body each kind of request may have; larger ones get 413 before parsing. A link or an edit is a URL
+ * and a few short fields; fifty generous links fit in a batch's.
+ */
+export const MAX_BODY_BYTES = {
+  link: 16 * 1024,
+  patch: 16 * 1024,
+  batch: 1024 * 1024,
+} as const;
+
+/** For people: 16 KiB, 1 MiB. */
+export const describeBytes = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`);
