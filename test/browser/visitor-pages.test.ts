@@ -11,7 +11,7 @@ import { devApiKey, http, jsonHeaders, uniqueLoopbackAddress } from '../support/
  * destinations, rightly). Screenshots of every page land in test-artifacts/screenshots.
  */
 const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
-const DESTINATION_HOST = 'destination.example';
+const DESTINATION_HOST = 'destination.example.com';
 
 let browser: Browser;
 let destination: Server;
@@ -72,6 +72,19 @@ describe('a visitor in Chromium', () => {
     await Promise.all([page.waitForURL(`http://${DESTINATION_HOST}:${destinationPort}/landing`), page.click('button[type=submit]')]);
     await expect(page.textContent('h1')).resolves.toBe('You made it to the destination');
     await screenshot(page, 'password-landed');
+    await page.close();
+  });
+
+  it('opens a link whose password is 100 emoji, the longest the API accepts, typed into the form whole', async () => {
+    // Issue 16: the API counts characters (code points), the form's maxlength UTF-16 units; 60 emoji once got cut to 50.
+    const password = '😀'.repeat(100);
+    const shortUrl = await createLink({ password });
+    const page = await browser.newPage();
+    await page.goto(shortUrl);
+    await page.fill('#password', password);
+    expect(await page.inputValue('#password')).toBe(password);
+    await Promise.all([page.waitForURL(`http://${DESTINATION_HOST}:${destinationPort}/landing`), page.click('button[type=submit]')]);
+    await expect(page.textContent('h1')).resolves.toBe('You made it to the destination');
     await page.close();
   });
 

@@ -40,7 +40,8 @@ describe('feature flags', () => {
     expect((await shorten({ url: 'https://example.com' })).status).toBe(201);
   });
 
-  it('refuse every creation while shortening is off', async () => {
+  it('refuse every creation, and a PATCH of a destination, while shortening is off', async () => {
+    const plain = (await shorten({ url: 'https://example.com/before-the-switch' })).json<{ shortCode: string }>();
     await setFlag('shortening', false);
     const response = await eventually(async () => {
       const answer = await shorten({ url: 'https://example.com' });
@@ -54,6 +55,13 @@ describe('feature flags', () => {
       return answer;
     });
     expectBadRequest(whole.json(), '/v2/shorten/batch', Messages.shorteningDisabled);
+    // A new destination by PATCH is a shortening too; other edits stay possible.
+    const path = `/v2/links/${plain.shortCode}`;
+    const repointed = await http('PATCH', path, { headers: jsonHeaders(devApiKey()), body: { url: 'https://example.org/elsewhere' } });
+    expect(repointed.status).toBe(400);
+    expect(repointed.json()).toMatchObject({ statusCode: 400, path, method: 'PATCH', message: Messages.shorteningDisabled });
+    expect((await http('PATCH', path, { headers: jsonHeaders(devApiKey()), body: { expiresIn: 600 } })).status).toBe(200);
+    expect((await http('GET', path, { headers: jsonHeaders(devApiKey()) })).json()).toMatchObject({ url: 'https://example.com/before-the-switch' });
   });
 
   it('answer 503 with Retry-After in maintenance mode, on creation, batches and visits', async () => {

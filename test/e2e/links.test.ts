@@ -178,6 +178,10 @@ describe('PATCH /v2/links/{code}', () => {
     ['a short password', { password: 'abc' }, Messages.passwordLength],
     ['a look-alike host', { url: 'https://аpple.com/' }, Messages.unsafeUrl],
     ['a blocklisted host', { url: 'https://malware.testing.google.test/x' }, Messages.unsafeUrl],
+    ['an alias beside a URL (a code never changes)', { url: 'https://example.org/', alias: 'new-name' }, OwnMessages.aliasUnchangeable],
+    ['an alias alone', { alias: 'new-name' }, OwnMessages.aliasUnchangeable],
+    ['a NAT64 address of a private one', { url: 'http://[64:ff9b::a00:1]/' }, Messages.invalidUrl],
+    ['a .test host', { url: 'https://example.test/' }, Messages.invalidUrl],
   ])('refuses %s with the creation message', async (_why, body, message) => {
     const { shortCode } = await shorten(owner);
     expectBadRequest(await call('PATCH', `/v2/links/${shortCode}`, owner, body), 'PATCH', `/v2/links/${shortCode}`, message);

@@ -8,11 +8,11 @@ import { anyPathSegment, anyText } from '../support/unicode-arbitraries';
  * is below 500 (503 only as the documented outage answer, which does not happen here) and in one of the service's
  * shapes. Each property uses its own keys, so the per-key minute limit is not what answers.
  */
-const RUNS = { fields: 1200, headers: 1200, paths: 1600 };
+const RUNS = { fields: 1200, headers: 1200, paths: 1600, forms: 600 };
 
 const urlLike = fc.oneof(
   anyText(60).map((text) => `https://example.com/${text}`),
-  anyText(30).map((text) => `https://${text}.example/`),
+  anyText(30).map((text) => `https://${text}.example.com/`),
   anyText(20).map((text) => `https://${text}`),
   anyText(60),
 );
@@ -76,6 +76,37 @@ describe('full Unicode everywhere', () => {
         },
       ),
       { numRuns: RUNS.headers },
+    );
+  });
+
+  it('in the password form: any cookie and any form body, as raw bytes, the CSRF pair matching or not', async () => {
+    const code = (await http('POST', '/v2/shorten', {
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${devApiKey()}` },
+      body: { url: 'https://example.com/forms', password: 'correct horse' },
+    })).json<{ shortCode: string }>().shortCode;
+    const rawText = anyText(30);
+    await fc.assert(
+      fc.asyncProperty(
+        rawText,
+        rawText,
+        rawText,
+        // Rare: a matching pair reaches the (costly) password check.
+        fc.oneof({ arbitrary: fc.constant(false), weight: 7 }, { arbitrary: fc.constant(true), weight: 1 }),
+        fc.boolean(),
+        async (cookie, csrf, password, matching, encoded) => {
+          const token = matching ? cookie : csrf;
+          const form = encoded
+            ? new URLSearchParams({ password, csrf: token }).toString()
+            : `password=${password}&csrf=${token}`;
+          const headers: Array<[string, Buffer | string]> = [
+            ['content-type', 'application/x-www-form-urlencoded'],
+            ['cookie', Buffer.from(`shortener_csrf=${cookie}`, 'utf8')],
+          ];
+          const response = await rawHttp('POST', `/${code}`, headers, form);
+          expectServiceShape(response, 'POST');
+        },
+      ),
+      { numRuns: RUNS.forms },
     );
   });
 

@@ -178,7 +178,7 @@ export async function clearOfWindowEdge(windowSeconds: number, marginMs = 30_000
  * One request written byte for byte on a socket: header values holding any bytes (UTF-8 of any text, controls),
  * which Node's own client refuses to send. The answer is read until the server closes the connection.
  */
-export function rawHttp(method: string, path: string, headers: ReadonlyArray<[string, Buffer | string]>, body = ''): Promise<HttpResult> {
+export function rawHttp(method: string, path: string, headers: ReadonlyArray<[string, Buffer | string]>, body: Buffer | string = ''): Promise<HttpResult> {
   const { hostname, port } = new URL(baseUrl());
   const head = Buffer.concat([
     Buffer.from(`${method} ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`),

@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameText } from './same-text';
 
 /**
  * Double-submit token for the password form: the same random value in a SameSite=Strict cookie and in a hidden
@@ -23,7 +24,7 @@ export function cookieValue(cookieHeader: string | undefined, name: string): str
   return undefined;
 }
 
+/** Both halves are whatever the client sent: any text, any byte length. */
 export function csrfTokensMatch(fromCookie: string | undefined, fromForm: string | undefined): boolean {
-  if (!fromCookie || !fromForm || fromCookie.length !== fromForm.length) return false;
-  return timingSafeEqual(Buffer.from(fromCookie), Buffer.from(fromForm));
+  return fromCookie !== undefined && fromForm !== undefined && fromCookie !== '' && sameText(fromCookie, fromForm);
 }

@@ -59,7 +59,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/${encodeURIComponent(code)}">
 <input type="hidden" name="csrf" value="${escapeHtml(csrfToken)}">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required autofocus maxlength="100">
+<input id="password" name="password" type="password" autocomplete="current-password" required autofocus maxlength="${PASSWORD_MAX_UTF16_UNITS}">
 <button type="submit">Continue</button>
 </form>`,
   );

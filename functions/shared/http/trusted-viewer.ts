@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header } from './headers';
+import { sameText } from './same-text';
 
 /**
  * The service's CloudFront distribution adds this header, holding a secret generated at deploy time (Secrets
@@ -8,12 +8,6 @@ import { header } from './headers';
  * means something only on a request that carries the secret: anyone can send that header straight to the API.
  */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
-
-/** Constant time whatever the lengths: both sides are hashed to 32 bytes first. */
-function sameSecret(presented: string, secret: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(presented), digest(secret));
-}
 
 export type OriginSecret = () => Promise<string | undefined>;
 
@@ -29,5 +23,5 @@ export async function trustedClientIp(event: APIGatewayProxyEvent, originSecret:
   if (!viewer || !presented) return sourceIp;
   const secret = await originSecret().catch(() => undefined);
   // "ip:port", IPv6 addresses included ("2001:db8::1:443"): the port is what follows the last colon.
-  return secret && sameSecret(presented, secret) ? viewer.replace(/:\d+$/, '') : sourceIp;
+  return secret && sameText(presented, secret) ? viewer.replace(/:\d+$/, '') : sourceIp;
 }

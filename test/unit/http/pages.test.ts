@@ -38,5 +38,8 @@ describe('the CSRF double submit', () => {
     expect(csrfTokensMatch('tok', 'toK')).toBe(false);
     expect(csrfTokensMatch(undefined, 'tok')).toBe(false);
     expect(csrfTokensMatch('tok', '')).toBe(false);
+    // Same UTF-16 length, different byte lengths: once a 500 (timingSafeEqual throws on unequal buffers).
+    expect(csrfTokensMatch('a', 'é')).toBe(false);
+    expect(csrfTokensMatch('😀', 'ab')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { ApiKeyCaller } from '../accounts/caller';
 import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound } from '../errors';
-import type { Flags } from '../limits/flags';
+import { assertShorteningEnabled, type Flags } from '../limits/flags';
 import { Messages, OwnMessages } from '../messages';
 import type { GuardedWrite, LinkChanges, ManagedLinkStore, SafetyChecker } from '../ports';
 import { findUnsafe } from './destination-safety';
@@ -61,6 +61,8 @@ function written(result: GuardedWrite, context: ManagementContext, changes?: Lin
  */
 export async function editLink(code: string, body: object, context: ManagementContext, deps: ManagementDeps): Promise<LinkView> {
   const patch = parseLinkPatch(body);
+  // A new destination is a shortening in all but name: it follows creation's switch.
+  if (patch.url !== undefined) assertShorteningEnabled(context.flags);
   assertFeaturesAllowed(
     {
       ...(typeof patch.password === 'string' ? { password: patch.password } : {}),

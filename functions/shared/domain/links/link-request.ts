@@ -4,9 +4,8 @@ import { InvalidRequest } from '../errors';
 import { parseOrRefuse } from '../request-parsing';
 import { Messages, OwnMessages } from '../messages';
 import { isAcceptableDestination, normaliseDestination } from './url-policy';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 
-export const PASSWORD_MIN_LENGTH = 4;
-export const PASSWORD_MAX_LENGTH = 100;
 export const MIN_EXPIRES_IN_SECONDS = 60;
 /** Ten years: beyond it a date is a typo, and DynamoDB TTL stops deleting items older than five years past. */
 export const MAX_EXPIRES_IN_SECONDS = 315_360_000;
@@ -72,8 +71,12 @@ export function parseLinkRequest(input: unknown): LinkRequest {
   throw new InvalidRequest(result.error.issues[0]?.message ?? Messages.invalidUrl);
 }
 
-/** An edit must change something: an empty body, or one of unknown fields only, is refused. */
+/**
+ * An edit must change something: an empty body, or one of unknown fields only, is refused. `alias` is the one
+ * creation field a PATCH cannot take (the code is the link), so it is refused by name rather than ignored.
+ */
 export function parseLinkPatch(input: object): LinkPatch {
+  if ('alias' in input) throw new InvalidRequest(OwnMessages.aliasUnchangeable);
   const patch = parseOrRefuse(linkPatchSchema, input);
   if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.patchEmpty);
   return patch;

@@ -1,5 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
+/** Spec 2.1: "4 to 100 characters", counted as Unicode code points (an emoji is one character). */
+export const PASSWORD_MIN_LENGTH = 4;
+export const PASSWORD_MAX_LENGTH = 100;
+/**
+ * The same limit in UTF-16 code units, which is what an HTML form's maxlength counts: a code point takes at most
+ * two, so every password the API accepts (100 emoji included) fits the visitor's form whole.
+ */
+export const PASSWORD_MAX_UTF16_UNITS = PASSWORD_MAX_LENGTH * 2;
+
 /** OWASP's scrypt floor (N=2^17 needs 128 MiB; 2^15 keeps a 50-item batch within the Lambda's memory). */
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;

@@ -1,52 +1,34 @@
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Longer destinations are almost always abuse, and some browsers cut URLs past this length. */
 export const MAX_URL_LENGTH = 2048;
 
-const PRIVATE_IPV4_RANGES: ReadonlyArray<readonly [string, number]> = [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata endpoints live here
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved and broadcast
-];
+/**
+ * Names that only resolve inside someone's network, plus the special-use names of IANA's registry (RFC 6761, 6762,
+ * 7686, 8375, 9476): `.test`, `.example`, `.invalid` and `.localhost` never lead anywhere public, `.onion` and `.alt`
+ * leave the DNS, `.arpa` is the DNS's own infrastructure. `example.com/.net/.org` are real, public hosts and stay.
+ */
+const PRIVATE_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'corp', 'test', 'example', 'invalid', 'onion', 'alt', 'arpa'];
 
-/** Names that only resolve inside someone's network. */
-const PRIVATE_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'home.arpa', 'corp'];
+const GLOBAL_UNICAST_IPV6 = ipaddr.parseCIDR('2000::/3');
 
-function ipv4ToNumber(address: string): number {
-  return address.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
-}
-
-function isPrivateIpv4(address: string): boolean {
-  const value = ipv4ToNumber(address);
-  return PRIVATE_IPV4_RANGES.some(([base, bits]) => {
-    const size = 2 ** (32 - bits);
-    const start = ipv4ToNumber(base);
-    return value >= start && value < start + size;
-  });
-}
-
-function isPrivateIpv6(address: string): boolean {
-  const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped?.[1]) return isPrivateIpv4(mapped[1]);
-  // The URL parser prints IPv4-mapped addresses in hex (::ffff:7f00:1): refuse the whole mapped range.
-  if (lower.startsWith('::ffff:')) return true;
-  return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('ff');
+/**
+ * Only ordinary unicast addresses are public. ipaddr.js names every special-purpose block of IANA's IPv4 and IPv6
+ * registries (private, loopback, link-local, CGNAT, documentation, benchmarking, multicast, NAT64, 6to4, Teredo,
+ * IPv4-mapped and -compatible, site-local...), so an address that translates into someone's network is refused too.
+ */
+function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.parse(address);
+  if (parsed.range() !== 'unicast') return false;
+  // IANA has allocated only 2000::/3 as global unicast; the rest (::/96 IPv4-compatible among it) leads nowhere public.
+  return parsed.kind() === 'ipv4' || parsed.match(GLOBAL_UNICAST_IPV6);
 }
 
 function isPublicHostname(hostname: string): boolean {
   const bare = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  const ipVersion = isIP(bare);
-  if (ipVersion === 4) return !isPrivateIpv4(bare);
-  if (ipVersion === 6) return !isPrivateIpv6(bare);
+  if (isIP(bare) !== 0) return isPublicAddress(bare);
   const labels = bare.split('.');
   if (labels.length < 2) return false;
   if (!labels.every((label) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(label))) return false;

@@ -88,11 +88,11 @@ describe('creating a link', () => {
   });
 
   it('refuses URLs the safety check flags, checking all URLs of a call in one lookup', async () => {
-    const { create, safety } = setup({ unsafe: ['https://bad.example.com/'] });
-    const outcomes = await create({ url: 'https://bad.example.com/' }, { url: 'https://good.example.com/' }, { url: 'https://good.example.com/' });
+    const { create, safety } = setup({ unsafe: ['https://bad.example.com.com/'] });
+    const outcomes = await create({ url: 'https://bad.example.com.com/' }, { url: 'https://good.example.com.com/' }, { url: 'https://good.example.com.com/' });
     expect(failure(outcomes[0]).message).toBe(Messages.unsafeUrl);
     expect(outcomes[1]?.ok).toBe(true);
-    expect(safety.calls).toEqual([['https://bad.example.com/', 'https://good.example.com/']]);
+    expect(safety.calls).toEqual([['https://bad.example.com.com/', 'https://good.example.com.com/']]);
   });
 
   it('refuses a look-alike host as unsafe without asking the safety check, and stores Unicode destinations as ASCII', async () => {
@@ -144,11 +144,11 @@ describe('creating a link', () => {
   });
 
   it('checks in spec order: validation, flags, plan, safety, alias', async () => {
-    const { create } = setup({ caller: free, flags: { customAliases: false }, unsafe: ['https://bad.example.com/'] });
-    expect(failure((await create({ url: 'https://bad.example.com/', alias: 'x' }))[0]).message).toBe(Messages.aliasLength);
-    expect(failure((await create({ url: 'https://bad.example.com/', alias: 'api' }))[0]).message).toBe(Messages.aliasesDisabled);
-    expect(failure((await create({ url: 'https://bad.example.com/', password: 'abcd' }))[0])).toBeInstanceOf(PlanRequired);
-    expect(failure((await create({ url: 'https://bad.example.com/', expiresIn: 60 }))[0]).message).toBe(Messages.unsafeUrl);
+    const { create } = setup({ caller: free, flags: { customAliases: false }, unsafe: ['https://bad.example.com.com/'] });
+    expect(failure((await create({ url: 'https://bad.example.com.com/', alias: 'x' }))[0]).message).toBe(Messages.aliasLength);
+    expect(failure((await create({ url: 'https://bad.example.com.com/', alias: 'api' }))[0]).message).toBe(Messages.aliasesDisabled);
+    expect(failure((await create({ url: 'https://bad.example.com.com/', password: 'abcd' }))[0])).toBeInstanceOf(PlanRequired);
+    expect(failure((await create({ url: 'https://bad.example.com.com/', expiresIn: 60 }))[0]).message).toBe(Messages.unsafeUrl);
   });
 
   it('gives the first of two items asking for one alias the alias, and the second "taken"', async () => {

@@ -28,7 +28,7 @@ function store(answer: GuardedWrite, found: LinkRecord | undefined = link) {
     markDeleted: async () => answer,
     setDisabled: async () => true,
   };
-  return { links, updates, safety: new ListSafetyChecker(['https://bad.example/']) };
+  return { links, updates, safety: new ListSafetyChecker(['https://bad.example.com/']) };
 }
 
 describe('viewing a link', () => {
@@ -51,9 +51,9 @@ describe('editing a link', () => {
     await expect(editLink('nope', {}, context, deps)).rejects.toThrow(new InvalidRequest(OwnMessages.patchEmpty));
     await expect(editLink('nope', { expiresIn: 60 }, { ...context, flags: { ...SAFE_DEFAULT_FLAGS, expiration: false } }, deps)).rejects.toThrow(Messages.expirationDisabled);
     await expect(editLink('nope', { maxClicks: 3 }, context, deps)).rejects.toBeInstanceOf(PlanRequired);
-    await expect(editLink('nope', { url: 'https://bad.example/' }, context, deps)).rejects.toThrow(Messages.unsafeUrl);
-    await expect(editLink('nope', { url: 'https://good.example/' }, context, deps)).rejects.toBeInstanceOf(LinkNotFound);
-    expect(deps.updates).toEqual([{ url: 'https://good.example/' }]);
+    await expect(editLink('nope', { url: 'https://bad.example.com/' }, context, deps)).rejects.toThrow(Messages.unsafeUrl);
+    await expect(editLink('nope', { url: 'https://good.example.com/' }, context, deps)).rejects.toBeInstanceOf(LinkNotFound);
+    expect(deps.updates).toEqual([{ url: 'https://good.example.com/' }]);
   });
 
   it('lets a plan remove a feature it does not sell', async () => {
