@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { bearerToken, hashApiKey, judgeKey } from '../shared/domain/accounts/api-keys';
+import { verdictFor } from '../shared/domain/accounts/api-keys';
 import { header } from '../shared/http/headers';
 import { logger } from '../shared/observability';
 import { keyStore } from '../shared/wiring';
@@ -13,10 +13,7 @@ const keys = keyStore();
  * the ACCESS_DENIED gateway response turns it into the 401 body (lib/gateway-responses.ts).
  */
 async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const authorization = header(event, 'authorization');
-  const token = bearerToken(authorization);
-  const record = token === undefined ? undefined : await keys.findByHash(hashApiKey(token));
-  const verdict = judgeKey(authorization, record);
+  const verdict = await verdictFor(header(event, 'authorization'), (keyHash) => keys.findByHash(keyHash));
   const policy = (effect: 'Allow' | 'Deny') => ({
     Version: '2012-10-17',
     Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: event.methodArn }],

@@ -10,8 +10,9 @@ export class DynamoKeyStore {
     private readonly tableName: string,
   ) {}
 
+  /** Strongly consistent: a key revoked (or a plan changed) a moment ago is seen as such on the very next request. */
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { keyHash } }));
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { keyHash }, ConsistentRead: true }));
     return Item as ApiKeyRecord | undefined;
   }
 

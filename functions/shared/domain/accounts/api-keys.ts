@@ -27,6 +27,14 @@ export interface ApiKeyRecord {
   owner?: string;
 }
 
+/** Every key ever issued: the prefix and 32 bytes in base64url (43 characters, no padding). */
+const API_KEY_SHAPE = /^shk_[A-Za-z0-9_-]{43}$/;
+
+/** A token of any other shape cannot be a key: it is refused without a read, so junk tokens cost no DynamoDB call. */
+export function couldBeApiKey(token: string): boolean {
+  return API_KEY_SHAPE.test(token);
+}
+
 export function hashApiKey(apiKey: string): string {
   return createHash('sha256').update(apiKey, 'utf8').digest('hex');
 }
@@ -64,6 +72,13 @@ export function bearerToken(header: string | undefined): string | undefined {
 export type KeyVerdict =
   | { allowed: true; keyId: string; accountId: string; owner: string; plan: Plan; monthlyLimit?: number }
   | { allowed: false; message: string };
+
+/** The authorizer's decision for an Authorization header: a key-shaped token costs one lookup, anything else none. */
+export async function verdictFor(header: string | undefined, findByHash: (keyHash: string) => Promise<ApiKeyRecord | undefined>): Promise<KeyVerdict> {
+  const token = bearerToken(header);
+  const record = token !== undefined && couldBeApiKey(token) ? await findByHash(hashApiKey(token)) : undefined;
+  return judgeKey(header, record);
+}
 
 /** Decides what the authorizer answers for a header and the record (if any) stored under its key's hash. */
 export function judgeKey(header: string | undefined, record: ApiKeyRecord | undefined): KeyVerdict {

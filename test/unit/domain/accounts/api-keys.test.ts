@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, bearerToken, hashApiKey, issueApiKey, judgeKey, type ApiKeyRecord } from '../../../../functions/shared/domain/accounts/api-keys';
+import { API_KEY_PREFIX, bearerToken, couldBeApiKey, hashApiKey, issueApiKey, judgeKey, verdictFor, type ApiKeyRecord } from '../../../../functions/shared/domain/accounts/api-keys';
 import { Messages } from '../../../../functions/shared/domain/messages';
 import { legacyAccount, openAccount } from '../../../../functions/shared/domain/accounts/accounts';
 
@@ -75,5 +75,33 @@ describe('judging a key', () => {
   it.each(['inactive', 'revoked'] as const)('refuses a %s key like an unknown one', (status) => {
     expect(judgeKey('Bearer k', { ...record, status })).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
     expect(judgeKey('Bearer k', undefined)).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
+  });
+
+  it.each([
+    ['a short token', 'Bearer shk_abc'],
+    ['another prefix', `Bearer sk_${'a'.repeat(43)}`],
+    ['one character too many', `Bearer shk_${'a'.repeat(44)}`],
+    ['a character outside base64url', `Bearer shk_${'a'.repeat(42)}+`],
+    ['non-ASCII', `Bearer shk_${'é'.repeat(43)}`],
+  ])('refuses %s without reading the key table', async (_why, header) => {
+    const lookups: string[] = [];
+    const verdict = await verdictFor(header, async (keyHash) => {
+      lookups.push(keyHash);
+      return undefined;
+    });
+    expect(verdict).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
+    expect(lookups).toEqual([]);
+  });
+
+  it('reads the table once, under the hash, for a token shaped like a key', async () => {
+    const { apiKey, record: issued } = issueApiKey({ accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO', createdAt: '2026-01-01T00:00:00.000Z' }, { nowMs: 0 });
+    expect(couldBeApiKey(apiKey)).toBe(true);
+    const lookups: string[] = [];
+    const verdict = await verdictFor(`Bearer ${apiKey}`, async (keyHash) => {
+      lookups.push(keyHash);
+      return issued;
+    });
+    expect(lookups).toEqual([hashApiKey(apiKey)]);
+    expect(verdict).toMatchObject({ allowed: true, keyId: issued.keyId });
   });
 });
