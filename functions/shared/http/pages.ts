@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PASSWORD_MAX_UTF16_UNITS } from '../domain/links/password';
 
 /** The HTML pages visitors see. Every dynamic value goes through `escapeHtml`; no script runs on any page. */
 
