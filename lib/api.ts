@@ -8,6 +8,7 @@ import {
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  type MethodDeploymentOptions,
   MockIntegration,
   PassthroughBehavior,
   RequestAuthorizer,
@@ -20,6 +21,21 @@ import type { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { addGatewayResponses } from './gateway-responses';
 import { ROUTES, type Route, type RouteTarget } from '../functions/shared/http/routes';
+import { ApiFirewall } from './api-firewall';
+import { API_GATEWAY_LOG_GROUP_PREFIXES } from './api-gateway-account-stack';
+import { METHOD_THROTTLES, trafficClassOf } from './capacity';
+
+/** `/path/METHOD` → the throttle of its traffic class, for every route of the one list. */
+function methodThrottles(): Record<string, MethodDeploymentOptions> {
+  return Object.fromEntries(
+    ROUTES.flatMap((route) =>
+      route.methods.map((method) => {
+        const { rateLimit, burstLimit } = METHOD_THROTTLES[trafficClassOf(route)];
+        return [`${route.path}/${method}`, { throttlingRateLimit: rateLimit, throttlingBurstLimit: burstLimit }];
+      }),
+    ),
+  );
+}
 
 /**
  * Access logs without the caller's address, user agent or identity (the standard fields hold them): visits are
@@ -40,6 +56,8 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 
 export interface ShortenerApiProps {
   stage: string;
+  /** Names the stage's web ACL. */
+  name: string;
   functions: Record<Exclude<RouteTarget, 'health'>, IFunction>;
   authorizer: IFunction;
   removalPolicy: RemovalPolicy;
@@ -51,25 +69,42 @@ export class ShortenerApi extends Construct {
 
   constructor(scope: Construct, id: string, props: ShortenerApiProps) {
     super(scope, id);
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: props.removalPolicy });
+    // Under /aws/apigateway/: the only groups the account's API Gateway role may write to (ApiGatewayAccountStack).
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      logGroupName: `${API_GATEWAY_LOG_GROUP_PREFIXES[1]}${props.name}-access`,
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy,
+    });
     this.restApi = new RestApi(this, 'RestApi', {
       description: 'URL shortener API',
       endpointTypes: [EndpointType.REGIONAL],
       // Lambda answers marked isBase64Encoded (QR codes as PNG) reach clients as bytes; text answers pass as they are.
       binaryMediaTypes: ['*/*'],
-      cloudWatchRole: true,
+      // The account's API Gateway role is managed once, in ApiGatewayAccountStack.
+      cloudWatchRole: false,
       deployOptions: {
         stageName: props.stage,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: ACCESS_LOG_FORMAT,
         loggingLevel: MethodLoggingLevel.ERROR,
         metricsEnabled: true,
-        tracingEnabled: true,
-        // A ceiling for the whole stage, far above the per-key limits, against floods that never reach a Lambda.
-        throttlingRateLimit: 2000,
-        throttlingBurstLimit: 1000,
+        // X-Ray would record sampled requests' client_ip and full URLs: no visitor address is kept anywhere.
+        tracingEnabled: false,
+        // Each method has its own ceiling by the kind of traffic it serves (capacity.ts), so visitors of a viral
+        // link, anonymous v1 callers and paying API clients never share one.
+        throttlingRateLimit: METHOD_THROTTLES.api.rateLimit,
+        throttlingBurstLimit: METHOD_THROTTLES.api.burstLimit,
+        methodOptions: methodThrottles(),
       },
     });
+    // Execution logs go to a group API Gateway names itself; created here, it has a retention (else: forever).
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `${API_GATEWAY_LOG_GROUP_PREFIXES[0]}${this.restApi.restApiId}/${props.stage}`,
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy,
+    });
+    this.restApi.deploymentStage.node.addDependency(executionLogs);
+    new ApiFirewall(this, 'Firewall', { stageArn: this.restApi.deploymentStage.stageArn, name: `${props.name}-api` });
     addGatewayResponses(this.restApi);
 
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
@@ -110,10 +145,6 @@ export class ShortenerApi extends Construct {
     Validations.of(this.restApi).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason: 'Bodies are validated by zod in the handlers, which must answer with the spec\'s exact messages and shapes.',
-    });
-    Validations.of(this.restApi).acknowledge({
-      id: 'AwsSolutions-APIG3',
-      reason: 'Abuse is bounded by per-key and per-IP limits in DynamoDB plus stage throttling; WAF is an operator add-on.',
     });
   }
 }

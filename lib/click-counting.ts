@@ -33,7 +33,8 @@ export class ClickCounting extends Construct {
       removalPolicy: props.removalPolicy,
     });
     this.aggregator
-      .bindTable(props.tables.links, EnvNames.linksTable, ['UpdateItem'])
+      // It adds to a link's click total and touches nothing else of it (dynamo-click-stats.ts).
+      .bindTable(props.tables.links, EnvNames.linksTable, ['UpdateItem'], { onlyAttributes: ['code', 'clicks'] })
       .bindTable(props.tables.clickStats, EnvNames.clickStatsTable, ['PutItem', 'UpdateItem']);
 
     this.deadLetters = new Queue(this, 'DeadLetters', {

@@ -14,7 +14,10 @@ export class DataTables extends Construct {
   readonly links: Table;
   /** Keyed by the SHA-256 of the key: the key itself is never stored. */
   readonly apiKeys: Table;
-  /** Rate windows, monthly quotas and password attempts, each removing itself through TTL. */
+  /**
+   * Rate windows, monthly quotas and password attempts, each removing itself through TTL. Anonymous callers and
+   * visitors are counted under keyed hashes of their addresses, never the addresses.
+   */
   readonly usage: Table;
   /** (alias, keyId) pairs an operator allowed to use a reserved alias. */
   readonly aliasOverrides: Table;
@@ -50,6 +53,12 @@ export class DataTables extends Construct {
       ...common,
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
+      // Counters of the current minute, quarter-hour and month: a 35-day backup would only keep them past their use.
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false },
+    });
+    Validations.of(this.usage).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason: 'Short-lived counters: losing them resets a minute window or a month\'s count, and backups would keep them for 35 days.',
     });
     this.clickStats = new Table(this, 'ClickStats', {
       ...common,

@@ -1,5 +1,5 @@
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { FLAG_NAMES, SAFE_DEFAULT_FLAGS, formatFlagValue } from '../functions/shared/domain/limits/flags';
 
@@ -21,7 +21,10 @@ export class FeatureFlags extends Construct {
     );
   }
 
+  /** GetParameters is the one call the functions make (all flags at once); no history, no descriptions. */
   grantRead(grantee: IGrantable): void {
-    for (const parameter of this.parameters) parameter.grantRead(grantee);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['ssm:GetParameters'], resources: this.parameters.map((parameter) => parameter.parameterArn) }),
+    );
   }
 }

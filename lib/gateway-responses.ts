@@ -1,6 +1,6 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Messages, OwnMessages } from '../functions/shared/domain/messages';
-import { RETRY_AFTER_OUTAGE_SECONDS } from '../functions/shared/http/headers';
+import { RETRY_AFTER_OUTAGE_SECONDS, STRICT_TRANSPORT_SECURITY } from '../functions/shared/http/headers';
 
 interface GatewayAnswer {
   type: ResponseType;
@@ -56,6 +56,7 @@ export function addGatewayResponses(api: RestApi): void {
       responseHeaders: {
         'Content-Type': "'application/json'",
         'Cache-Control': "'no-store'",
+        'Strict-Transport-Security': `'${STRICT_TRANSPORT_SECURITY.value}'`,
         ...(answer.retryAfterSeconds ? { 'Retry-After': `'${answer.retryAfterSeconds}'` } : {}),
       },
     });

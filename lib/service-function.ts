@@ -17,6 +17,13 @@ const PROJECT_ROOT = path.join(__dirname, '..');
  */
 export const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module';const require = __createRequire(import.meta.url);";
 
+export interface BindingOptions {
+  /** The one index the function queries. */
+  queriedIndex?: string;
+  /** The only attributes (key included) its item calls may name: an IAM condition, for writers of a few fields. */
+  onlyAttributes?: readonly string[];
+}
+
 /** The DynamoDB calls the functions make; each function is granted only the ones it uses. */
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 
@@ -25,6 +32,10 @@ export interface ServiceFunctionProps {
   name: string;
   description: string;
   memorySize?: number;
+  /** Seconds; 10 unless the function's work is measured to need more (see capacity.ts). */
+  timeoutSeconds?: number;
+  /** Executions kept for this function and never exceeded (see capacity.ts). */
+  reservedConcurrentExecutions?: number;
   environment?: Record<string, string>;
   removalPolicy: RemovalPolicy;
   /** Files (paths from the project root) shipped beside the bundle, read at run time from LAMBDA_TASK_ROOT. */
@@ -36,8 +47,12 @@ export interface ServiceFunctionProps {
   lazyBundles?: Readonly<Record<string, string>>;
 }
 
-/** esbuild options of every bundle, the lazy ones too. */
-const BUNDLING = { target: 'node22', minify: true, sourceMap: true, mainFields: ['module', 'main'], banner: ESM_REQUIRE_BANNER };
+/**
+ * esbuild options of every bundle, the lazy ones too. No source maps: nothing would read them (the runtime maps
+ * stack traces only with --enable-source-maps, which costs every cold start), and 500s are logged with their
+ * cause and message, which minifying keeps.
+ */
+const BUNDLING = { target: 'node22', minify: true, sourceMap: false, mainFields: ['module', 'main'], banner: ESM_REQUIRE_BANNER };
 
 function besideTheBundle(files: readonly string[], lazyBundles: Readonly<Record<string, string>>): ICommandHooks {
   const esbuildOptions = [
@@ -60,7 +75,7 @@ function besideTheBundle(files: readonly string[], lazyBundles: Readonly<Record<
   };
 }
 
-/** The one place holding the Lambda defaults: Node.js 22 on arm64, minified ESM with source maps, JSON logs. */
+/** The one place holding the Lambda defaults: Node.js 22 on arm64, minified ESM, JSON logs. */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: props.removalPolicy });
@@ -76,7 +91,8 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(props.timeoutSeconds ?? 10),
+      ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       logGroup,
       role,
       loggingFormat: LoggingFormat.JSON,
@@ -99,11 +115,26 @@ export class ServiceFunction extends NodejsFunction {
    * Sets the table's environment variable and grants exactly the calls the function makes on it: item actions on
    * the table, Query on the table or the one index it reads (never `index/*`, which table.grant would add).
    */
-  bindTable(table: ITable, environmentName: string, actions: readonly TableAction[], queriedIndex?: string): this {
+  bindTable(table: ITable, environmentName: string, actions: readonly TableAction[], options: BindingOptions = {}): this {
+    const { queriedIndex, onlyAttributes } = options;
     this.addEnvironment(environmentName, table.tableName);
     const itemActions = actions.filter((action) => action !== 'Query');
     if (itemActions.length > 0) {
-      this.addToRolePolicy(new PolicyStatement({ actions: itemActions.map((action) => `dynamodb:${action}`), resources: [table.tableArn] }));
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: itemActions.map((action) => `dynamodb:${action}`),
+          resources: [table.tableArn],
+          ...(onlyAttributes
+            ? {
+                conditions: {
+                  'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...onlyAttributes] },
+                  // Returned items would carry other attributes: the calls must return none.
+                  StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+                },
+              }
+            : {}),
+        }),
+      );
     }
     if (actions.includes('Query')) {
       const resource = queriedIndex ? `${table.tableArn}/index/${queriedIndex}` : table.tableArn;

@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
@@ -9,13 +9,17 @@ import { ClickCounting } from './click-counting';
 import { DataTables } from './data-tables';
 import { FeatureFlags } from './feature-flags';
 import { Monitoring } from './monitoring';
-import { OriginSecret } from './origin-secret';
+import { DeploymentSecret } from './deployment-secret';
+import { allowGetParameter } from './parameter-grants';
+import { BATCH_FUNCTION } from './capacity';
 import { ServiceFunction } from './service-function';
 import { ShortDomain } from './short-domain';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
   config: StageConfig;
+  /** The short domain's web ACL, from EdgeFirewallStack in us-east-1. */
+  visitorWebAclArn: string;
 }
 
 /** Wires the constructs together; each construct holds its own concern. */
@@ -49,19 +53,28 @@ export class ServiceStack extends Stack {
     };
     // Powertools' idempotency utility, for creations sent with an Idempotency-Key only.
     const idempotencyBundle = { [BESIDE_THE_BUNDLE.idempotency]: 'functions/shared/adapters/idempotency-store.ts' };
+    // Anonymous callers and password attempts are counted by keyed hashes of their addresses (http/client-key.ts).
+    const clientKey = new DeploymentSecret(this, 'ClientKey', {
+      secretName: `${config.appName}-${config.stage}-client-key`,
+      description: 'HMAC key under which client addresses are counted: no address is stored',
+      rotation: 'Rotating it only restarts the current rate windows (minutes) and password windows (15 minutes): put a new value when needed.',
+    });
+    const clientKeyEnvironment = { [EnvNames.clientKeyParameter]: clientKey.parameterName };
     const create = new ServiceFunction(this, 'CreateFunction', {
       name: 'create',
       description: 'POST /v2/shorten and /v1/shorten',
       memorySize: 512,
-      environment: creationEnvironment,
+      environment: { ...creationEnvironment, ...clientKeyEnvironment },
       lazyBundles: idempotencyBundle,
       removalPolicy,
     });
     const batch = new ServiceFunction(this, 'BatchFunction', {
       name: 'batch',
       description: 'POST /v2/shorten/batch and /v1/shorten/batch',
-      memorySize: 512,
-      environment: creationEnvironment,
+      // Sized for 50 password hashes in one request (capacity.ts).
+      memorySize: BATCH_FUNCTION.memorySize,
+      timeoutSeconds: BATCH_FUNCTION.timeoutSeconds,
+      environment: { ...creationEnvironment, ...clientKeyEnvironment },
       lazyBundles: idempotencyBundle,
       removalPolicy,
     });
@@ -71,6 +84,7 @@ export class ServiceStack extends Stack {
         .bindTable(tables.aliasOverrides, EnvNames.aliasOverridesTable, ['GetItem'])
         .bindTable(tables.idempotency, EnvNames.idempotencyTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
       flags.grantRead(fn);
+      clientKey.grantRead(fn);
     }
     const links = new ServiceFunction(this, 'LinksFunction', {
       name: 'links',
@@ -80,7 +94,7 @@ export class ServiceStack extends Stack {
       removalPolicy,
     });
     links
-      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem', 'Query'], LINKS_BY_OWNER_INDEX)
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem', 'Query'], { queriedIndex: LINKS_BY_OWNER_INDEX })
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem'])
       .bindTable(tables.clickStats, EnvNames.clickStatsTable, ['Query']);
     flags.grantRead(links);
@@ -99,11 +113,17 @@ export class ServiceStack extends Stack {
       filesBeside: [`node_modules/redoc/bundles/${BESIDE_THE_BUNDLE.redoc}`],
       removalPolicy,
     });
-    const originSecret = new OriginSecret(this, 'OriginVerify', { secretName: `${config.appName}-${config.stage}-origin-verify` });
+    const originSecret = new DeploymentSecret(this, 'OriginVerify', {
+      secretName: `${config.appName}-${config.stage}-origin-verify`,
+      description: 'Header value CloudFront sends to the API to prove a request came through the distribution',
+      jsonKey: 'current',
+      rotation: 'Rotated by the README\'s runbook: a new current value beside the previous one, then a deploy with the next originSecretGeneration.',
+    });
     const redirect = new ServiceFunction(this, 'RedirectFunction', {
       name: 'redirect',
       description: 'GET, HEAD and POST /{code}: visitors',
-      environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.originVerifyParameter]: originSecret.parameterName },
+      environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.originVerifyParameter]: originSecret.parameterName, ...clientKeyEnvironment },
+      reservedConcurrentExecutions: config.reservedConcurrency.redirect,
       removalPolicy,
     });
     redirect
@@ -111,16 +131,19 @@ export class ServiceStack extends Stack {
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(redirect);
     originSecret.grantRead(redirect);
+    clientKey.grantRead(redirect);
     const clickCounting = new ClickCounting(this, 'Clicks', { source: redirect, tables, removalPolicy });
     const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
       name: 'authorizer',
       description: 'Bearer API keys for the v2 routes',
+      reservedConcurrentExecutions: config.reservedConcurrency.authorizer,
       removalPolicy,
     });
     authorizer.bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['GetItem']);
 
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
+      name: `${config.appName}-${config.stage}`,
       functions: { create, batch, links, qr, docs, redirect },
       authorizer,
       removalPolicy,
@@ -128,6 +151,8 @@ export class ServiceStack extends Stack {
     const shortDomain = new ShortDomain(this, 'ShortDomain', {
       api: this.api.restApi,
       originSecret: originSecret.secret,
+      originSecretGeneration: config.originSecretGeneration,
+      webAclArn: props.visitorWebAclArn,
       apiPathSegments: API_PATH_SEGMENTS,
       domainName: config.shortDomain,
       certificateArn: config.certificateArn,
@@ -140,11 +165,10 @@ export class ServiceStack extends Stack {
       description: 'Base URL of short links (read once per Lambda container)',
     });
     // Granted by name: a reference to the parameter itself would make the functions wait for the distribution.
-    const shortBaseUrlByName = StringParameter.fromStringParameterName(this, 'ShortBaseUrlByName', shortBaseUrlName);
-    for (const fn of [create, batch, links, qr]) shortBaseUrlByName.grantRead(fn);
+    for (const fn of [create, batch, links, qr]) allowGetParameter(this, fn, shortBaseUrlName);
     if (config.safeBrowsingKeyParameter) {
-      const key = StringParameter.fromSecureStringParameterAttributes(this, 'SafeBrowsingKey', { parameterName: config.safeBrowsingKeyParameter });
-      for (const fn of [create, batch, links]) key.grantRead(fn);
+      // A SecureString under the account's default key (aws/ssm), which GetParameter decrypts without a key grant.
+      for (const fn of [create, batch, links]) allowGetParameter(this, fn, config.safeBrowsingKeyParameter);
     }
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
@@ -169,9 +193,5 @@ export class ServiceStack extends Stack {
     };
     for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
 
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason: 'The account-level role API Gateway uses to write its logs; AWS maintains its narrow policy.',
-    });
   }
 }

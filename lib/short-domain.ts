@@ -11,6 +11,7 @@ import {
   FunctionRuntime,
   OriginRequestPolicy,
   PriceClass,
+  ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
@@ -20,11 +21,22 @@ import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../functions/shared/http/trusted-viewer';
+import { STRICT_TRANSPORT_SECURITY } from '../functions/shared/http/headers';
+
+/** The same max-age the API's own answers carry. */
+const HSTS_MAX_AGE_SECONDS = Number(/max-age=(\d+)/.exec(STRICT_TRANSPORT_SECURITY.value)?.[1]);
 
 export interface ShortDomainProps {
   api: RestApi;
-  /** Sent to the origin in ORIGIN_VERIFY_HEADER: the proof that a request came through this distribution. */
+  /** Its `current` field is sent to the origin in ORIGIN_VERIFY_HEADER: the proof that a request came through here. */
   originSecret: ISecret;
+  /**
+   * Raised by an operator rotating the origin secret (README, Operating): CloudFormation re-reads a secret only
+   * when the resource using it changes, so the generation is part of the distribution's comment.
+   */
+  originSecretGeneration: number;
+  /** The visitors' web ACL (us-east-1, EdgeFirewallStack). */
+  webAclArn: string;
   /** First path segments of API routes: the short domain answers them with 404. */
   apiPathSegments: readonly string[];
   domainName?: string;
@@ -76,8 +88,15 @@ export class ShortDomain extends Construct {
       maxTtl: Duration.seconds(EDGE_CACHE_MAX_SECONDS),
     });
     const certificate = props.certificateArn ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn) : undefined;
+    // HSTS at the edge too: every answer of the short domain tells browsers to use HTTPS only from then on.
+    const responseHeaders = new ResponseHeadersPolicy(this, 'Hsts', {
+      securityHeadersBehavior: {
+        strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
+      },
+    });
     this.distribution = new Distribution(this, 'Distribution', {
-      comment: 'Short links',
+      comment: `Short links (origin secret generation ${props.originSecretGeneration})`,
+      webAclId: props.webAclArn,
       priceClass: PriceClass.PRICE_CLASS_100,
       ...(props.domainName && certificate
         ? { domainNames: [props.domainName], certificate, minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
@@ -85,12 +104,13 @@ export class ShortDomain extends Construct {
       defaultBehavior: {
         origin: new RestApiOrigin(props.api, {
           // Resolved by CloudFormation from Secrets Manager at deploy time; it never appears in the template.
-          customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
+          customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValueFromJson('current').unsafeUnwrap() },
         }),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         // POST carries the password form; everything else is refused by the function or the API.
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy,
+        responseHeadersPolicy: responseHeaders,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         functionAssociations: [{ function: visitorRoutesOnly, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
@@ -107,7 +127,6 @@ export class ShortDomain extends Construct {
   private acknowledgeFindings(customCertificate: boolean): void {
     const acknowledge = (id: string, reason: string) => Validations.of(this.distribution).acknowledge({ id, reason });
     acknowledge('AwsSolutions-CFR1', 'Short links are for everyone; no country is blocked.');
-    acknowledge('AwsSolutions-CFR2', 'WAF is an operator add-on; abuse of creation is limited per key and IP behind the API.');
     acknowledge('AwsSolutions-CFR3', 'Visits are logged by API Gateway access logs and the redirect Lambda; edge logs would duplicate them.');
     if (!customCertificate) {
       acknowledge('AwsSolutions-CFR4', 'Without a custom domain CloudFront serves its default certificate, whose TLS floor cannot be set.');

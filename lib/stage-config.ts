@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { RESERVED_CONCURRENCY } from './capacity';
 
 export const STAGES = ['dev', 'prod'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -21,6 +22,13 @@ export interface StageConfig {
   safetyFailMode?: 'refuse' | 'allow';
   /** Receives alarm notifications. */
   alarmEmail?: string;
+  /** Raised by one at each rotation of the CloudFront origin secret (README, Operating); 1 until then. */
+  originSecretGeneration: number;
+  /**
+   * Reserved concurrency of the redirect (its ceiling) and the authorizer (its floor); `none` leaves a function
+   * unreserved, for accounts whose concurrency limit is below the defaults' needs (capacity.ts).
+   */
+  reservedConcurrency: { redirect?: number; authorizer?: number };
 }
 
 function text(node: Node, key: string): string | undefined {
@@ -33,7 +41,16 @@ export function readStageConfig(node: Node): StageConfig {
   if (!(STAGES as readonly string[]).includes(stage)) throw new Error(`stage must be one of ${STAGES.join(', ')}, got ${stage}`);
   const upgradeUrl = text(node, 'upgradeUrl');
   if (!upgradeUrl || !/^https:\/\//.test(upgradeUrl)) throw new Error('context upgradeUrl must be an https URL');
-  const config: StageConfig = { appName: text(node, 'appName') ?? 'shortener', stage: stage as Stage, upgradeUrl };
+  const config: StageConfig = {
+    appName: text(node, 'appName') ?? 'shortener',
+    stage: stage as Stage,
+    upgradeUrl,
+    originSecretGeneration: wholeNumber(node, 'originSecretGeneration', 1) ?? 1,
+    reservedConcurrency: {
+      ...optionalReservation('redirect', wholeNumber(node, 'redirectConcurrency', RESERVED_CONCURRENCY.redirect)),
+      ...optionalReservation('authorizer', wholeNumber(node, 'authorizerConcurrency', RESERVED_CONCURRENCY.authorizer)),
+    },
+  };
   for (const key of ['shortDomain', 'certificateArn', 'hostedZoneId', 'hostedZoneName', 'safeBrowsingKeyParameter', 'alarmEmail'] as const) {
     const value = text(node, key);
     if (value !== undefined) config[key] = value;
@@ -46,6 +63,17 @@ export function readStageConfig(node: Node): StageConfig {
   if (config.shortDomain && !config.certificateArn) throw new Error('shortDomain needs certificateArn (an ACM certificate in us-east-1)');
   return config;
 }
+
+/** A whole number from context, `fallback` when absent, undefined for `none`. */
+function wholeNumber(node: Node, key: string, fallback: number): number | undefined {
+  const value = text(node, key);
+  if (value === undefined) return fallback;
+  if (value === 'none') return undefined;
+  if (!/^[1-9]\d{0,5}$/.test(value)) throw new Error(`${key} must be a whole number of at least 1, or none`);
+  return Number(value);
+}
+
+const optionalReservation = (name: 'redirect' | 'authorizer', value: number | undefined) => (value === undefined ? {} : { [name]: value });
 
 export function stackName(config: Pick<StageConfig, 'appName' | 'stage'>): string {
   return `${config.appName}-${config.stage}`;

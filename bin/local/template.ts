@@ -66,10 +66,12 @@ export interface ParameterSpec {
   value: string;
 }
 
-/** A Secrets Manager secret the template generates; locally it gets a random value of the same length. */
+/** A Secrets Manager secret the template generates; locally it gets a random value of the same length and shape. */
 export interface SecretSpec {
   name: string;
   length: number;
+  /** The value is `{"<jsonKey>": "<generated>"}` (GenerateStringKey). */
+  jsonKey?: string;
 }
 
 /** A CloudWatch Logs subscription filter from a function's log group to another function. */
@@ -186,6 +188,11 @@ function resourcePaths(template: Template): Map<string, string> {
   return paths;
 }
 
+function isServiceFunction(resource: Resource): boolean {
+  const variables = (resource.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
+  return typeof variables?.POWERTOOLS_SERVICE_NAME === 'string';
+}
+
 export function readTopology(template: Template, cloudAssemblyDir: string, names: LocalNames): Topology {
   const resolve = createResolver(template, names);
 
@@ -193,7 +200,9 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
   for (const [id, resource] of resourcesOfType(template, 'AWS::Lambda::Function')) {
     const assetPath = resource.Metadata?.['aws:asset:path'];
     const handler = String(resource.Properties?.Handler ?? 'index.handler');
-    if (typeof assetPath !== 'string') continue;
+    // The service's functions name their service; CDK's own deploy-time providers (the cross-region export
+    // reader) have nothing to do in a running service.
+    if (typeof assetPath !== 'string' || !isServiceFunction(resource)) continue;
     const [file = 'index', exportName = 'handler'] = handler.split('.');
     const variables = resolve((resource.Properties?.Environment as { Variables?: Json } | undefined)?.Variables ?? {}) as Record<string, Json>;
     functions.set(id, {
@@ -276,7 +285,11 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
 
   const secrets = resourcesOfType(template, 'AWS::SecretsManager::Secret').map(([id, resource]): SecretSpec => {
     const generate = resource.Properties?.GenerateSecretString;
-    return { name: String(resource.Properties?.Name ?? id), length: isObject(generate) && typeof generate.PasswordLength === 'number' ? generate.PasswordLength : 32 };
+    return {
+      name: String(resource.Properties?.Name ?? id),
+      length: isObject(generate) && typeof generate.PasswordLength === 'number' ? generate.PasswordLength : 32,
+      ...(isObject(generate) && typeof generate.GenerateStringKey === 'string' ? { jsonKey: generate.GenerateStringKey } : {}),
+    };
   });
 
   // A function's log group is the one its LoggingConfig names; a filter on that group reads that function's lines.

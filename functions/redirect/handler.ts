@@ -9,7 +9,7 @@ import { visitorFailures } from '../shared/http/visitor-failures';
 import { readVisitorRequest } from '../shared/http/visitor-request';
 import { recordVisit } from '../shared/http/outcome-metrics';
 import { logger, logLine, publishMetrics } from '../shared/observability';
-import { flagSource, linkStore, originSecret, usageCounter } from '../shared/wiring';
+import { clientKeys, flagSource, linkStore, originSecrets, usageCounter } from '../shared/wiring';
 
 /** Hot links are served from memory for half a minute; see CachedLinkStore and LINK_MEMORY_SECONDS. */
 const deps = {
@@ -17,11 +17,12 @@ const deps = {
   flags: flagSource(),
   usage: usageCounter(),
 };
-const cloudFrontSecret = originSecret();
+const cloudFrontSecrets = originSecrets();
+const keyClient = clientKeys();
 
 /** GET, HEAD and POST /{code}: the visitor's side (spec section 3). */
 async function visit(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
-  const request = await readVisitorRequest(event, cloudFrontSecret);
+  const request = await readVisitorRequest(event, cloudFrontSecrets, keyClient);
   const nowMs = Date.now();
   const outcome = await resolveVisit(request.visit, deps, nowMs);
   recordVisit(outcome);

@@ -38,6 +38,7 @@ export const EnvNames = {
   safeBrowsingEndpoint: 'SAFE_BROWSING_ENDPOINT',
   safetyFailMode: 'SAFETY_FAIL_MODE',
   originVerifyParameter: 'ORIGIN_VERIFY_PARAMETER',
+  clientKeyParameter: 'CLIENT_KEY_PARAMETER',
 } as const;
 
 export const config = {
@@ -52,4 +53,6 @@ export const config = {
   safetyFailsOpen: () => optional(EnvNames.safetyFailMode) === 'allow',
   /** SSM name through which the CloudFront origin secret is read (Secrets Manager's /aws/reference/ path). */
   originVerifyParameter: () => optional(EnvNames.originVerifyParameter),
+  /** SSM name through which the secret keying client addresses is read (Secrets Manager's /aws/reference/ path). */
+  clientKeyParameter: () => required(EnvNames.clientKeyParameter),
 };

@@ -9,6 +9,8 @@ import { DynamoUsageCounter } from './adapters/dynamo-usage-counter';
 import { GoogleSafeBrowsingChecker } from './adapters/google-safe-browsing';
 import { SsmFlagSource } from './adapters/ssm-flag-source';
 import { config } from './config';
+import { originSecretValues, type OriginSecrets } from './http/trusted-viewer';
+import { clientKeyer, type ClientKeyer } from './http/client-key';
 import type { SafetyChecker } from './domain/ports';
 import { MetricName } from './metric-names';
 import { count, logger } from './observability';
@@ -50,10 +52,44 @@ async function readParameter(name: string, decrypt: boolean): Promise<string> {
   return Parameter.Value;
 }
 
-/** The secret CloudFront sends to prove a request came through it; without one configured, nothing is trusted. */
-export function originSecret(): () => Promise<string | undefined> {
+/**
+ * The secret CloudFront sends to prove a request came through it; without one configured, nothing is trusted.
+ * Read again every 5 minutes, so a rotation (README, Operating) reaches every container without a deploy.
+ */
+export function originSecrets(): OriginSecrets {
   const name = config.originVerifyParameter();
-  return name ? parameterOnFirstUse(name, true) : () => Promise.resolve(undefined);
+  if (!name) return () => Promise.resolve([]);
+  const stored = parameterKeptFor(name, ORIGIN_SECRET_REFRESH_MS);
+  return async () => originSecretValues(await stored());
+}
+
+const ORIGIN_SECRET_REFRESH_MS = 5 * 60_000;
+
+/** Like parameterOnFirstUse, read again once `ttlMs` old; while a new read fails, the last value stands. */
+function parameterKeptFor(name: string, ttlMs: number): () => Promise<string> {
+  let last: { value: string; readAt: number } | undefined;
+  let reading: Promise<string> | undefined;
+  return () => {
+    if (last && Date.now() - last.readAt < ttlMs) return Promise.resolve(last.value);
+    reading ??= readParameter(name, true).then(
+      (value) => {
+        last = { value, readAt: Date.now() };
+        reading = undefined;
+        return value;
+      },
+      (error: unknown) => {
+        reading = undefined;
+        if (last) return last.value;
+        throw error;
+      },
+    );
+    return reading;
+  };
+}
+
+/** Keyed hashes of client addresses (see http/client-key.ts), under the deployment's secret, read on first use. */
+export function clientKeys(): ClientKeyer {
+  return clientKeyer(parameterOnFirstUse(config.clientKeyParameter(), true));
 }
 
 /** Google Safe Browsing when a key parameter is configured, else the shipped blocklist. */

@@ -90,7 +90,8 @@ describe('password attempts', () => {
     const redirect = [...readLocalTopology(baseUrl()).functions.values()].find((fn) => fn.environment[EnvNames.originVerifyParameter]);
     const name = redirect?.environment[EnvNames.originVerifyParameter] ?? '';
     const { Parameter } = await ssm().send(new GetParameterCommand({ Name: name, WithDecryption: true }));
-    return Parameter?.Value ?? '';
+    // Stored as {"current": "..."} (a rotation adds "previous"); CloudFront sends the current one.
+    return (JSON.parse(Parameter?.Value ?? '{}') as { current: string }).current;
   }
 
   it('ignore a forged CloudFront-Viewer-Address: 25 posts with 25 addresses from one client are limited like one', async () => {

@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
-import { ServiceStack } from '../../lib/service-stack';
-import { readStageConfig, stackName } from '../../lib/stage-config';
+import { addServiceStacks } from '../../lib/service-app';
+import type { ServiceStack } from '../../lib/service-stack';
 
 /**
  * Builds the real app for a stage, with the context an operator would pass on the command line. Bundling is
@@ -19,7 +19,6 @@ export function buildStack(
     },
     ...(options.outdir ? { outdir: options.outdir } : {}),
   });
-  const config = readStageConfig(app.node);
-  const stack = new ServiceStack(app, stackName(config), { config });
+  const stack = addServiceStacks(app);
   return { app, stack };
 }

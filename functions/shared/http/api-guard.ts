@@ -8,7 +8,10 @@ import { DependencyUnavailable, QuotaExceeded, RateLimited } from '../domain/err
 import { MetricName } from '../metric-names';
 import { count, logger } from '../observability';
 import { errorResponse, rateLimitHeaders } from './error-responses';
+import type { ClientKeyer } from './client-key';
 import { callerFrom, requestInfo } from './request-info';
+
+const noAnonymousRoutes: ClientKeyer = () => Promise.reject(new Error('an anonymous route reached a function without a client keyer'));
 
 export interface Admission {
   caller: Caller;
@@ -22,6 +25,8 @@ interface GuardDeps {
   flags: FlagSource;
   usage: UsageCounter;
   upgradeUrl: string;
+  /** How anonymous (v1) callers are counted; functions without v1 routes never call it. */
+  keyClient?: ClientKeyer;
   /**
    * Requests whose monthly call the handler counts itself, only when it does the work: creations with an
    * Idempotency-Key, whose replays are not counted again.
@@ -37,7 +42,7 @@ interface GuardDeps {
 export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, GuardedContext> {
   return {
     before: async (request) => {
-      const caller = callerFrom(request.event);
+      const caller = await callerFrom(request.event, deps.keyClient ?? noAnonymousRoutes);
       const flags = await deps.flags.current();
       assertNotInMaintenance(flags);
       const admit = deps.defersQuota?.(request.event) ? admitToMinuteWindow : admitCall;

@@ -8,7 +8,7 @@ import { countMonthlyCall } from '../domain/limits/rate-limits';
 import type { Caller } from '../domain/accounts/caller';
 import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
 import { OwnMessages } from '../domain/messages';
-import { aliasOverrides, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
+import { aliasOverrides, clientKeys, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
 import { apiGuard } from './api-guard';
 import { guardedHandler } from './guarded-handler';
 import { header } from './headers';
@@ -21,7 +21,7 @@ import type { HttpResponse } from './responses';
 const deps: CreationDeps = { links: linkStore(), safety: safetyChecker(), aliasOverrides: aliasOverrides() };
 const usage = usageCounter();
 const hasIdempotencyKey = (event: APIGatewayProxyEvent) => header(event, IDEMPOTENCY_KEY_HEADER) !== undefined;
-const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl(), defersQuota: hasIdempotencyKey });
+const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl(), keyClient: clientKeys(), defersQuota: hasIdempotencyKey });
 const shortBaseUrl = shortBaseUrlReader();
 
 /**
@@ -41,7 +41,7 @@ function idempotent(): Promise<IdempotentRun> {
 }
 
 /** Keys are scoped to the account (all its keys), or to the source address on the anonymous v1 routes. */
-const scopeOf = (caller: Caller) => (caller.kind === 'apiKey' ? `account:${caller.accountId}` : `ip:${caller.clientIp}`);
+const scopeOf = (caller: Caller) => (caller.kind === 'apiKey' ? `account:${caller.accountId}` : `ip:${caller.client}`);
 
 export type CreationHandler = (body: object, creation: { context: CreationContext; deps: CreationDeps }) => Promise<HttpResponse>;
 

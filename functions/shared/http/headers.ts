@@ -7,6 +7,14 @@ export function header(event: { headers?: Record<string, string | undefined> | n
   return entry?.[1] ?? undefined;
 }
 
+/**
+ * HSTS on every answer of the API and the short domain (CloudFront adds it too, lib/short-domain.ts): a browser that
+ * has seen it once never again follows a short link over plain HTTP, where a network attacker could answer instead.
+ * Two years, subdomains included, as the preload list asks; browsers ignore it on plain-HTTP answers (the local run).
+ */
+export const STRICT_TRANSPORT_SECURITY = { name: 'strict-transport-security', value: 'max-age=63072000; includeSubDomains' } as const;
+export const HSTS_HEADER = { [STRICT_TRANSPORT_SECURITY.name]: STRICT_TRANSPORT_SECURITY.value };
+
 /** How long a client should wait after a 503 before trying again: maintenance lasts minutes... */
 export const RETRY_AFTER_UNAVAILABLE_SECONDS = 60;
 /** ...a dependency's hiccup (a timeout, throttling) usually seconds. */

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { parseOrRefuse, wholeNumberParameter } from '../domain/request-parsing';
 import { OwnMessages } from '../domain/messages';
+import { HSTS_HEADER } from './headers';
 import type { HttpResponse } from './responses';
 
 export const QR_SIZE = { min: 128, max: 1024, default: 512 } as const;
@@ -23,7 +24,7 @@ export function parseQrQuery(parameters: Record<string, string | undefined> | nu
 }
 
 /** A short link's QR code never changes: browsers may keep it a day. */
-const IMAGE_HEADERS = { 'cache-control': 'private, max-age=86400', 'x-content-type-options': 'nosniff' };
+const IMAGE_HEADERS = { 'cache-control': 'private, max-age=86400', 'x-content-type-options': 'nosniff', ...HSTS_HEADER };
 
 /**
  * The QR code of `text` (medium error correction, the usual quiet zone), `size` pixels wide. The library is

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { HSTS_HEADER } from './headers';
 
 export type HttpResponse = APIGatewayProxyResult & { headers: Record<string, string> };
 
@@ -7,6 +8,7 @@ const API_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
+  ...HSTS_HEADER,
 };
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {

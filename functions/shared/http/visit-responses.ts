@@ -4,7 +4,7 @@ import { VisitorMessages } from '../domain/messages';
 import { asciiLocation } from '../domain/links/url-policy';
 import type { GoneReason, VisitOutcome } from '../domain/visits/visit';
 import { csrfCookie, newCsrfToken } from './csrf';
-import { header, RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
+import { header, HSTS_HEADER, RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json } from './responses';
 import { messagePage, PAGE_CONTENT_SECURITY_POLICY, passwordPage, previewPage } from './pages';
 import { wantsJson, type VisitorRequest } from './visitor-request';
@@ -21,6 +21,7 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
+  ...HSTS_HEADER,
 };
 
 interface Answer {

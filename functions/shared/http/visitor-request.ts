@@ -2,8 +2,9 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isLinkPreviewBot } from '../domain/visits/preview-bots';
 import type { Visit } from '../domain/visits/visit';
 import { CSRF_COOKIE, cookieValue, csrfTokensMatch } from './csrf';
+import type { ClientKeyer } from './client-key';
 import { header } from './headers';
-import { trustedClientIp, type OriginSecret } from './trusted-viewer';
+import { trustedClientIp, type OriginSecrets } from './trusted-viewer';
 
 /** A password form is a few dozen bytes; anything much larger is not one. */
 const MAX_FORM_BYTES = 4096;
@@ -30,8 +31,8 @@ export function wantsJson(accept: string | undefined): boolean {
   return value.includes('application/json') && !value.includes('text/html');
 }
 
-/** The origin secret is read (once per container) only for password posts, the one thing the address is for. */
-export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecret: OriginSecret): Promise<VisitorRequest> {
+/** The origin secret and the client key are read (once per container) only for password posts, the one thing the address is for. */
+export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecrets: OriginSecrets, keyClient: ClientKeyer): Promise<VisitorRequest> {
   const method = event.httpMethod === 'HEAD' || event.httpMethod === 'POST' ? event.httpMethod : 'GET';
   const form = postedForm(event);
   const password = form?.get('password') ?? undefined;
@@ -40,7 +41,7 @@ export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecr
     visit: {
       code: event.pathParameters?.code ?? '',
       method,
-      clientIp: password !== undefined && csrfValid ? await trustedClientIp(event, originSecret) : event.requestContext.identity.sourceIp,
+      client: password !== undefined && csrfValid ? await keyClient(await trustedClientIp(event, originSecrets)) : '',
       previewBot: isLinkPreviewBot(header(event, 'user-agent')),
       ...(password !== undefined && csrfValid ? { submittedPassword: password } : {}),
     },

@@ -5,7 +5,8 @@ import type { Plan } from '../limits/plans';
  * per-minute limit counts per key, the monthly quota per account; links belong to the account's `owner`.
  */
 export type ApiKeyCaller = { kind: 'apiKey'; keyId: string; accountId: string; owner: string; plan: Plan; monthlyLimitOverride?: number };
-export type Caller = ApiKeyCaller | { kind: 'anonymous'; clientIp: string };
+/** `client` is a keyed hash of the anonymous caller's address (see http/client-key.ts): the address itself is never stored. */
+export type Caller = ApiKeyCaller | { kind: 'anonymous'; client: string };
 
 /** v1 keeps its historical behaviour: anonymous callers get the FREE plan's features. */
 export function planOf(caller: Caller): Plan {

@@ -39,7 +39,7 @@ export async function admitCall(caller: Caller, counter: UsageCounter, nowMs: nu
 
 export async function admitToMinuteWindow(caller: Caller, counter: UsageCounter, nowMs: number): Promise<RateLimitStatus> {
   const rule = caller.kind === 'apiKey' ? RATE_LIMITS.perApiKey : RATE_LIMITS.perAnonymousIp;
-  const subject = caller.kind === 'apiKey' ? `key#${caller.keyId}` : `ip#${caller.clientIp}`;
+  const subject = caller.kind === 'apiKey' ? `key#${caller.keyId}` : `ip#${caller.client}`;
   const window = fixedWindow(nowMs, rule.windowSeconds);
   const minute = await counter.tryConsume(`rate#${subject}#${window.id}`, rule.requests, window.resetsAt + COUNTER_GRACE_SECONDS);
   const status = { limit: rule.requests, remaining: Math.max(0, rule.requests - minute.count), resetsAt: window.resetsAt };
@@ -72,10 +72,10 @@ export function monthlyQuotaCounter(accountId: string, nowMs: number): string {
  * the link's cap before the password is checked, so concurrent guesses cannot overshoot it; a right password gives
  * its unit back (forgivePasswordAttempt), so only wrong ones use the cap up.
  */
-export async function admitPasswordAttempt(code: string, clientIp: string, counter: UsageCounter, nowMs: number): Promise<number | undefined> {
+export async function admitPasswordAttempt(code: string, client: string, counter: UsageCounter, nowMs: number): Promise<number | undefined> {
   const perVisitor = RATE_LIMITS.passwordAttempts;
   const visitorWindow = fixedWindow(nowMs, perVisitor.windowSeconds);
-  const attempt = await counter.tryConsume(`pwd#${code}#${clientIp}#${visitorWindow.id}`, perVisitor.requests, visitorWindow.resetsAt + COUNTER_GRACE_SECONDS);
+  const attempt = await counter.tryConsume(`pwd#${code}#${client}#${visitorWindow.id}`, perVisitor.requests, visitorWindow.resetsAt + COUNTER_GRACE_SECONDS);
   if (!attempt.consumed) return secondsUntil(visitorWindow.resetsAt, nowMs);
 
   const perLink = RATE_LIMITS.wrongPasswordsPerLink;

@@ -7,8 +7,11 @@ import { looksLikeShortCode } from '../links/short-code';
 export interface Visit {
   code: string;
   method: 'GET' | 'HEAD' | 'POST';
-  /** The visitor's address as far as it can be proven (see http/visitor-request.ts): password attempts count per address. */
-  clientIp: string;
+  /**
+   * The visitor's address as far as it can be proven (see http/visitor-request.ts), as a keyed hash: password
+   * attempts count per address without any address being stored.
+   */
+  client: string;
   /** A chat or social app fetching a preview card, not a person. */
   previewBot: boolean;
   /** What the visitor typed into the password form (POST only). */
@@ -54,7 +57,7 @@ export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number)
 
   if (link.passwordHash !== undefined) {
     if (visit.method !== 'POST' || visit.submittedPassword === undefined) return { kind: 'passwordRequired', wrongPassword: false };
-    const retryAfterSeconds = await admitPasswordAttempt(visit.code, visit.clientIp, deps.usage, nowMs);
+    const retryAfterSeconds = await admitPasswordAttempt(visit.code, visit.client, deps.usage, nowMs);
     if (retryAfterSeconds !== undefined) return { kind: 'tooManyAttempts', retryAfterSeconds };
     if (!(await verifyPassword(visit.submittedPassword, link.passwordHash))) return { kind: 'passwordRequired', wrongPassword: true };
     await forgivePasswordAttempt(visit.code, deps.usage, nowMs);

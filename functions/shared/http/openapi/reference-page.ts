@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createHash } from 'node:crypto';
-import { header } from '../headers';
+import { header, HSTS_HEADER } from '../headers';
 import type { HttpResponse } from '../responses';
 
 /** JSON inside a <script> element: `<` escaped, so no string in the document can close the element. */
@@ -49,6 +49,7 @@ export function referencePage(document: unknown, redocScript: string): HttpRespo
       'content-security-policy': policy,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
+      ...HSTS_HEADER,
     },
     body: html,
   };

@@ -23,7 +23,7 @@ describe('admitting a call', () => {
 
   it('limits anonymous callers per IP to 5 a minute, each IP on its own', async () => {
     const counter = new MemoryUsageCounter();
-    const anonymous = (clientIp: string) => ({ kind: 'anonymous', clientIp }) as const;
+    const anonymous = (client: string) => ({ kind: 'anonymous', client }) as const;
     for (let i = 0; i < 5; i += 1) await admitCall(anonymous('1.1.1.1'), counter, nowMs);
     await expect(admitCall(anonymous('1.1.1.1'), counter, nowMs)).rejects.toBeInstanceOf(RateLimited);
     await expect(admitCall(anonymous('2.2.2.2'), counter, nowMs)).resolves.toMatchObject({ limit: 5, remaining: 4 });

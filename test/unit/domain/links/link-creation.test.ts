@@ -139,7 +139,7 @@ describe('creating a link', () => {
 
   it('lets FREE set an expiry, and anonymous v1 callers are FREE', async () => {
     expect((await setup({ caller: free }).create({ url: 'https://example.com', expiresIn: 60 }))[0]?.ok).toBe(true);
-    const anonymous = setup({ caller: { kind: 'anonymous', clientIp: '1.2.3.4' } });
+    const anonymous = setup({ caller: { kind: 'anonymous', client: '1.2.3.4' } });
     expect(failure((await anonymous.create({ url: 'https://example.com', alias: 'abc' }))[0])).toBeInstanceOf(PlanRequired);
   });
 

@@ -12,7 +12,7 @@ function setup(link?: Partial<LinkRecord>) {
   const links = new MemoryLinkStore();
   if (link) links.links.set('abc123', { code: 'abc123', url: 'https://example.com/', isAlias: false, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'key:k', ...link });
   const deps = { links, flags: new FixedFlags(), usage: new MemoryUsageCounter() };
-  const visit = (fields: Partial<Visit> = {}, at = nowMs) => resolveVisit({ code: 'abc123', method: 'GET', clientIp: '1.2.3.4', previewBot: false, ...fields }, deps, at);
+  const visit = (fields: Partial<Visit> = {}, at = nowMs) => resolveVisit({ code: 'abc123', method: 'GET', client: '1.2.3.4', previewBot: false, ...fields }, deps, at);
   return { links, deps, visit };
 }
 
@@ -74,7 +74,7 @@ describe('resolving a visit', () => {
     const { visit } = setup({ passwordHash: await hashPassword('s3cret') });
     for (let i = 0; i < 10; i += 1) await visit({ method: 'POST', submittedPassword: `guess${i}` });
     expect(await visit({ method: 'POST', submittedPassword: 's3cret' })).toEqual({ kind: 'tooManyAttempts', retryAfterSeconds: 900 });
-    expect(await visit({ method: 'POST', submittedPassword: 's3cret', clientIp: '5.6.7.8' })).toMatchObject({ kind: 'redirect' });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret', client: '5.6.7.8' })).toMatchObject({ kind: 'redirect' });
   });
 
   it('stops every address once the link had 100 wrong passwords in 15 minutes, from however many addresses', async () => {
@@ -82,17 +82,17 @@ describe('resolving a visit', () => {
     // 99 wrong attempts from 99 addresses (counted as the visits would count them, without 99 scrypt hashes)...
     for (let i = 0; i < 99; i += 1) expect(await admitPasswordAttempt('abc123', `10.0.0.${i}`, deps.usage, nowMs)).toBeUndefined();
     // ...then the 100th, a real wrong visit from a fresh address, uses the cap up.
-    expect(await visit({ method: 'POST', submittedPassword: 'nope', clientIp: '10.0.1.1' })).toEqual({ kind: 'passwordRequired', wrongPassword: true });
-    expect(await visit({ method: 'POST', submittedPassword: 's3cret', clientIp: '10.0.1.2' })).toEqual({ kind: 'tooManyAttempts', retryAfterSeconds: 900 });
-    expect(await visit({ method: 'POST', submittedPassword: 's3cret', clientIp: '10.0.1.2' }, nowMs + 900_000)).toMatchObject({ kind: 'redirect' });
+    expect(await visit({ method: 'POST', submittedPassword: 'nope', client: '10.0.1.1' })).toEqual({ kind: 'passwordRequired', wrongPassword: true });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret', client: '10.0.1.2' })).toEqual({ kind: 'tooManyAttempts', retryAfterSeconds: 900 });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret', client: '10.0.1.2' }, nowMs + 900_000)).toMatchObject({ kind: 'redirect' });
   });
 
   it('does not count right passwords against the link-wide cap', async () => {
     const { visit, deps } = setup({ passwordHash: await hashPassword('s3cret') });
     for (let i = 0; i < 99; i += 1) await admitPasswordAttempt('abc123', `10.0.0.${i}`, deps.usage, nowMs);
-    for (let i = 0; i < 3; i += 1) expect(await visit({ method: 'POST', submittedPassword: 's3cret', clientIp: `10.0.2.${i}` })).toMatchObject({ kind: 'redirect' });
-    expect(await visit({ method: 'POST', submittedPassword: 'nope', clientIp: '10.0.3.1' })).toEqual({ kind: 'passwordRequired', wrongPassword: true });
-    expect(await visit({ method: 'POST', submittedPassword: 's3cret', clientIp: '10.0.3.2' })).toMatchObject({ kind: 'tooManyAttempts' });
+    for (let i = 0; i < 3; i += 1) expect(await visit({ method: 'POST', submittedPassword: 's3cret', client: `10.0.2.${i}` })).toMatchObject({ kind: 'redirect' });
+    expect(await visit({ method: 'POST', submittedPassword: 'nope', client: '10.0.3.1' })).toEqual({ kind: 'passwordRequired', wrongPassword: true });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret', client: '10.0.3.2' })).toMatchObject({ kind: 'tooManyAttempts' });
   });
 });
 

@@ -1,0 +1,32 @@
+import { createHmac } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * What the service counts a client by, instead of its address: an HMAC of the address under a deployment secret
+ * (Secrets Manager, never in the code or the template). Counters in the usage table then say nothing about who
+ * visited, and without the secret no one can test a guessed address against them: IPv4's whole space is only 2³².
+ */
+export type ClientKeyer = (address: string) => Promise<string>;
+
+/** 128 bits of the MAC: collisions are out of reach, and a counter id stays short. */
+const KEY_BYTES = 16;
+
+/**
+ * One IPv6 host owns a whole /64 (SLAAC and privacy addresses rotate inside it), so it is counted as one client;
+ * an IPv4-mapped IPv6 address is its IPv4 address. Anything unparsable is counted as it is.
+ */
+export function countedNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+}
+
+export function clientKeyer(secret: () => Promise<string>): ClientKeyer {
+  return async (address) =>
+    createHmac('sha256', await secret())
+      .update(countedNetwork(address), 'utf8')
+      .digest()
+      .subarray(0, KEY_BYTES)
+      .toString('base64url');
+}

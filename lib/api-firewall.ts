@@ -1,0 +1,78 @@
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../functions/shared/http/trusted-viewer';
+import { WAF_RATE_LIMITS, WAF_WINDOW_SECONDS } from './capacity';
+
+type Rule = CfnWebACL.RuleProperty;
+type Statement = CfnWebACL.StatementProperty;
+
+const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: false, metricName });
+
+/** A rate-based rule blocking a client address past `limit` requests per window, on requests matching `scope`. */
+export function rateRule(name: string, priority: number, limit: number, scope?: Statement): Rule {
+  return {
+    name,
+    priority,
+    action: { block: {} },
+    visibilityConfig: visibility(name),
+    statement: {
+      rateBasedStatement: { limit, evaluationWindowSec: WAF_WINDOW_SECONDS, aggregateKeyType: 'IP', ...(scope ? { scopeDownStatement: scope } : {}) },
+    },
+  };
+}
+
+const pathStartsWith = (prefix: string): Statement => ({
+  byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'STARTS_WITH', searchString: prefix, textTransformations: [{ priority: 0, type: 'NONE' }] },
+});
+
+const hasOriginHeader: Statement = {
+  sizeConstraintStatement: {
+    fieldToMatch: { singleHeader: { Name: ORIGIN_VERIFY_HEADER } },
+    comparisonOperator: 'GT',
+    size: 0,
+    textTransformations: [{ priority: 0, type: 'NONE' }],
+  },
+};
+
+/** A web ACL of rate rules that lets everything else through. */
+export function rateLimitingAcl(scope: Construct, id: string, props: { scope: 'REGIONAL' | 'CLOUDFRONT'; name: string; rules: Rule[] }): CfnWebACL {
+  return new CfnWebACL(scope, id, {
+    scope: props.scope,
+    defaultAction: { allow: {} },
+    visibilityConfig: visibility(props.name),
+    rules: props.rules,
+  });
+}
+
+/**
+ * The API stage's web ACL. API callers are limited per address, v1 far more tightly than v2. Visitor paths that
+ * come through CloudFront are limited at the edge by the viewer's address (see EdgeFirewallStack): here they arrive
+ * from CloudFront's addresses, which must not be limited, so only visitor requests without CloudFront's origin
+ * header (someone calling the API's own URL) are counted here. A forged header skips this rule and still meets the
+ * visitor routes' method throttle and the redirect's concurrency ceiling.
+ */
+export class ApiFirewall extends Construct {
+  readonly webAcl: CfnWebACL;
+
+  constructor(scope: Construct, id: string, props: { stageArn: string; name: string }) {
+    super(scope, id);
+    this.webAcl = rateLimitingAcl(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      name: props.name,
+      rules: [
+        rateRule('AnonymousPerAddress', 0, WAF_RATE_LIMITS.anonymousPerAddress, pathStartsWith('/v1/')),
+        rateRule('ApiPerAddress', 1, WAF_RATE_LIMITS.apiPerAddress, pathStartsWith('/v2/')),
+        rateRule('DirectVisitorsPerAddress', 2, WAF_RATE_LIMITS.directVisitorPerAddress, {
+          andStatement: {
+            statements: [
+              { notStatement: { statement: pathStartsWith('/v1/') } },
+              { notStatement: { statement: pathStartsWith('/v2/') } },
+              { notStatement: { statement: hasOriginHeader } },
+            ],
+          },
+        }),
+      ],
+    });
+    new CfnWebACLAssociation(this, 'Association', { resourceArn: props.stageArn, webAclArn: this.webAcl.attrArn });
+  }
+}

@@ -1,0 +1,67 @@
+import type { Route } from '../functions/shared/http/routes';
+
+/**
+ * The service's capacity plan, in one place: the README's capacity table is these numbers. Each kind of traffic
+ * has its own ceiling at each layer, so no kind can use up what another needs: visitors of a viral link, anonymous
+ * v1 callers and junk tokens can each be refused without touching what paying API clients get.
+ *
+ * AWS defaults these sit under: API Gateway 10,000 rps (5,000 burst) per account and region, Lambda 1,000
+ * concurrent executions per region (of which 100 must stay unreserved), CloudFront 250,000 rps per distribution.
+ */
+export type TrafficClass = 'visitor' | 'anonymous' | 'api' | 'documents';
+
+export function trafficClassOf(route: Pick<Route, 'target' | 'apiKey' | 'path'>): TrafficClass {
+  if (route.target === 'redirect') return 'visitor';
+  if (route.apiKey) return 'api';
+  return route.path.startsWith('/v1/') ? 'anonymous' : 'documents';
+}
+
+/**
+ * Per-method API Gateway throttles (requests per second, token bucket burst), each method on its own. Their sum
+ * (5,000 visitor + 100 v1 + 2,000 per v2 method...) may pass the account's 10,000: they are ceilings, not shares.
+ */
+export const METHOD_THROTTLES: Record<TrafficClass, { rateLimit: number; burstLimit: number }> = {
+  visitor: { rateLimit: 5000, burstLimit: 2500 },
+  // v1 allows 5 calls a minute per address: 50 rps serves 600 addresses at their full rate.
+  anonymous: { rateLimit: 50, burstLimit: 100 },
+  api: { rateLimit: 2000, burstLimit: 1000 },
+  documents: { rateLimit: 50, burstLimit: 100 },
+};
+
+/**
+ * Lambda concurrency. The redirect's reservation is also its ceiling: a flood of visitors can use 300 executions
+ * and no more, so the API's functions keep the rest of the region's pool. The authorizer's reservation is its
+ * floor: API calls are authorized even while the pool is busy. At ~10 ms a warm redirect, 300 executions serve
+ * about 30,000 rps, far above the visitor throttle. Operators on accounts with a lower limit set them by context.
+ */
+export const RESERVED_CONCURRENCY = { redirect: 300, authorizer: 100 } as const;
+
+/**
+ * AWS WAF rate-based rules: requests per client address per 5 minutes, counted at the edge for visitors (the
+ * CloudFront web ACL, which lives in us-east-1) and at the API stage for API callers (the regional web ACL).
+ * A person clicks far fewer than 10,000 links in 5 minutes even behind a carrier-grade NAT; an API client at
+ * its full 1,000 calls a minute makes 5,000.
+ */
+export const WAF_RATE_LIMITS = {
+  /** Visitors, per viewer address, on the short domain's distribution. */
+  visitorPerAddress: 10_000,
+  /** v2 callers, per address, at the API stage: several keys behind one address still fit. */
+  apiPerAddress: 20_000,
+  /** v1 callers, per address: their own limit is 5 a minute (25 per 5 minutes); past 300 it is a flood. */
+  anonymousPerAddress: 300,
+  /** Visitors who skip CloudFront and call the API's own URL, per address. */
+  directVisitorPerAddress: 2_000,
+} as const;
+
+/** WAF counts over this window; AWS offers 1, 2, 5 or 10 minutes. */
+export const WAF_WINDOW_SECONDS = 300;
+
+/**
+ * Password hashing sizes the creation functions. scrypt (N=2^15, r=8, p=1) costs about 101 ms of CPU per hash on
+ * a full core (`npm run bench:scrypt`); a 50-item batch with a password on each is 50 hashes, about 5.1 s. Lambda
+ * gives a full vCPU at 1,769 MB, so the batch function runs there with a 15-s timeout: 2.9 times the measured need,
+ * 2.2 times even on a core 30 % slower. At the previous 512 MB (0.29 vCPU) the same batch needed about 17.5 s.
+ */
+export const PASSWORD_HASH_CPU_MS = 101;
+export const FULL_VCPU_MEMORY_MB = 1769;
+export const BATCH_FUNCTION = { memorySize: FULL_VCPU_MEMORY_MB, timeoutSeconds: 15 } as const;

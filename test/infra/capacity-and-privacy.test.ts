@@ -1,0 +1,151 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { ROUTES } from '../../functions/shared/http/routes';
+import { STRICT_TRANSPORT_SECURITY } from '../../functions/shared/http/headers';
+import { BATCH_FUNCTION, METHOD_THROTTLES, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS } from '../../lib/capacity';
+import { buildStack } from './app-factory';
+
+/** Issue 16: a viral link cannot starve the API, no visitor address is kept, the account's settings once. */
+const { app, stack } = buildStack({ stage: 'dev' });
+const dev = Template.fromStack(stack);
+const stackOf = (name: string) => {
+  const found = app.node.children.find((child) => child.node.id === name);
+  if (!found) throw new Error(`no stack ${name}`);
+  return Template.fromStack(found as never);
+};
+const edge = stackOf('shortener-dev-edge');
+
+function functionOf(name: string): Record<string, unknown> {
+  const [fn] = Object.values(dev.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { POWERTOOLS_SERVICE_NAME: name } } } }));
+  return (fn as { Properties: Record<string, unknown> }).Properties;
+}
+
+describe('capacity: each kind of traffic has its own ceiling', () => {
+  const stage = Object.values(dev.findResources('AWS::ApiGateway::Stage'))[0] as { Properties: { MethodSettings: Array<Record<string, unknown>>; TracingEnabled?: boolean } };
+
+  it.each(ROUTES.flatMap((route) => route.methods.map((method) => [method, route.path, trafficClassOf(route)] as const)))(
+    '%s %s is throttled as %s traffic',
+    (method, path, trafficClass) => {
+      const setting = stage.Properties.MethodSettings.find((candidate) => candidate.HttpMethod === method && candidate.ResourcePath === `/${path.replaceAll('/', '~1')}`);
+      expect(setting).toMatchObject({ ThrottlingRateLimit: METHOD_THROTTLES[trafficClass].rateLimit, ThrottlingBurstLimit: METHOD_THROTTLES[trafficClass].burstLimit });
+    },
+  );
+
+  it('keeps visitors and anonymous callers far below what API clients get', () => {
+    expect(METHOD_THROTTLES.anonymous.rateLimit).toBeLessThan(METHOD_THROTTLES.api.rateLimit / 10);
+    expect(trafficClassOf({ target: 'redirect', apiKey: false, path: '/{code}' })).toBe('visitor');
+  });
+
+  it('caps the redirect and reserves executions for the authorizer', () => {
+    expect(functionOf('redirect').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.redirect);
+    expect(functionOf('authorizer').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.authorizer);
+    // The pool left to everything else stays well above the 100 AWS requires unreserved.
+    expect(1000 - RESERVED_CONCURRENCY.redirect - RESERVED_CONCURRENCY.authorizer).toBeGreaterThanOrEqual(500);
+  });
+
+  it('lets an operator on a small account drop the reservations', () => {
+    const small = Template.fromStack(buildStack({ stage: 'dev', redirectConcurrency: 'none', authorizerConcurrency: '20' }).stack);
+    const reserved = Object.values(small.findResources('AWS::Lambda::Function')).map((fn) => (fn as { Properties: { ReservedConcurrentExecutions?: number } }).Properties.ReservedConcurrentExecutions);
+    expect(reserved.filter((value) => value !== undefined)).toEqual([20]);
+  });
+
+  it('limits API callers per address with a regional web ACL on the stage, v1 far more tightly', () => {
+    const acl = Object.values(dev.findResources('AWS::WAFv2::WebACL'))[0] as { Properties: { Scope: string; Rules: Array<{ Name: string; Statement: { RateBasedStatement: { Limit: number } } }> } };
+    expect(acl.Properties.Scope).toBe('REGIONAL');
+    const limits = Object.fromEntries(acl.Properties.Rules.map((rule) => [rule.Name, rule.Statement.RateBasedStatement.Limit]));
+    expect(limits).toEqual({
+      AnonymousPerAddress: WAF_RATE_LIMITS.anonymousPerAddress,
+      ApiPerAddress: WAF_RATE_LIMITS.apiPerAddress,
+      DirectVisitorsPerAddress: WAF_RATE_LIMITS.directVisitorPerAddress,
+    });
+    dev.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { ResourceArn: Match.objectLike({ 'Fn::Join': Match.anyValue() }) });
+  });
+
+  it('limits visitors per viewer address with a CloudFront web ACL in us-east-1, attached to the distribution', () => {
+    expect(app.node.children.some((child) => child.node.id === 'shortener-dev-edge')).toBe(true);
+    expect((edge.toJSON() as { Resources: Record<string, { Type: string }> }) && stackRegion('shortener-dev-edge')).toBe('us-east-1');
+    edge.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'CLOUDFRONT',
+      Rules: [Match.objectLike({ Statement: { RateBasedStatement: Match.objectLike({ Limit: WAF_RATE_LIMITS.visitorPerAddress, AggregateKeyType: 'IP' }) } })],
+    });
+    dev.hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: Match.objectLike({ WebACLId: Match.anyValue() }) });
+  });
+
+  it('sizes the batch function for 50 password hashes with twice the time they take', () => {
+    expect(functionOf('batch')).toMatchObject({ MemorySize: BATCH_FUNCTION.memorySize, Timeout: BATCH_FUNCTION.timeoutSeconds });
+  });
+});
+
+function stackRegion(name: string): string | undefined {
+  const found = app.node.children.find((child) => child.node.id === name) as { region?: string } | undefined;
+  return found?.region;
+}
+
+describe('privacy and transport', () => {
+  it('records no X-Ray traces on the API stage (they hold client addresses and full URLs)', () => {
+    dev.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: false });
+    for (const fn of ['create', 'batch', 'redirect', 'links']) expect(functionOf(fn).TracingConfig).toBeUndefined();
+  });
+
+  it('counts addresses under a generated secret, given to the functions that count them', () => {
+    dev.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'shortener-dev-client-key', GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) });
+    for (const fn of ['create', 'batch', 'redirect']) {
+      expect((functionOf(fn).Environment as { Variables: Record<string, string> }).Variables.CLIENT_KEY_PARAMETER).toBe('/aws/reference/secretsmanager/shortener-dev-client-key');
+    }
+  });
+
+  it('sends HSTS from the short domain\'s distribution', () => {
+    dev.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: { StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true } },
+      }),
+    });
+    expect(STRICT_TRANSPORT_SECURITY.value).toBe('max-age=63072000; includeSubDomains');
+  });
+
+  it('sends HSTS on every answer API Gateway makes itself', () => {
+    const responses = Object.values(dev.findResources('AWS::ApiGateway::GatewayResponse'));
+    expect(responses.length).toBeGreaterThan(10);
+    for (const response of responses) {
+      expect((response as { Properties: { ResponseParameters: Record<string, string> } }).Properties.ResponseParameters['gatewayresponse.header.Strict-Transport-Security']).toBe(`'${STRICT_TRANSPORT_SECURITY.value}'`);
+    }
+  });
+
+  it('sends the origin secret\'s current value, and names its rotation generation', () => {
+    const distribution = JSON.stringify(dev.findResources('AWS::CloudFront::Distribution'));
+    expect(distribution).toContain(':SecretString:current::}}');
+    expect(distribution).toContain('origin secret generation 1');
+    const rotated = JSON.stringify(Template.fromStack(buildStack({ stage: 'dev', originSecretGeneration: '2' }).stack).findResources('AWS::CloudFront::Distribution'));
+    expect(rotated).toContain('origin secret generation 2');
+  });
+});
+
+describe('least privilege and logs', () => {
+  const policies = JSON.stringify(dev.findResources('AWS::IAM::Policy'));
+
+  it('reads flags with GetParameters only, never their history', () => {
+    expect(policies).not.toContain('ssm:GetParameterHistory');
+    expect(policies).toContain('ssm:GetParameters');
+  });
+
+  it('lets the aggregator add to a link\'s clicks and touch nothing else of it', () => {
+    expect(policies).toContain('"dynamodb:Attributes":["code","clicks"]');
+    expect(policies).toContain('"dynamodb:ReturnValues":"NONE"');
+  });
+
+  it('creates the execution log group API Gateway writes to, with a retention', () => {
+    dev.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: { 'Fn::Join': ['', Match.arrayWith(['API-Gateway-Execution-Logs_'])] },
+      RetentionInDays: 30,
+    });
+  });
+
+  it('manages the account\'s API Gateway role once, in its own stack, scoped to API Gateway\'s log groups', () => {
+    dev.resourceCountIs('AWS::ApiGateway::Account', 0);
+    const account = stackOf(app.node.children.map((child) => child.node.id).find((id) => id.startsWith('shortener-apigateway-account-')) ?? '');
+    account.resourceCountIs('AWS::ApiGateway::Account', 1);
+    const role = JSON.stringify(account.findResources('AWS::IAM::Role'));
+    expect(role).not.toContain('AmazonAPIGatewayPushToCloudWatchLogs');
+    expect(role).toContain('log-group:API-Gateway-Execution-Logs_*');
+    expect(role).not.toMatch(/"logs:(GetLogEvents|FilterLogEvents)"/);
+  });
+});
