@@ -3,7 +3,7 @@ import { createLinks } from '../shared/domain/links/link-creation';
 import { creationHandler } from '../shared/http/creation-handler';
 import { recordCreations } from '../shared/http/outcome-metrics';
 import { MAX_BODY_BYTES } from '../shared/http/body-limits';
-import { json } from '../shared/http/responses';
+import { json, type HttpResponse } from '../shared/http/responses';
 import type { CreatedLinkView } from '../shared/domain/links/link';
 
 /** Spec 2.4 lists the fields of a successful entry; createdAt is not among them. */
@@ -20,4 +20,13 @@ export const handler = creationHandler(MAX_BODY_BYTES.batch, async (body, creati
     outcome.ok ? { index, success: true, ...batchEntryFields(outcome.link) } : { index, success: false, error: outcome.error.message },
   );
   return json(200, { results });
-});
+}, someSucceeded);
+
+/**
+ * A batch whose every item failed is not kept for replay: once its cause is fixed (a plan upgrade, a freed alias),
+ * the same request with the same key must run again rather than get the old failures back for 24 hours.
+ */
+function someSucceeded(response: HttpResponse): boolean {
+  const { results } = JSON.parse(response.body) as { results: Array<{ success: boolean }> };
+  return results.some((result) => result.success);
+}

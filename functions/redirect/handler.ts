@@ -4,16 +4,16 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CachedLinkStore } from '../shared/adapters/cached-link-store';
 import { CLICK_LOG_MESSAGE, clickOf } from '../shared/http/click-report';
 import { resolveVisit } from '../shared/domain/visits/visit';
-import { LINK_MEMORY_SECONDS, visitResponse } from '../shared/http/visit-responses';
+import { visitResponse } from '../shared/http/visit-responses';
 import { visitorFailures } from '../shared/http/visitor-failures';
 import { readVisitorRequest } from '../shared/http/visitor-request';
 import { recordVisit } from '../shared/http/outcome-metrics';
 import { logger, logLine, publishMetrics } from '../shared/observability';
 import { clientKeys, flagSource, linkStore, originSecrets, usageCounter } from '../shared/wiring';
 
-/** Hot links are served from memory for half a minute; see CachedLinkStore and LINK_MEMORY_SECONDS. */
+/** Hot plain links are served from memory under their cache lease; see CachedLinkStore. */
 const deps = {
-  links: new CachedLinkStore(linkStore(), { ttlMs: LINK_MEMORY_SECONDS * 1000, maxEntries: 10_000 }),
+  links: new CachedLinkStore(linkStore(), { maxEntries: 10_000 }),
   flags: flagSource(),
   usage: usageCounter(),
 };

@@ -10,7 +10,7 @@ import { GoogleSafeBrowsingChecker } from './adapters/google-safe-browsing';
 import { SsmFlagSource } from './adapters/ssm-flag-source';
 import { config } from './config';
 import { originSecretValues, type OriginSecrets } from './http/trusted-viewer';
-import { clientKeyer, type ClientKeyer } from './http/client-key';
+import { clientKeyer, keyedDigest, type ClientKeyer, type KeyedDigest } from './http/client-key';
 import type { SafetyChecker } from './domain/ports';
 import { MetricName } from './metric-names';
 import { count, logger } from './observability';
@@ -87,10 +87,11 @@ function parameterKeptFor(name: string, ttlMs: number): () => Promise<string> {
   };
 }
 
-/** Keyed hashes of client addresses (see http/client-key.ts), under the deployment's secret, read on first use. */
-export function clientKeys(): ClientKeyer {
-  return clientKeyer(parameterOnFirstUse(config.clientKeyParameter(), true));
-}
+/** Keyed hashes under the deployment's secret (see http/client-key.ts), read on first use. */
+export const deploymentDigest = (): KeyedDigest => keyedDigest(parameterOnFirstUse(config.clientKeyParameter(), true));
+
+/** Client addresses as keyed hashes: what anonymous callers and password attempts are counted by. */
+export const clientKeys = (digest = deploymentDigest()): ClientKeyer => clientKeyer(digest);
 
 /** Google Safe Browsing when a key parameter is configured, else the shipped blocklist. */
 export function safetyChecker(): SafetyChecker {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { OwnMessages } from '../../functions/shared/domain/messages';
 import { StackOutputs } from '../../lib/stack-outputs';
-import { createApiKey, dynamo, http, jsonHeaders, rawHttp, stackOutput, uniqueLoopbackAddress, type HttpResult } from '../support/local-stack';
+import { accountDirectory, createApiKey, dynamo, http, jsonHeaders, rawHttp, stackOutput, uniqueLoopbackAddress, type HttpResult } from '../support/local-stack';
 import { ISO_MS } from '../support/spec-shapes';
 import { anyText } from '../support/unicode-arbitraries';
 
@@ -227,5 +227,49 @@ describe('Idempotency-Key on the batch and anonymous routes', () => {
     const elsewhere = await http('POST', '/v1/shorten', { headers: keyed(undefined, key), body, localAddress: uniqueLoopbackAddress() });
     expect(elsewhere.status).toBe(201);
     expect(elsewhere.headers['idempotent-replayed']).toBeUndefined();
+  });
+});
+
+describe('Idempotency-Key: issue 16', () => {
+  it('names one request: the same key on the batch route after the single one is a 422, not a second creation', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const key = randomUUID();
+    expect((await create(apiKey, key, { url: 'https://example.com/one-request' })).status).toBe(201);
+    const batch = await http('POST', '/v2/shorten/batch', { headers: keyed(apiKey, key), body: { urls: [{ url: 'https://example.com/one-request' }] } });
+    expect(batch.status).toBe(422);
+    expect(batch.json()).toEqual(REUSED);
+    expect(await linkCount(apiKey)).toBe(1);
+  });
+
+  it('keeps no batch whose every item failed: after a plan upgrade the same request and key create', async () => {
+    const { apiKey, accountId } = await createApiKey('FREE');
+    const key = randomUUID();
+    const body = { urls: [{ url: 'https://example.com/a', alias: `up-${randomUUID().slice(0, 8)}` }, { url: 'https://example.com/b', password: 'open sesame' }] };
+    const refused = await http('POST', '/v2/shorten/batch', { headers: keyed(apiKey, key), body });
+    expect(refused.json<{ results: Array<{ success: boolean }> }>().results.map((result) => result.success)).toEqual([false, false]);
+
+    await accountDirectory().setPlan(accountId, 'PRO');
+    const retried = await http('POST', '/v2/shorten/batch', { headers: keyed(apiKey, key), body });
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(retried.json<{ results: Array<{ success: boolean }> }>().results.map((result) => result.success)).toEqual([true, true]);
+    // Now it is kept: a third call replays.
+    expect((await http('POST', '/v2/shorten/batch', { headers: keyed(apiKey, key), body })).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('stores no password in any form a fast hash could give back: the record holds only a keyed hash of it', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const password = `pw-${randomUUID()}`;
+    const key = randomUUID();
+    expect((await create(apiKey, key, { url: 'https://example.com/secret', password })).status).toBe(201);
+    const { createHash } = await import('node:crypto');
+    const scan = await dynamo().send(new ScanCommand({ TableName: stackOutput(StackOutputs.idempotencyTable) }));
+    const records = JSON.stringify(scan.Items ?? []);
+    // What the record would hold if the body were hashed as it came (Powertools hashes the JSON of the payload).
+    const bare = { route: '/v2/shorten', body: { url: 'https://example.com/secret', password } };
+    expect(records).not.toContain(password);
+    expect(records).not.toContain(createHash('sha256').update(JSON.stringify(bare)).digest('hex'));
+    expect(records).not.toContain(createHash('sha256').update(JSON.stringify(bare.body)).digest('hex'));
+    // A different password under the same key is a different request.
+    expect((await create(apiKey, key, { url: 'https://example.com/secret', password: `${password}!` })).status).toBe(422);
   });
 });

@@ -7,7 +7,7 @@ import { StackOutputs } from '../../lib/stack-outputs';
 import { createApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress, type HttpResult } from '../support/local-stack';
 import { ops } from '../support/ops-cli';
 import { ISO_MS } from '../support/spec-shapes';
-import { LINK_MEMORY_SECONDS } from '../../functions/shared/http/visit-responses';
+import { LINK_MEMORY_SECONDS } from '../../functions/shared/domain/links/cache-lease';
 
 /** Issue 10: accounts managing their links through the API, and operators taking links down. */
 

@@ -1,5 +1,6 @@
 import { SAFE_DEFAULT_FLAGS, type Flags } from '../../functions/shared/domain/limits/flags';
 import { isExpired, type LinkRecord } from '../../functions/shared/domain/links/link';
+import { isLeasable } from '../../functions/shared/domain/links/cache-lease';
 import type { AliasOverrides, ClickOutcome, FlagSource, LinkStore, SafetyChecker, UsageCounter } from '../../functions/shared/domain/ports';
 
 /**
@@ -28,6 +29,18 @@ export class MemoryLinkStore implements LinkStore {
     if (isExpired(link, nowMs)) return { kind: 'expired' };
     link.clicks += 1;
     return { kind: 'counted', link: { ...link } };
+  }
+
+  leaseRenewals = 0;
+
+  /** DynamoLinkStore.renewCacheLease's rule, tested against DynamoDB Local in test/integration. */
+  async renewCacheLease(code: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }> {
+    this.leaseRenewals += 1;
+    const link = this.links.get(code);
+    if (!link) return { leased: false };
+    if (!isLeasable(link) || (link.cacheSealedUntil ?? 0) > nowMs) return { leased: false, link: { ...link } };
+    link.cacheLeaseUntil = untilMs;
+    return { leased: true, link: { ...link } };
   }
 
   async retire(code: string): Promise<void> {

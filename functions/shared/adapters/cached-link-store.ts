@@ -1,21 +1,21 @@
+import { CACHE_LEASE_MS, isLeasable, LEASE_RENEWAL_MARGIN_MS, memoryLifetimeMs } from '../domain/links/cache-lease';
 import type { LinkRecord } from '../domain/links/link';
 import type { ClickOutcome, LinkStore } from '../domain/ports';
 
 export interface LinkCacheOptions {
-  ttlMs: number;
   maxEntries: number;
   now?: () => number;
 }
 
 /**
- * Keeps found links in the container's memory so a hot link costs no DynamoDB read. An owner's edit, a delete or a
- * takedown reaches a container within `ttlMs` (30 s; with the browser's own 30 s, the documented 60-s bound on how
- * long a visitor may still be sent to an old destination). Expiry is checked on every visit against the cached expiresAt, and a maxClicks
- * link's clicks are always decided by DynamoDB (consumeClick), which also notices a link deleted or changed since it
- * was cached. Misses and tombstones are not cached, so a new alias works at once.
+ * Keeps plain links in the container's memory so a hot link costs no DynamoDB read, under the link's cache lease
+ * (see domain/links/cache-lease.ts): a copy lives at most 30 s and never past the lease minus a browser's max-age,
+ * and a lease running short is renewed by one conditional write, which fails once the link got a click limit or a
+ * password or was sealed by an edit. Links with a limit or a password are read on every visit (a maxClicks link's
+ * clicks are decided by DynamoDB anyway); misses and tombstones are not cached, so a new alias works at once.
  */
 export class CachedLinkStore implements LinkStore {
-  private readonly entries = new Map<string, { link: LinkRecord; storedAt: number }>();
+  private readonly entries = new Map<string, { link: LinkRecord; until: number }>();
   private readonly now: () => number;
 
   constructor(
@@ -26,12 +26,15 @@ export class CachedLinkStore implements LinkStore {
   }
 
   async find(code: string): Promise<LinkRecord | undefined> {
+    const nowMs = this.now();
     const entry = this.entries.get(code);
-    if (entry && this.now() - entry.storedAt < this.options.ttlMs) return entry.link;
+    if (entry && nowMs < entry.until) return entry.link;
     this.entries.delete(code);
-    const link = await this.inner.find(code);
-    if (link && !link.retired && !link.deleted && !link.disabled) this.remember(code, link);
-    return link;
+    const found = await this.inner.find(code);
+    if (!found || !isLeasable(found)) return found;
+    if (memoryLifetimeMs(found, nowMs) >= LEASE_RENEWAL_MARGIN_MS) return this.remember(code, found, nowMs);
+    const renewal = await this.inner.renewCacheLease(code, nowMs + CACHE_LEASE_MS, nowMs);
+    return renewal.leased && renewal.link ? this.remember(code, renewal.link, nowMs) : renewal.link;
   }
 
   createIfAbsent(link: LinkRecord): Promise<boolean> {
@@ -42,14 +45,21 @@ export class CachedLinkStore implements LinkStore {
     return this.inner.consumeClick(code, nowMs);
   }
 
+  renewCacheLease(code: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }> {
+    return this.inner.renewCacheLease(code, untilMs, nowMs);
+  }
+
   async retire(code: string): Promise<void> {
     this.entries.delete(code);
     await this.inner.retire(code);
   }
 
-  private remember(code: string, link: LinkRecord): void {
+  private remember(code: string, link: LinkRecord, nowMs: number): LinkRecord {
+    const lifetime = memoryLifetimeMs(link, nowMs);
+    if (lifetime <= 0) return link;
     // Maps iterate in insertion order: dropping the first key evicts the oldest entry.
     if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(code, { link, storedAt: this.now() });
+    this.entries.set(code, { link, until: nowMs + lifetime });
+    return link;
   }
 }

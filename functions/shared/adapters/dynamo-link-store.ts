@@ -29,6 +29,9 @@ function refusedWith(error: unknown): GuardedWrite {
 const CHANGEABLE_BY_OWNER =
   '#owner = :owner AND attribute_not_exists(deleted) AND attribute_not_exists(disabled) AND attribute_not_exists(retired) AND (attribute_not_exists(maxClicks) OR clicks < maxClicks)';
 
+/** The edit gives the link a click limit or a password: copies of it as a plain link must be gone first. */
+const guardsAdded = (changes: LinkChanges) => typeof changes.maxClicks === 'number' || typeof changes.passwordHash === 'string';
+
 export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -86,6 +89,40 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
+  async renewCacheLease(code: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { code },
+          UpdateExpression: 'SET cacheLeaseUntil = :until',
+          // Only a link no visit can change, and no edit is waiting for: the write that decides is this one.
+          ConditionExpression:
+            'attribute_exists(code) AND attribute_not_exists(maxClicks) AND attribute_not_exists(passwordHash) AND attribute_not_exists(deleted) AND attribute_not_exists(disabled) AND attribute_not_exists(retired) AND (attribute_not_exists(cacheSealedUntil) OR cacheSealedUntil <= :now)',
+          ExpressionAttributeValues: { ':until': untilMs, ':now': nowMs },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { leased: true, link: toRecord(Attributes ?? {}) };
+    } catch (error) {
+      const refused = refusedWith(error);
+      return refused.done ? { leased: false } : { leased: false, ...(refused.current ? { link: refused.current } : {}) };
+    }
+  }
+
+  async sealCache(code: string, untilMs: number): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { code },
+        UpdateExpression: 'SET cacheSealedUntil = :until',
+        ConditionExpression: 'attribute_exists(code)',
+        ExpressionAttributeValues: { ':until': untilMs },
+      }),
+    );
+  }
+
   async listByOwner(owner: string, page: { limit: number; after?: LinkPosition }): Promise<{ links: LinkRecord[]; more: boolean }> {
     // One more than asked, so that "more" is exact and a full last page does not lead to an empty one.
     const { Items = [], LastEvaluatedKey } = await this.client.send(
@@ -106,7 +143,7 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
   async update(code: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite> {
     const sets = ['updatedAt = :now'];
     const removes: string[] = [];
-    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner };
+    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
     if (changes.url !== undefined) {
       sets.push('#url = :url');
       values[':url'] = changes.url;
@@ -133,8 +170,9 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
           TableName: this.tableName,
           Key: { code },
           UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          // A new click limit below the clicks already used is refused in the same step, whatever visits race it.
-          ConditionExpression: `${CHANGEABLE_BY_OWNER}${typeof changes.maxClicks === 'number' ? ' AND clicks <= :maxClicks' : ''}`,
+          // A new click limit below the clicks already used is refused in the same step, whatever visits race it;
+          // so is a new limit or password while copies of the plain link may still be served (cache-lease.ts).
+          ConditionExpression: `${CHANGEABLE_BY_OWNER}${typeof changes.maxClicks === 'number' ? ' AND clicks <= :maxClicks' : ''}${guardsAdded(changes) ? ' AND (attribute_not_exists(cacheLeaseUntil) OR cacheLeaseUntil <= :nowMs)' : ''}`,
           ExpressionAttributeNames: { '#owner': 'owner', ...(changes.url !== undefined ? { '#url': 'url' } : {}), ...(changes.expiresAt !== undefined ? { '#ttl': TTL_ATTRIBUTE } : {}) },
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',

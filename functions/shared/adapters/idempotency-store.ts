@@ -11,10 +11,13 @@ import { IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../http/ide
 import type { HttpResponse } from '../http/responses';
 import { dynamoPlain } from './clients';
 
-/** What Powertools hashes: `key` (the caller's scope and their Idempotency-Key) names the record, `body` must match. */
+/**
+ * What Powertools hashes: `key` (the caller's scope and their Idempotency-Key) names the record, `payload` (the
+ * route and the body, passwords replaced by keyed hashes) must match.
+ */
 interface KeyedRequest {
   key: string;
-  body: unknown;
+  payload: unknown;
 }
 
 /** An answer that is not a success: passed on to the client, never stored, so a corrected retry can run. */
@@ -35,7 +38,14 @@ export type IdempotentOutcome =
   | { kind: 'in-progress' }
   | { kind: 'store-unavailable'; cause: unknown };
 
-export type IdempotentRun = (key: string, body: unknown, lambdaContext: Context, work: () => Promise<HttpResponse>) => Promise<IdempotentOutcome>;
+/** `keep` says whether a success is worth replaying (a batch whose every item failed is not: fix the cause, retry). */
+export type IdempotentRun = (
+  key: string,
+  payload: unknown,
+  lambdaContext: Context,
+  work: () => Promise<HttpResponse>,
+  keep?: (response: HttpResponse) => boolean,
+) => Promise<IdempotentOutcome>;
 
 /**
  * Powertools for AWS Lambda's idempotency utility on its DynamoDB persistence layer: the first request with a
@@ -46,7 +56,7 @@ export type IdempotentRun = (key: string, body: unknown, lambdaContext: Context,
 export function idempotencyStore(tableName: string): IdempotentRun {
   const config = new IdempotencyConfig({
     eventKeyJmesPath: 'key',
-    payloadValidationJmesPath: 'body',
+    payloadValidationJmesPath: 'payload',
     expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
     hashFunction: 'sha256',
     responseHook: (response) => {
@@ -56,19 +66,19 @@ export function idempotencyStore(tableName: string): IdempotentRun {
   });
   const persistenceStore = new DynamoDBPersistenceLayer({ tableName, awsSdkV3Client: dynamoPlain() });
   const runOnce = makeIdempotent(
-    async (_request: KeyedRequest, work: () => Promise<HttpResponse>) => {
+    async (_request: KeyedRequest, work: () => Promise<HttpResponse>, keep: (response: HttpResponse) => boolean) => {
       const response = await work();
-      if (response.statusCode >= 300) throw new NotStored(response);
+      if (response.statusCode >= 300 || !keep(response)) throw new NotStored(response);
       return response;
     },
     { persistenceStore, config },
   );
 
-  return async (key, body, lambdaContext, work) => {
+  return async (key, payload, lambdaContext, work, keep = () => true) => {
     // In-progress records expire with the invocation: a repeat after a crash runs again instead of waiting 24 h.
     config.registerLambdaContext(lambdaContext);
     try {
-      return { kind: 'answered', response: await runOnce({ key, body }, work) };
+      return { kind: 'answered', response: await runOnce({ key, payload }, work, keep) };
     } catch (error) {
       if (error instanceof NotStored) return { kind: 'answered', response: error.response };
       if (error instanceof IdempotencyValidationError) return { kind: 'reused' };

@@ -49,6 +49,16 @@ export class LinkGone extends DomainError {}
 /** The platform took the link down: its owner cannot change it (409). */
 export class LinkDisabled extends DomainError {}
 
+/** Copies of the plain link may still be served: a click limit or password can be added after them (409, Retry-After). */
+export class LinkStillCached extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** A dependency (DynamoDB, SSM) timed out, refused or failed: 503 with Retry-After, the request itself was fine. */
 export class DependencyUnavailable extends DomainError {}
 

@@ -48,6 +48,7 @@ export const OwnMessages = {
   linkNotFound: 'Link not found',
   linkGone: 'This link is no longer available',
   linkDisabled: 'This link has been disabled by the platform',
+  linkStillCached: 'This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds',
   maxClicksBelowClicks: (clicks: number) => `maxClicks cannot be lower than the clicks already used (${clicks})`,
   limitParameter: 'limit must be a whole number from 1 to 100',
   cursorParameter: 'cursor is not valid: pass the nextCursor of a previous page',

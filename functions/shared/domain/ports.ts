@@ -12,6 +12,11 @@ export interface LinkStore {
   consumeClick(code: string, nowMs: number): Promise<ClickOutcome>;
   /** Strips a used-up link to a tombstone that keeps its code taken. */
   retire(code: string): Promise<void>;
+  /**
+   * Extends the link's cache lease to `untilMs` if it may still be copied (leasable and not sealed): `leased`
+   * with the link as now stored, or not, with the link as it is (absent when it is gone).
+   */
+  renewCacheLease(code: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }>;
 }
 
 /**
@@ -53,6 +58,8 @@ export interface ManagedLinkStore {
   update(code: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite>;
   /** Turns the owner's link into a tombstone, unless it already is one or is disabled. */
   markDeleted(code: string, owner: string, nowMs: number): Promise<GuardedWrite>;
+  /** Stops new cache leases on the link until `untilMs`, so the copies taken under the current one run out. */
+  sealCache(code: string, untilMs: number): Promise<void>;
   /** An operator's takedown (with a reason) or its reversal (undefined); false when no link has the code. */
   setDisabled(code: string, reason: string | undefined, nowMs: number): Promise<boolean>;
 }

@@ -22,11 +22,18 @@ export function countedNetwork(address: string): string {
   return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }
 
-export function clientKeyer(secret: () => Promise<string>): ClientKeyer {
-  return async (address) =>
+/** HMAC-SHA-256 under the deployment's secret, separated by purpose so one digest never stands for another. */
+export type KeyedDigest = (purpose: 'address' | 'password', value: string) => Promise<string>;
+
+export function keyedDigest(secret: () => Promise<string>): KeyedDigest {
+  return async (purpose, value) =>
     createHmac('sha256', await secret())
-      .update(countedNetwork(address), 'utf8')
+      .update(`${purpose}\n${value}`, 'utf8')
       .digest()
       .subarray(0, KEY_BYTES)
       .toString('base64url');
+}
+
+export function clientKeyer(digest: KeyedDigest): ClientKeyer {
+  return (address) => digest('address', countedNetwork(address));
 }

@@ -8,7 +8,7 @@ import { countMonthlyCall } from '../domain/limits/rate-limits';
 import type { Caller } from '../domain/accounts/caller';
 import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
 import { OwnMessages } from '../domain/messages';
-import { aliasOverrides, clientKeys, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
+import { aliasOverrides, clientKeys, deploymentDigest, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
 import { apiGuard } from './api-guard';
 import { guardedHandler } from './guarded-handler';
 import { header } from './headers';
@@ -21,7 +21,8 @@ import type { HttpResponse } from './responses';
 const deps: CreationDeps = { links: linkStore(), safety: safetyChecker(), aliasOverrides: aliasOverrides() };
 const usage = usageCounter();
 const hasIdempotencyKey = (event: APIGatewayProxyEvent) => header(event, IDEMPOTENCY_KEY_HEADER) !== undefined;
-const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl(), keyClient: clientKeys(), defersQuota: hasIdempotencyKey });
+const digest = deploymentDigest();
+const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl(), keyClient: clientKeys(digest), defersQuota: hasIdempotencyKey });
 const shortBaseUrl = shortBaseUrlReader();
 
 /**
@@ -45,18 +46,44 @@ const scopeOf = (caller: Caller) => (caller.kind === 'apiKey' ? `account:${calle
 
 export type CreationHandler = (body: object, creation: { context: CreationContext; deps: CreationDeps }) => Promise<HttpResponse>;
 
-/** A creation route: its body read (at most `maxBodyBytes`), then handled once per Idempotency-Key when one is sent. */
-export function creationHandler(maxBodyBytes: number, handle: CreationHandler) {
+/**
+ * What the idempotency record keeps to compare a repeat with: the route (a key names one request, so the same key
+ * on another route is a 422) and the body with every password replaced by its keyed hash. The record's payload
+ * hash is a fast SHA-256; over a bare password it could be guessed offline, over an HMAC under a secret it cannot.
+ */
+async function comparablePayload(route: string, body: object): Promise<unknown> {
+  const keyPasswords = async (value: unknown, name?: string): Promise<unknown> => {
+    if (name === 'password' && typeof value === 'string') return `hmac:${await digest('password', value)}`;
+    if (Array.isArray(value)) return Promise.all(value.map((item) => keyPasswords(item)));
+    if (typeof value !== 'object' || value === null) return value;
+    const entries = await Promise.all(Object.entries(value).map(async ([key, item]) => [key, await keyPasswords(item, key)] as const));
+    return Object.fromEntries(entries);
+  };
+  return { route, body: await keyPasswords(body) };
+}
+
+/**
+ * A creation route: its body read (at most `maxBodyBytes`), then handled once per Idempotency-Key when one is sent.
+ * `keep` says whether a success is worth replaying for 24 hours (see the batch route).
+ */
+export function creationHandler(maxBodyBytes: number, handle: CreationHandler, keep?: (response: HttpResponse) => boolean) {
   return guardedHandler(guard, async (event, admission, lambdaContext) => {
     const key = idempotencyKeyOf(event);
     const body = readJsonObject(event, maxBodyBytes);
     const create = async () => handle(body, { context: { caller: admission.caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() }, deps });
     if (key === undefined) return create();
     const run = await idempotent();
-    const outcome = await run(`${scopeOf(admission.caller)} ${key}`, body, lambdaContext, async () => {
-      await countMonthlyCall(admission.caller, usage, Date.now(), admission.rateLimit);
-      return create();
-    });
+    const payload = await comparablePayload(event.resource, body);
+    const outcome = await run(
+      `${scopeOf(admission.caller)} ${key}`,
+      payload,
+      lambdaContext,
+      async () => {
+        await countMonthlyCall(admission.caller, usage, Date.now(), admission.rateLimit);
+        return create();
+      },
+      keep,
+    );
     if (outcome.kind === 'answered') return outcome.response;
     if (outcome.kind === 'reused') throw new IdempotencyKeyReused(OwnMessages.idempotencyKeyReused);
     if (outcome.kind === 'in-progress') throw new IdempotencyKeyInProgress(OwnMessages.idempotencyKeyInProgress);

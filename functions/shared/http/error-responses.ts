@@ -5,6 +5,7 @@ import {
   IdempotencyKeyReused,
   InvalidRequest,
   LinkDisabled,
+  LinkStillCached,
   LinkGone,
   LinkNotFound,
   PlanRequired,
@@ -42,6 +43,9 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof LinkNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });
   if (error instanceof LinkDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
+  if (error instanceof LinkStillCached) {
+    return json(409, { statusCode: 409, message: error.message, error: 'Conflict' }, { 'retry-after': String(error.retryAfterSeconds) });
+  }
   if (error instanceof IdempotencyKeyInProgress) return json(409, { statusCode: 409, message: OwnMessages.idempotencyKeyInProgress, error: 'Conflict' });
   if (error instanceof IdempotencyKeyReused) return json(422, { statusCode: 422, message: OwnMessages.idempotencyKeyReused, error: 'Unprocessable Entity' });
   if (error instanceof PlanRequired) {

@@ -6,16 +6,15 @@ import type { GoneReason, VisitOutcome } from '../domain/visits/visit';
 import { csrfCookie, newCsrfToken } from './csrf';
 import { header, HSTS_HEADER, RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json } from './responses';
+import { PLAIN_REDIRECT_MAX_AGE_SECONDS } from '../domain/links/cache-lease';
 import { messagePage, PAGE_CONTENT_SECURITY_POLICY, passwordPage, previewPage } from './pages';
 import { wantsJson, type VisitorRequest } from './visitor-request';
 
 /**
- * How long a browser may keep a plain link's redirect. `private`: no shared cache (CloudFront) keeps it. With the
- * redirect function's own memory (LINK_MEMORY_SECONDS) the two add up to the documented bound: an owner's edit or
- * delete, or a takedown, reaches every visitor within 60 s, browser cache included.
+ * A browser may keep a plain link's redirect PLAIN_REDIRECT_MAX_AGE_SECONDS; `private`: no shared cache (CloudFront)
+ * keeps it. With the redirect function's own memory the two add up to the documented bound: an owner's edit or
+ * delete, or a takedown, reaches every visitor within 60 s, browser cache included (cache-lease.ts).
  */
-export const PLAIN_REDIRECT_MAX_AGE_SECONDS = 30;
-export const LINK_MEMORY_SECONDS = 30;
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',

@@ -1,4 +1,5 @@
 import { CachedLinkStore } from '../../../functions/shared/adapters/cached-link-store';
+import { browserMayCache, CACHE_LEASE_MS, LINK_MEMORY_SECONDS, PLAIN_REDIRECT_MAX_AGE_SECONDS } from '../../../functions/shared/domain/links/cache-lease';
 import type { LinkRecord } from '../../../functions/shared/domain/links/link';
 import { MemoryLinkStore } from '../../support/in-memory-ports';
 
@@ -12,28 +13,68 @@ function setup() {
     reads += 1;
     return find(code);
   };
-  let clock = 0;
-  const cache = new CachedLinkStore(inner, { ttlMs: 60_000, maxEntries: 2, now: () => clock });
-  return { inner, cache, reads: () => reads, advance: (ms: number) => (clock += ms) };
+  let clock = 1_000_000;
+  const cache = new CachedLinkStore(inner, { maxEntries: 2, now: () => clock });
+  return { inner, cache, reads: () => reads, now: () => clock, advance: (ms: number) => (clock += ms) };
 }
 
 describe('the in-memory link cache', () => {
-  it('serves a found link from memory for its time to live, then reads again', async () => {
-    const { inner, cache, reads, advance } = setup();
+  it('serves a plain link from memory for 30 s under a lease it takes, then reads again', async () => {
+    const { inner, cache, reads, advance, now } = setup();
     await inner.createIfAbsent(link);
     await cache.find('abc123');
+    expect(inner.links.get('abc123')?.cacheLeaseUntil).toBe(now() + CACHE_LEASE_MS);
     await cache.find('abc123');
     expect(reads()).toBe(1);
-    advance(60_000);
+    advance(LINK_MEMORY_SECONDS * 1000);
     await cache.find('abc123');
     expect(reads()).toBe(2);
+  });
+
+  it('never keeps a copy past its lease minus a browser\'s max-age, and renews a lease running short', async () => {
+    const { inner, cache, reads, advance, now } = setup();
+    // A lease another container took 45 s ago: 15 s left, none of them for a new browser copy.
+    await inner.createIfAbsent({ ...link, cacheLeaseUntil: now() + 15_000 });
+    const found = await cache.find('abc123');
+    expect(inner.leaseRenewals).toBe(1);
+    expect(found?.cacheLeaseUntil).toBe(now() + CACHE_LEASE_MS);
+    advance(1_000);
+    await cache.find('abc123');
+    expect(reads()).toBe(1);
+  });
+
+  it('reads a link with a click limit or a password on every visit, and never leases it', async () => {
+    const { inner, cache, reads } = setup();
+    await inner.createIfAbsent({ ...link, passwordHash: 'scrypt$x' });
+    await cache.find('abc123');
+    await cache.find('abc123');
+    expect(reads()).toBe(2);
+    expect(inner.leaseRenewals).toBe(0);
+  });
+
+  it('takes no lease on a sealed link: the copy is not kept, and no browser may keep it either', async () => {
+    const { inner, cache, reads, now } = setup();
+    await inner.createIfAbsent({ ...link, cacheSealedUntil: now() + 60_000 });
+    const found = await cache.find('abc123');
+    await cache.find('abc123');
+    expect(reads()).toBe(2);
+    expect(found && browserMayCache(found, now())).toBe(false);
+  });
+
+  it('lets a browser keep the redirect only while the lease outlasts its max-age', () => {
+    const nowMs = 5_000_000;
+    const leased = (leftMs: number) => ({ ...link, cacheLeaseUntil: nowMs + leftMs });
+    expect(browserMayCache(leased(PLAIN_REDIRECT_MAX_AGE_SECONDS * 1000), nowMs)).toBe(true);
+    expect(browserMayCache(leased(PLAIN_REDIRECT_MAX_AGE_SECONDS * 1000 - 1), nowMs)).toBe(false);
+    expect(browserMayCache({ ...leased(CACHE_LEASE_MS), maxClicks: 3 }, nowMs)).toBe(false);
+    expect(browserMayCache({ ...leased(CACHE_LEASE_MS), expiresAt: '2030-01-01T00:00:00.000Z' }, nowMs)).toBe(false);
   });
 
   it('does not remember a miss, so a link created a moment later is found', async () => {
     const { inner, cache } = setup();
     expect(await cache.find('abc123')).toBeUndefined();
     await inner.createIfAbsent(link);
-    expect(await cache.find('abc123')).toEqual(link);
+    expect(await cache.find('abc123')).toMatchObject({ code: 'abc123' });
   });
 
   it('forgets a link it retires, and never remembers a tombstone', async () => {

@@ -1,5 +1,6 @@
 import type { ApiKeyCaller } from '../accounts/caller';
-import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound } from '../errors';
+import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound, LinkStillCached } from '../errors';
+import { CACHE_SEAL_MS, secondsUntilLeaseEnds } from './cache-lease';
 import { assertShorteningEnabled, type Flags } from '../limits/flags';
 import { Messages, OwnMessages } from '../messages';
 import type { GuardedWrite, LinkChanges, ManagedLinkStore, SafetyChecker } from '../ports';
@@ -46,12 +47,27 @@ function refusal(current: LinkRecord | undefined, context: ManagementContext, ch
   if (typeof changes.maxClicks === 'number' && current.clicks > changes.maxClicks) {
     return new InvalidRequest(OwnMessages.maxClicksBelowClicks(current.clicks));
   }
-  return new Error('link write refused for no known reason');
+  return new UnexplainedRefusal('link write refused for no known reason');
 }
+
+/** None of the link's states explains the refusal: only a condition the caller cannot see (a cache lease) can. */
+class UnexplainedRefusal extends Error {}
 
 function written(result: GuardedWrite, context: ManagementContext, changes?: LinkChanges): LinkRecord {
   if (result.done) return result.link;
   throw refusal(result.current, context, changes);
+}
+
+/**
+ * A click limit or a password cannot be added while copies of the plain link may be served (cache-lease.ts): the
+ * link is sealed so no new copies are taken, and the owner is told when the last one is gone.
+ */
+async function refuseWhileCached(code: string, current: LinkRecord | undefined, context: ManagementContext, links: ManagedLinkStore): Promise<void> {
+  if (!current || current.owner !== context.caller.owner) return;
+  const seconds = secondsUntilLeaseEnds(current, context.nowMs);
+  if (seconds === 0) return;
+  await links.sealCache(code, context.nowMs + CACHE_SEAL_MS);
+  throw new LinkStillCached(OwnMessages.linkStillCached, seconds);
 }
 
 /**
@@ -82,7 +98,10 @@ export async function editLink(code: string, body: object, context: ManagementCo
     ...(patch.password !== undefined ? { passwordHash: patch.password === null ? null : await hashPassword(patch.password) } : {}),
   };
   const result = await deps.links.update(code, context.caller.owner, changes, context.nowMs);
-  return toLinkView(written(result, context, changes), context.shortBaseUrl, context.nowMs);
+  if (result.done) return toLinkView(result.link, context.shortBaseUrl, context.nowMs);
+  const error = refusal(result.current, context, changes);
+  if (error instanceof UnexplainedRefusal) await refuseWhileCached(code, result.current, context, deps.links);
+  throw error;
 }
 
 /** DELETE: a tombstone that keeps the code taken; visitors get 410 from the next read of DynamoDB on. */

@@ -19,6 +19,10 @@ export interface LinkRecord {
   disabledReason?: string;
   /** Last change by the owner or an operator; links created before edits existed have none (createdAt stands in). */
   updatedAt?: string;
+  /** Epoch ms until which copies of this plain link may exist in containers and browsers (see cache-lease.ts). */
+  cacheLeaseUntil?: number;
+  /** Epoch ms until which no new lease may be taken: an edit is waiting for the copies to go. */
+  cacheSealedUntil?: number;
 }
 
 export const LINK_STATUSES = ['active', 'expired', 'used-up', 'disabled', 'deleted'] as const;
@@ -95,7 +99,3 @@ export function isExpired(link: LinkRecord, nowMs: number): boolean {
   return link.expiresAt !== undefined && Date.parse(link.expiresAt) <= nowMs;
 }
 
-/** Links whose answer can change between two visits must never be cached by anyone. */
-export function isVolatile(link: LinkRecord): boolean {
-  return link.expiresAt !== undefined || link.maxClicks !== undefined || link.passwordHash !== undefined;
-}

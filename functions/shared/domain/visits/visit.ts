@@ -1,4 +1,5 @@
-import { isExpired, isVolatile } from '../links/link';
+import { isExpired } from '../links/link';
+import { browserMayCache } from '../links/cache-lease';
 import { verifyPassword } from '../links/password';
 import type { FlagSource, LinkStore, UsageCounter } from '../ports';
 import { admitPasswordAttempt, forgivePasswordAttempt } from '../limits/rate-limits';
@@ -63,7 +64,7 @@ export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number)
     await forgivePasswordAttempt(visit.code, deps.usage, nowMs);
   }
 
-  if (link.maxClicks === undefined) return { kind: 'redirect', url: link.url, cacheable: !isVolatile(link), counted: false };
+  if (link.maxClicks === undefined) return { kind: 'redirect', url: link.url, cacheable: browserMayCache(link, nowMs), counted: false };
   if (visit.method === 'HEAD') return { kind: 'preview' };
 
   const click = await deps.links.consumeClick(visit.code, nowMs);

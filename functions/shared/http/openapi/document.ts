@@ -73,7 +73,7 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   NotFound: { description: 'No such link in this account.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
     description: 'The link was disabled by the platform, or a request with the same Idempotency-Key is still running.',
-    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.idempotencyKeyInProgress])),
+    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress])),
   },
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {

@@ -17,8 +17,10 @@ function setup(link?: Partial<LinkRecord>) {
 }
 
 describe('resolving a visit', () => {
-  it('redirects a plain link, cacheable', async () => {
-    expect(await setup({}).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: true, counted: false });
+  it('redirects a plain link, cacheable by browsers only while its cache lease outlasts their copy', async () => {
+    expect(await setup({ cacheLeaseUntil: nowMs + 60_000 }).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: true, counted: false });
+    expect(await setup({ cacheLeaseUntil: nowMs + 29_000 }).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false });
+    expect(await setup({}).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false });
   });
 
   it('answers 404 for unknown codes and codes that cannot exist, without asking storage for the latter', async () => {
