@@ -1,4 +1,5 @@
 import './local/quiet-node-version-warning.cjs';
+import './exit-quietly-when-the-reader-leaves';
 import { parseArgs } from 'node:util';
 import {
   accountsList,

@@ -50,3 +50,8 @@ export function linkRequestOf(row: Record<string, string>): Record<string, strin
 export function batchIdempotencyKey(firstRow: number, requests: readonly object[]): string {
   return `import-${createHash('sha256').update(JSON.stringify([firstRow, requests])).digest('hex')}`;
 }
+
+/** The key under which a replayed batch's failed rows (their places in it) are sent again. */
+export function retryIdempotencyKey(batchKey: string, failedRows: readonly number[]): string {
+  return `import-${createHash('sha256').update(JSON.stringify([batchKey, failedRows])).digest('hex')}`;
+}

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { baseUrl, createApiKey, http, jsonHeaders } from '../support/local-stack';
+import { accountDirectory, baseUrl, createApiKey, http, jsonHeaders } from '../support/local-stack';
 
 /** Issue 12: `npm run shortener -- import | list | stats | qr` against the local stack, as a user runs it. */
 const root = path.join(__dirname, '..', '..');
@@ -142,5 +142,76 @@ describe('npm run shortener -- list, stats, qr', () => {
     const run = await shortener(['list'], '');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^SHORTENER_API_KEY is not set/);
+  });
+});
+
+describe('import: issue 16', () => {
+  it('makes one refused row that row\'s error only, and a run after the cause is fixed makes exactly the rows that failed', async () => {
+    const { apiKey, accountId } = await createApiKey('FREE');
+    const lines = ['url,alias,password'];
+    for (let index = 0; index < 70; index += 1) {
+      // Row 5: a 1.1 MB URL, more than any batch body may carry. Every 10th row: an alias, which FREE does not have.
+      if (index === 5) lines.push(`https://example.com/${'a'.repeat(1_100_000)},,`);
+      else lines.push(`https://example.com/fix?row=${index},${index % 10 === 0 ? `fix-${index}-${accountId.slice(-8)}` : ''},`);
+    }
+    const input = path.join(work, 'fixable.csv');
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    const output = path.join(work, 'fixable-out.csv');
+
+    const first = await shortener(['import', input, '--out', output], apiKey);
+    expect(first.code).toBe(0);
+    const firstResults = parse(readFileSync(output, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(firstResults[5]?.error).toMatch(/too large/);
+    const aliasRows = firstResults.flatMap((row, index) => (index % 10 === 0 ? [row] : []));
+    expect(aliasRows.every((row) => row.error && !row.shortUrl)).toBe(true);
+    expect(firstResults.filter((row) => row.shortUrl)).toHaveLength(70 - 1 - 7);
+    expect(await accountLinkCount(apiKey)).toBe(62);
+
+    await accountDirectory().setPlan(accountId, 'PRO');
+    const second = await shortener(['import', input, '--out', output], apiKey);
+    expect(second.code).toBe(0);
+    const secondResults = parse(readFileSync(output, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(secondResults.filter((row) => row.shortUrl)).toHaveLength(69);
+    // The rows made the first time are the same links; the seven alias rows are new; none twice.
+    const madeFirst = firstResults.flatMap((row, index) => (row.shortUrl ? [index] : []));
+    expect(madeFirst.map((index) => secondResults[index]?.shortUrl)).toEqual(madeFirst.map((index) => firstResults[index]?.shortUrl));
+    expect(await accountLinkCount(apiKey)).toBe(69);
+    // A third run makes nothing more.
+    await shortener(['import', input, '--out', output], apiKey);
+    expect(await accountLinkCount(apiKey)).toBe(69);
+  });
+
+  it('writes no passwords, and cells a spreadsheet would run as formulas as text', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const input = path.join(work, 'formulas.csv');
+    writeFileSync(input, 'url,alias,password,note\nhttps://example.com/f1,,s3cret-pass,=HYPERLINK("https://evil.example.com")\nhttps://example.com/f2,,,@SUM(1+1)\n=cmd|calc,,,+1\n');
+    const run = await shortener(['import', input], apiKey);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('s3cret-pass');
+    const rows = parse(run.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(Object.keys(rows[0] ?? {})).toEqual(['url', 'alias', 'note', 'shortUrl', 'error']);
+    expect(rows.map((row) => row.note)).toEqual(['\'=HYPERLINK("https://evil.example.com")', "'@SUM(1+1)", "'+1"]);
+    expect(rows[2]?.url).toBe("'=cmd|calc");
+  });
+});
+
+describe('output into a closed pipe (issue 16)', () => {
+  it.each([
+    ['npm run shortener -- list', ['bin/shortener.ts', 'list']],
+    ['npm run ops -- keys list', ['bin/ops.ts', 'keys', 'list']],
+  ])('%s into a reader that has already left ends quietly', async (_name, args) => {
+    const { apiKey } = await createApiKey('PRO');
+    await http('POST', '/v2/shorten', { headers: jsonHeaders(apiKey), body: { url: 'https://example.com/pipe' } });
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, SHORTENER_API_URL: baseUrl(), SHORTENER_API_KEY: apiKey } });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      // `| head -1` once head has its line: the pipe is closed before the command's (next) write.
+      child.stdout.destroy();
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(result.stderr).not.toMatch(/EPIPE|at .+\(.+:\d+:\d+\)/);
+    expect(result.code).toBe(0);
   });
 });

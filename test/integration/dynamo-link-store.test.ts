@@ -74,3 +74,25 @@ describe('DynamoLinkStore against DynamoDB Local', () => {
     expect(await store.consumeClick('no-such-code', nowMs)).toEqual({ kind: 'missing' });
   });
 });
+
+describe('cache leases against DynamoDB Local (issue 16)', () => {
+  it('leases a plain link, never a guarded or sealed one, and refuses a new limit or password while leased', async () => {
+    const plain = link();
+    await store.createIfAbsent(plain);
+    const leased = await store.renewCacheLease(plain.code, nowMs + 60_000, nowMs);
+    expect(leased).toMatchObject({ leased: true, link: { code: plain.code, cacheLeaseUntil: nowMs + 60_000 } });
+
+    const refused = await store.update(plain.code, plain.owner, { maxClicks: 5 }, nowMs + 1_000);
+    expect(refused).toMatchObject({ done: false, current: { cacheLeaseUntil: nowMs + 60_000 } });
+    expect(await store.update(plain.code, plain.owner, { url: 'https://example.org/' }, nowMs + 1_000)).toMatchObject({ done: true });
+
+    await store.sealCache(plain.code, nowMs + 300_000);
+    expect(await store.renewCacheLease(plain.code, nowMs + 120_000, nowMs + 2_000)).toMatchObject({ leased: false, link: { cacheLeaseUntil: nowMs + 60_000 } });
+    expect(await store.update(plain.code, plain.owner, { passwordHash: 'scrypt$x' }, nowMs + 60_000)).toMatchObject({ done: true });
+
+    const guarded = link({ maxClicks: 3 });
+    await store.createIfAbsent(guarded);
+    expect(await store.renewCacheLease(guarded.code, nowMs + 60_000, nowMs)).toMatchObject({ leased: false, link: { maxClicks: 3 } });
+    expect(await store.renewCacheLease('no-such-code', nowMs + 60_000, nowMs)).toEqual({ leased: false });
+  });
+});
