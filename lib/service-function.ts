@@ -107,7 +107,7 @@ export class ServiceFunction extends NodejsFunction {
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: 'Node.js 22 is the runtime this service targets and tests (DEVELOPERS.md); upgrades are deliberate.',
+      reason: 'Node.js 22 is the runtime this service targets (the README\'s prerequisites); moving to a newer one is a deliberate, tested change.',
     });
   }
 

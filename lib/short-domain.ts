@@ -127,7 +127,7 @@ export class ShortDomain extends Construct {
   private acknowledgeFindings(customCertificate: boolean): void {
     const acknowledge = (id: string, reason: string) => Validations.of(this.distribution).acknowledge({ id, reason });
     acknowledge('AwsSolutions-CFR1', 'Short links are for everyone; no country is blocked.');
-    acknowledge('AwsSolutions-CFR3', 'Visits are logged by API Gateway access logs and the redirect Lambda; edge logs would duplicate them.');
+    acknowledge('AwsSolutions-CFR3', 'Edge access logs would record every viewer address, which the service keeps nowhere; API Gateway access logs (without addresses) and click lines cover visits.');
     if (!customCertificate) {
       acknowledge('AwsSolutions-CFR4', 'Without a custom domain CloudFront serves its default certificate, whose TLS floor cannot be set.');
     }
