@@ -23,14 +23,14 @@ import { addGatewayResponses } from './gateway-responses';
 import { ROUTES, type Route, type RouteTarget } from '../functions/shared/http/routes';
 import { ApiFirewall } from './api-firewall';
 import { API_GATEWAY_LOG_GROUP_PREFIXES } from './api-gateway-account-stack';
-import { METHOD_THROTTLES, trafficClassOf } from './capacity';
+import { METHOD_THROTTLES, methodThrottle } from './capacity';
 
 /** `/path/METHOD` → the throttle of its traffic class, for every route of the one list. */
 function methodThrottles(): Record<string, MethodDeploymentOptions> {
   return Object.fromEntries(
     ROUTES.flatMap((route) =>
       route.methods.map((method) => {
-        const { rateLimit, burstLimit } = METHOD_THROTTLES[trafficClassOf(route)];
+        const { rateLimit, burstLimit } = methodThrottle(route, method);
         return [`${route.path}/${method}`, { throttlingRateLimit: rateLimit, throttlingBurstLimit: burstLimit }];
       }),
     ),

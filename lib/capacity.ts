@@ -16,23 +16,41 @@ export function trafficClassOf(route: Pick<Route, 'target' | 'apiKey' | 'path'>)
   return route.path.startsWith('/v1/') ? 'anonymous' : 'documents';
 }
 
+export interface Throttle {
+  rateLimit: number;
+  burstLimit: number;
+}
+
 /**
- * Per-method API Gateway throttles (requests per second, token bucket burst), each method on its own. Their sum
- * (5,000 visitor + 100 v1 + 2,000 per v2 method...) may pass the account's 10,000: they are ceilings, not shares.
+ * Per-method API Gateway throttles (requests per second, token-bucket burst), each method its own bucket. All
+ * methods also share the account's 10,000 rps, so what is not the API's adds up to at most half of it: visitors'
+ * GET 4,000, their HEAD and password POST 500 each, v1's two routes and the three open documents 50 each (5,250 in
+ * all), and API clients keep at least 4,750 rps however hard the rest is pushed.
  */
-export const METHOD_THROTTLES: Record<TrafficClass, { rateLimit: number; burstLimit: number }> = {
-  visitor: { rateLimit: 5000, burstLimit: 2500 },
+export const METHOD_THROTTLES = {
+  visitor: { rateLimit: 4000, burstLimit: 2000 },
+  /** HEAD and the password form's POST: nobody needs thousands a second of those. */
+  visitorOther: { rateLimit: 500, burstLimit: 250 },
   // v1 allows 5 calls a minute per address: 50 rps serves 600 addresses at their full rate.
   anonymous: { rateLimit: 50, burstLimit: 100 },
   api: { rateLimit: 2000, burstLimit: 1000 },
   documents: { rateLimit: 50, burstLimit: 100 },
-};
+} as const satisfies Record<string, Throttle>;
+
+/** The throttle of one method of a route. */
+export function methodThrottle(route: Pick<Route, 'target' | 'apiKey' | 'path'>, method: string): Throttle {
+  const trafficClass = trafficClassOf(route);
+  return trafficClass === 'visitor' && method !== 'GET' ? METHOD_THROTTLES.visitorOther : METHOD_THROTTLES[trafficClass];
+}
+
+/** API Gateway's default rate per account and region, shared by every method of every API there. */
+export const ACCOUNT_RATE_LIMIT = 10_000;
 
 /**
  * Lambda concurrency. The redirect's reservation is also its ceiling: a flood of visitors can use 300 executions
  * and no more, so the API's functions keep the rest of the region's pool. The authorizer's reservation is its
- * floor: API calls are authorized even while the pool is busy. At ~10 ms a warm redirect, 300 executions serve
- * about 30,000 rps, far above the visitor throttle. Operators on accounts with a lower limit set them by context.
+ * floor: API calls are authorized even while the pool is busy. At ~20 ms a warm redirect, 300 executions serve
+ * about 15,000 rps, far above the visitor throttle (4,000 rps need about 80). Operators on accounts with a lower limit set them by context.
  */
 export const RESERVED_CONCURRENCY = { redirect: 300, authorizer: 100 } as const;
 

@@ -53,12 +53,16 @@ export function synthesize(): void {
   }
 }
 
-/** The one stack in the cloud assembly (the default stage from cdk.json). */
+/**
+ * The service's stack in the cloud assembly (the default stage from cdk.json): the one with the API's outputs. The
+ * stage's other stacks (its edge web ACL, the account's API Gateway settings) have no local counterpart to run.
+ */
 export function stackTemplateName(cloudAssemblyDir = CLOUD_ASSEMBLY_DIR): string {
   const manifest = JSON.parse(readFileSync(path.join(cloudAssemblyDir, 'manifest.json'), 'utf8')) as { artifacts: Record<string, { type: string }> };
-  const stack = Object.entries(manifest.artifacts).find(([, artifact]) => artifact.type === 'aws:cloudformation:stack');
-  if (!stack) throw new Error('no stack in cdk.out: run cdk synth');
-  return stack[0];
+  const stacks = Object.entries(manifest.artifacts).filter(([, artifact]) => artifact.type === 'aws:cloudformation:stack');
+  const service = stacks.find(([name]) => loadTemplate(cloudAssemblyDir, name).Outputs?.[StackOutputs.apiUrl] !== undefined);
+  if (!service) throw new Error('no service stack in cdk.out: run cdk synth');
+  return service[0];
 }
 
 export function readLocalTopology(shortBaseUrl: string): Topology {

@@ -1,7 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../functions/shared/http/routes';
 import { STRICT_TRANSPORT_SECURITY } from '../../functions/shared/http/headers';
-import { BATCH_FUNCTION, METHOD_THROTTLES, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS } from '../../lib/capacity';
+import { ACCOUNT_RATE_LIMIT, BATCH_FUNCTION, METHOD_THROTTLES, methodThrottle, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS } from '../../lib/capacity';
 import { buildStack } from './app-factory';
 
 /** Issue 16: a viral link cannot starve the API, no visitor address is kept, the account's settings once. */
@@ -22,17 +22,23 @@ function functionOf(name: string): Record<string, unknown> {
 describe('capacity: each kind of traffic has its own ceiling', () => {
   const stage = Object.values(dev.findResources('AWS::ApiGateway::Stage'))[0] as { Properties: { MethodSettings: Array<Record<string, unknown>>; TracingEnabled?: boolean } };
 
-  it.each(ROUTES.flatMap((route) => route.methods.map((method) => [method, route.path, trafficClassOf(route)] as const)))(
-    '%s %s is throttled as %s traffic',
-    (method, path, trafficClass) => {
-      const setting = stage.Properties.MethodSettings.find((candidate) => candidate.HttpMethod === method && candidate.ResourcePath === `/${path.replaceAll('/', '~1')}`);
-      expect(setting).toMatchObject({ ThrottlingRateLimit: METHOD_THROTTLES[trafficClass].rateLimit, ThrottlingBurstLimit: METHOD_THROTTLES[trafficClass].burstLimit });
+  const throttleOf = (method: string, path: string) =>
+    stage.Properties.MethodSettings.find((candidate) => candidate.HttpMethod === method && candidate.ResourcePath === `/${path.replaceAll('/', '~1')}`);
+
+  it.each(ROUTES.flatMap((route) => route.methods.map((method) => [method, route.path, trafficClassOf(route), route] as const)))(
+    '%s %s is throttled on its own, as %s traffic',
+    (method, path, _trafficClass, route) => {
+      const expected = methodThrottle(route, method);
+      expect(throttleOf(method, path)).toMatchObject({ ThrottlingRateLimit: expected.rateLimit, ThrottlingBurstLimit: expected.burstLimit });
     },
   );
 
-  it('keeps visitors and anonymous callers far below what API clients get', () => {
+  it('leaves API clients at least half of the account\'s rate, however hard visitors, v1 callers and readers push', () => {
+    const notApi = ROUTES.filter((route) => !route.apiKey).flatMap((route) => route.methods.map((method) => Number(throttleOf(method, route.path)?.ThrottlingRateLimit)));
+    const total = notApi.reduce((sum, rate) => sum + rate, 0);
+    expect(total).toBeLessThanOrEqual(ACCOUNT_RATE_LIMIT / 2 + 250);
+    expect(ACCOUNT_RATE_LIMIT - total).toBeGreaterThanOrEqual(METHOD_THROTTLES.api.rateLimit * 2);
     expect(METHOD_THROTTLES.anonymous.rateLimit).toBeLessThan(METHOD_THROTTLES.api.rateLimit / 10);
-    expect(trafficClassOf({ target: 'redirect', apiKey: false, path: '/{code}' })).toBe('visitor');
   });
 
   it('caps the redirect and reserves executions for the authorizer', () => {
