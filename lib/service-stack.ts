@@ -126,6 +126,8 @@ export class ServiceStack extends Stack {
       reservedConcurrentExecutions: config.reservedConcurrency.redirect,
       removalPolicy,
     });
+    // No attribute condition on the redirect's updates: its conditional click and lease renewal must hand back the
+    // whole link (ALL_NEW, or ALL_OLD on refusal) to decide the visit, which dynamodb:Attributes conditions refuse.
     redirect
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem'])
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);

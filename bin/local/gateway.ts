@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { LocalFunction } from './lambda-runtime';
 import { listen } from './listen';
+import { TokenBucket } from './token-bucket';
 import type { GatewayResponseSpec, RouteSpec, Topology } from './template';
 
 /** API Gateway's own payload ceiling. */
@@ -64,13 +65,21 @@ export interface LocalGatewayOptions {
   topology: Topology;
   functions: ReadonlyMap<string, LocalFunction>;
   log: (message: string) => void;
+  /** Apply the stage's per-method throttles (on unless the benchmarks measure the stack beyond them). */
+  throttles: boolean;
 }
 
 /** An HTTP server that plays API Gateway (REST, Lambda proxy integration) for the template's routes. */
 export class LocalGateway {
   private server?: Server;
+  private readonly buckets = new Map<RouteSpec, TokenBucket>();
 
-  constructor(private readonly options: LocalGatewayOptions) {}
+  constructor(private readonly options: LocalGatewayOptions) {
+    if (!options.throttles) return;
+    for (const route of options.topology.routes) {
+      if (route.throttle) this.buckets.set(route, new TokenBucket(route.throttle.rateLimit, route.throttle.burstLimit));
+    }
+  }
 
   private gatewayResponse(response: ServerResponse, type: string, variables: Record<string, string> = {}): void {
     const spec: GatewayResponseSpec =
@@ -92,6 +101,8 @@ export class LocalGateway {
     const matched = matchRoute(this.options.topology.routes, method, url.pathname);
     if (!matched || matched === 'methodNotAllowed') return this.gatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
     const { route } = matched;
+    // Throttling comes before the authorizer and the function, as on AWS: a refused request costs neither.
+    if (this.buckets.get(route)?.take() === false) return this.gatewayResponse(response, 'THROTTLED');
 
     const headers: Record<string, string> = {};
     const multiValueHeaders: Record<string, string[]> = {};

@@ -144,7 +144,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     stopping.push(() => Promise.all(subscriptions.map((subscription) => subscription.close())));
     await Promise.all([...functions.values()].map((fn) => fn.ready));
 
-    const gateway = new LocalGateway({ topology, functions, log });
+    const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off' });
     await gateway.listen(options.port);
     stopping.push(() => gateway.close());
     return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, stop };

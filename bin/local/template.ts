@@ -41,6 +41,8 @@ export interface RouteSpec {
   resourcePath: string;
   integration: Integration;
   authorizer?: { functionId: string; identityHeaders: string[]; cacheSeconds: number };
+  /** The stage's throttle for this method (its own MethodSettings entry, else the stage's default). */
+  throttle?: { rateLimit: number; burstLimit: number };
 }
 
 export interface GatewayResponseSpec {
@@ -230,6 +232,22 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
   );
 
   const paths = resourcePaths(template);
+  // MethodSettings name a method by HttpMethod and its resource path with '/' escaped as '~1' ('*' and '/*': all).
+  const methodSettings = (resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.MethodSettings ?? []) as Array<{
+    HttpMethod?: string;
+    ResourcePath?: string;
+    ThrottlingRateLimit?: number;
+    ThrottlingBurstLimit?: number;
+  }>;
+  const throttleOf = (method: string, resourcePath: string): RouteSpec['throttle'] => {
+    const escaped = `/${resourcePath.replaceAll('/', '~1')}`;
+    const setting =
+      methodSettings.find((candidate) => candidate.HttpMethod === method && candidate.ResourcePath === escaped) ??
+      methodSettings.find((candidate) => candidate.HttpMethod === '*' && candidate.ResourcePath === '/*');
+    return setting?.ThrottlingRateLimit !== undefined && setting.ThrottlingBurstLimit !== undefined
+      ? { rateLimit: setting.ThrottlingRateLimit, burstLimit: setting.ThrottlingBurstLimit }
+      : undefined;
+  };
   const routes: RouteSpec[] = [];
   for (const [, resource] of resourcesOfType(template, 'AWS::ApiGateway::Method')) {
     const properties = resource.Properties ?? {};
@@ -239,6 +257,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     const authorizerId = referencedId(properties.AuthorizerId);
     const authorizer = authorizerId ? authorizers.get(authorizerId) : undefined;
     const mockResponse = integration.IntegrationResponses?.[0];
+    const throttle = throttleOf(String(properties.HttpMethod), resourcePath);
     routes.push({
       method: String(properties.HttpMethod),
       resourcePath,
@@ -247,6 +266,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
           ? { kind: 'mock', statusCode: Number(mockResponse?.StatusCode ?? 200), body: mockResponse?.ResponseTemplates?.['application/json'] ?? '' }
           : { kind: 'lambda', functionId: referencedId(integration.Uri) ?? '' },
       ...(authorizer ? { authorizer } : {}),
+      ...(throttle ? { throttle } : {}),
     });
   }
 

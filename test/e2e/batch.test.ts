@@ -82,7 +82,7 @@ describe('POST /v2/shorten/batch: one result per item', () => {
       [{ url: 'https://example.com', alias: 'no spaces' }, OwnMessages.aliasCharacters],
       [{ url: 'https://example.com', password: 'abc' }, Messages.passwordLength],
       [{ url: 'https://example.com', expiresIn: 30 }, Messages.expiresInTooShort],
-      [{ url: 'https://malware.testing.google.test/testing/malware/' }, Messages.unsafeUrl],
+      [{ url: 'https://testsafebrowsing.appspot.com/s/malware.html' }, Messages.unsafeUrl],
       ['https://example.com', OwnMessages.itemNotObject],
       [null, OwnMessages.itemNotObject],
       [{ url: 'https://example.com', maxClicks: 'many' }, OwnMessages.maxClicksInvalid],

@@ -71,7 +71,7 @@ describe('POST /v2/shorten: every 400 of spec 7.2, in the 7.5 shape', () => {
     ['a short password', { url: 'https://example.com', password: 'abc' }, Messages.passwordLength],
     ['a long password', { url: 'https://example.com', password: 'a'.repeat(101) }, Messages.passwordLength],
     ['expiresIn below 60', { url: 'https://example.com', expiresIn: 59 }, Messages.expiresInTooShort],
-    ['a URL the safety check flags', { url: 'https://malware.testing.google.test/testing/malware/' }, Messages.unsafeUrl],
+    ['a URL the safety check flags', { url: 'https://testsafebrowsing.appspot.com/s/malware.html' }, Messages.unsafeUrl],
     ['maxClicks of 0', { url: 'https://example.com', maxClicks: 0 }, OwnMessages.maxClicksInvalid],
     ['a string expiresIn', { url: 'https://example.com', expiresIn: '3600' }, OwnMessages.expiresInInvalid],
     ['an absurd expiresIn', { url: 'https://example.com', expiresIn: 1e12 }, OwnMessages.expiresInTooLarge],

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
@@ -177,7 +178,7 @@ describe('PATCH /v2/links/{code}', () => {
     ['a short expiry', { expiresIn: 30 }, Messages.expiresInTooShort],
     ['a short password', { password: 'abc' }, Messages.passwordLength],
     ['a look-alike host', { url: 'https://аpple.com/' }, Messages.unsafeUrl],
-    ['a blocklisted host', { url: 'https://malware.testing.google.test/x' }, Messages.unsafeUrl],
+    ['a blocklisted host', { url: 'https://testsafebrowsing.appspot.com/s/malware.html' }, Messages.unsafeUrl],
     ['an alias beside a URL (a code never changes)', { url: 'https://example.org/', alias: 'new-name' }, OwnMessages.aliasUnchangeable],
     ['an alias alone', { alias: 'new-name' }, OwnMessages.aliasUnchangeable],
     ['a NAT64 address of a private one', { url: 'http://[64:ff9b::a00:1]/' }, Messages.invalidUrl],
@@ -373,8 +374,9 @@ describe('operators', () => {
 
 describe('links made before accounts existed', () => {
   it('belong to the account of the key that made them, with no migration', async () => {
-    // A key and a link exactly as they were stored before this change: no accountId, owner key:<keyId>.
-    const apiKey = `shk_legacy${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+    // A key and a link exactly as they were stored before this change: no accountId, owner key:<keyId>. Keys have
+    // had one shape since the first one was issued: shk_ and 32 random bytes.
+    const apiKey = `shk_${randomBytes(32).toString('base64url')}`;
     const keyId = `key_${Date.now().toString(16).padStart(16, '0').slice(-16)}`;
     await dynamo().send(new PutCommand({
       TableName: stackOutput(StackOutputs.apiKeysTable),

@@ -184,7 +184,7 @@ describe('import: issue 16', () => {
   it('writes no passwords, and cells a spreadsheet would run as formulas as text', async () => {
     const { apiKey } = await createApiKey('PRO');
     const input = path.join(work, 'formulas.csv');
-    writeFileSync(input, 'url,alias,password,note\nhttps://example.com/f1,,s3cret-pass,=HYPERLINK("https://evil.example.com")\nhttps://example.com/f2,,,@SUM(1+1)\n=cmd|calc,,,+1\n');
+    writeFileSync(input, 'url,alias,password,note\nhttps://example.com/f1,,s3cret-pass,"=HYPERLINK(""https://evil.example.com"")"\nhttps://example.com/f2,,,@SUM(1+1)\n=cmd|calc,,,+1\n');
     const run = await shortener(['import', input], apiKey);
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain('s3cret-pass');

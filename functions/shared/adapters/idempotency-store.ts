@@ -8,6 +8,8 @@ import {
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../http/idempotency-terms';
+
+const IDEMPOTENCY_KEY_PREFIX = 'creations';
 import type { HttpResponse } from '../http/responses';
 import { dynamoPlain } from './clients';
 
@@ -71,7 +73,9 @@ export function idempotencyStore(tableName: string): IdempotentRun {
       if (response.statusCode >= 300 || !keep(response)) throw new NotStored(response);
       return response;
     },
-    { persistenceStore, config },
+    // One prefix for both creation functions (Powertools' default is the function's name): a key used on
+    // /v2/shorten and then on /v2/shorten/batch finds the first record, and the route in the payload makes it a 422.
+    { persistenceStore, config, keyPrefix: IDEMPOTENCY_KEY_PREFIX },
   );
 
   return async (key, payload, lambdaContext, work, keep = () => true) => {
