@@ -126,8 +126,9 @@ export class ServiceStack extends Stack {
       reservedConcurrentExecutions: config.reservedConcurrency.redirect,
       removalPolicy,
     });
-    // No attribute condition on the redirect's updates: its conditional click and lease renewal must hand back the
-    // whole link (ALL_NEW, or ALL_OLD on refusal) to decide the visit, which dynamodb:Attributes conditions refuse.
+    // No attribute condition on the redirect's updates: its conditional click, tombstone and lease renewal between
+    // them touch most of a link's attributes and hand back the whole link (ALL_NEW, or ALL_OLD on refusal) to
+    // decide the visit, so a list of allowed attributes would be every attribute a link has and narrow nothing.
     redirect
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem'])
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);

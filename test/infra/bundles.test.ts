@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,6 +35,16 @@ describe('bundled functions', () => {
       expect(output.trim()).toBe('function');
     },
   );
+});
+
+describe('what the bundles ship', () => {
+  it('has no source maps: nothing reads them, and every function would carry them (issue 16)', () => {
+    for (const fn of functions) {
+      const folder = path.dirname(fn.entryFile);
+      expect(readdirSync(folder).filter((file) => file.endsWith('.map'))).toEqual([]);
+      expect(readFileSync(fn.entryFile, 'utf8')).not.toContain('sourceMappingURL');
+    }
+  });
 });
 
 describe('the idempotency bundle beside the creation functions', () => {
