@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { listLinks, parseListQuery } from '../shared/domain/links/link-listing';
-import { deleteLink, editLink, viewLink, type ManagementDeps } from '../shared/domain/links/link-management';
+import { deleteLink, editLink } from '../shared/domain/links/link-management';
+import { viewLink, type ManagementDeps } from '../shared/domain/links/link-viewing';
 import { usageReport } from '../shared/domain/limits/usage-report';
 import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
 import { parseStatsDays, statsOfLink } from '../shared/domain/analytics/link-stats';

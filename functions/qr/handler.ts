@@ -1,5 +1,5 @@
 import { config } from '../shared/config';
-import { viewLink } from '../shared/domain/links/link-management';
+import { viewLink } from '../shared/domain/links/link-viewing';
 import { apiGuard } from '../shared/http/api-guard';
 import { guardedHandler } from '../shared/http/guarded-handler';
 import { managementContext } from '../shared/http/account-caller';

@@ -9,7 +9,8 @@ import { visitorFailures } from '../shared/http/visitor-failures';
 import { readVisitorRequest } from '../shared/http/visitor-request';
 import { recordVisit } from '../shared/http/outcome-metrics';
 import { logger, logLine, publishMetrics } from '../shared/observability';
-import { clientKeys, flagSource, linkStore, originSecrets, usageCounter } from '../shared/wiring';
+import { clientKeys } from '../shared/client-key-wiring';
+import { flagSource, linkStore, originSecrets, usageCounter } from '../shared/wiring';
 
 /** Hot plain links are served from memory under their cache lease; see CachedLinkStore. */
 const deps = {

@@ -10,7 +10,6 @@ import { GoogleSafeBrowsingChecker } from './adapters/google-safe-browsing';
 import { SsmFlagSource } from './adapters/ssm-flag-source';
 import { config } from './config';
 import { originSecretValues, type OriginSecrets } from './http/trusted-viewer';
-import { clientKeyer, keyedDigest, type ClientKeyer, type KeyedDigest } from './http/client-key';
 import type { SafetyChecker } from './domain/ports';
 import { MetricName } from './metric-names';
 import { count, logger } from './observability';
@@ -35,7 +34,7 @@ export function shortBaseUrlReader(): () => Promise<string> {
 }
 
 /** Reads a parameter when first asked and keeps it for the container's life; a failed read is tried again next time. */
-function parameterOnFirstUse(name: string, decrypt: boolean): () => Promise<string> {
+export function parameterOnFirstUse(name: string, decrypt: boolean): () => Promise<string> {
   let value: Promise<string> | undefined;
   return () => {
     value ??= readParameter(name, decrypt).catch((error: unknown) => {
@@ -86,12 +85,6 @@ function parameterKeptFor(name: string, ttlMs: number): () => Promise<string> {
     return reading;
   };
 }
-
-/** Keyed hashes under the deployment's secret (see http/client-key.ts), read on first use. */
-export const deploymentDigest = (): KeyedDigest => keyedDigest(parameterOnFirstUse(config.clientKeyParameter(), true));
-
-/** Client addresses as keyed hashes: what anonymous callers and password attempts are counted by. */
-export const clientKeys = (digest = deploymentDigest()): ClientKeyer => clientKeyer(digest);
 
 /** Google Safe Browsing when a key parameter is configured, else the shipped blocklist. */
 export function safetyChecker(): SafetyChecker {

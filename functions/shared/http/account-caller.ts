@@ -1,5 +1,5 @@
 import type { ApiKeyCaller } from '../domain/accounts/caller';
-import type { ManagementContext } from '../domain/links/link-management';
+import type { ManagementContext } from '../domain/links/link-viewing';
 import type { Admission } from './api-guard';
 
 /** The authorizer guards every account route; a caller without a key there is a wiring bug (500). */

@@ -3,7 +3,7 @@ import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import { DEVICE_CLASSES, type DeviceClass } from './click';
 import type { DayCounts } from './click-counts';
-import { viewLink, type ManagementContext, type ManagementDeps } from '../links/link-management';
+import { viewLink, type ManagementContext, type ManagementDeps } from '../links/link-viewing';
 import type { ClickStatsStore } from '../ports';
 
 export const STATS_DAYS = { min: 1, max: 90, default: 30 } as const;

@@ -1,39 +1,15 @@
-import type { ApiKeyCaller } from '../accounts/caller';
 import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound, LinkStillCached } from '../errors';
 import { CACHE_SEAL_MS, secondsUntilLeaseEnds } from './cache-lease';
-import { assertShorteningEnabled, type Flags } from '../limits/flags';
+import { assertShorteningEnabled } from '../limits/flags';
 import { Messages, OwnMessages } from '../messages';
-import type { GuardedWrite, LinkChanges, ManagedLinkStore, SafetyChecker } from '../ports';
+import type { GuardedWrite, LinkChanges, ManagedLinkStore } from '../ports';
 import { findUnsafe } from './destination-safety';
 import { toLinkView, statusOf, type LinkRecord, type LinkView } from './link';
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkPatch } from './link-request';
 import { hashPassword } from './password';
 import { looksLikeShortCode } from './short-code';
-
-/** An account managing its links through the API (GET, PATCH, DELETE /v2/links/{code}). */
-export interface ManagementContext {
-  caller: ApiKeyCaller;
-  flags: Flags;
-  nowMs: number;
-  shortBaseUrl: string;
-}
-
-export interface ManagementDeps {
-  links: ManagedLinkStore;
-  safety: SafetyChecker;
-}
-
-/** Another account's link and no link at all answer the same: the other account's link is never revealed. */
-async function ownedLink(code: string, context: ManagementContext, links: ManagedLinkStore): Promise<LinkRecord> {
-  const link = looksLikeShortCode(code) ? await links.find(code) : undefined;
-  if (!link || link.owner !== context.caller.owner) throw new LinkNotFound(OwnMessages.linkNotFound);
-  return link;
-}
-
-export async function viewLink(code: string, context: ManagementContext, deps: Pick<ManagementDeps, 'links'>): Promise<LinkView> {
-  return toLinkView(await ownedLink(code, context, deps.links), context.shortBaseUrl, context.nowMs);
-}
+import type { ManagementContext, ManagementDeps } from './link-viewing';
 
 /**
  * Why a guarded write was refused, read from the link as it was: not the caller's (404), taken down (409), used up

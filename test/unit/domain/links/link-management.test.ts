@@ -1,7 +1,8 @@
 import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound, PlanRequired } from '../../../../functions/shared/domain/errors';
 import { SAFE_DEFAULT_FLAGS } from '../../../../functions/shared/domain/limits/flags';
 import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
-import { deleteLink, editLink, viewLink, type ManagementContext } from '../../../../functions/shared/domain/links/link-management';
+import { deleteLink, editLink } from '../../../../functions/shared/domain/links/link-management';
+import { viewLink, type ManagementContext } from '../../../../functions/shared/domain/links/link-viewing';
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 import type { GuardedWrite, LinkChanges, ManagedLinkStore } from '../../../../functions/shared/domain/ports';
 import { ListSafetyChecker } from '../../../support/in-memory-ports';

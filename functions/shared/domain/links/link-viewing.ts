@@ -1,0 +1,37 @@
+import type { ApiKeyCaller } from '../accounts/caller';
+import { LinkNotFound } from '../errors';
+import type { Flags } from '../limits/flags';
+import { OwnMessages } from '../messages';
+import type { ManagedLinkStore, SafetyChecker } from '../ports';
+import { toLinkView, type LinkRecord, type LinkView } from './link';
+import { looksLikeShortCode } from './short-code';
+
+/**
+ * Reading an account's link, apart from editing it (link-management.ts): the QR and stats routes only read, and
+ * so carry none of the request schemas and destination rules in their bundles.
+ */
+
+/** An account managing its links through the API (GET, PATCH, DELETE /v2/links/{code}). */
+export interface ManagementContext {
+  caller: ApiKeyCaller;
+  flags: Flags;
+  nowMs: number;
+  shortBaseUrl: string;
+}
+
+export interface ManagementDeps {
+  links: ManagedLinkStore;
+  safety: SafetyChecker;
+}
+
+/** Another account's link and no link at all answer the same: the other account's link is never revealed. */
+async function ownedLink(code: string, context: ManagementContext, links: ManagedLinkStore): Promise<LinkRecord> {
+  const link = looksLikeShortCode(code) ? await links.find(code) : undefined;
+  if (!link || link.owner !== context.caller.owner) throw new LinkNotFound(OwnMessages.linkNotFound);
+  return link;
+}
+
+export async function viewLink(code: string, context: ManagementContext, deps: Pick<ManagementDeps, 'links'>): Promise<LinkView> {
+  return toLinkView(await ownedLink(code, context, deps.links), context.shortBaseUrl, context.nowMs);
+}
+
