@@ -1,7 +1,8 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../functions/shared/http/routes';
 import { STRICT_TRANSPORT_SECURITY } from '../../functions/shared/http/headers';
-import { ACCOUNT_RATE_LIMIT, BATCH_FUNCTION, METHOD_THROTTLES, methodThrottle, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS } from '../../lib/capacity';
+import { MAX_BATCH_ITEMS } from '../../functions/shared/domain/links/batch-request';
+import { ACCOUNT_RATE_LIMIT, BATCH_FUNCTION, FULL_VCPU_MEMORY_MB, METHOD_THROTTLES, PASSWORD_HASH_CPU_MS, methodThrottle, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS } from '../../lib/capacity';
 import { buildStack } from './app-factory';
 
 /** Issue 16: a viral link cannot starve the API, no visitor address is kept, the account's settings once. */
@@ -78,6 +79,9 @@ describe('capacity: each kind of traffic has its own ceiling', () => {
 
   it('sizes the batch function for 50 password hashes with twice the time they take', () => {
     expect(functionOf('batch')).toMatchObject({ MemorySize: BATCH_FUNCTION.memorySize, Timeout: BATCH_FUNCTION.timeoutSeconds });
+    const vcpus = BATCH_FUNCTION.memorySize / FULL_VCPU_MEMORY_MB;
+    const fiftyHashesSeconds = (MAX_BATCH_ITEMS * PASSWORD_HASH_CPU_MS) / 1000 / vcpus;
+    expect(BATCH_FUNCTION.timeoutSeconds).toBeGreaterThanOrEqual(2 * fiftyHashesSeconds);
   });
 });
 
