@@ -8,10 +8,11 @@ import {
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../http/idempotency-terms';
-
-const IDEMPOTENCY_KEY_PREFIX = 'creations';
 import type { HttpResponse } from '../http/responses';
 import { dynamoPlain } from './clients';
+
+/** Names the records of both creation functions alike (see the makeIdempotent call). */
+const IDEMPOTENCY_KEY_PREFIX = 'creations';
 
 /**
  * What Powertools hashes: `key` (the caller's scope and their Idempotency-Key) names the record, `payload` (the

@@ -1,3 +1,7 @@
+/**
+ * Reading an account's link, apart from editing it (link-management.ts): the QR and stats routes only read, and
+ * so carry none of the request schemas and destination rules in their bundles.
+ */
 import type { ApiKeyCaller } from '../accounts/caller';
 import { LinkNotFound } from '../errors';
 import type { Flags } from '../limits/flags';
@@ -5,11 +9,6 @@ import { OwnMessages } from '../messages';
 import type { ManagedLinkStore, SafetyChecker } from '../ports';
 import { toLinkView, type LinkRecord, type LinkView } from './link';
 import { looksLikeShortCode } from './short-code';
-
-/**
- * Reading an account's link, apart from editing it (link-management.ts): the QR and stats routes only read, and
- * so carry none of the request schemas and destination rules in their bundles.
- */
 
 /** An account managing its links through the API (GET, PATCH, DELETE /v2/links/{code}). */
 export interface ManagementContext {
@@ -34,4 +33,3 @@ async function ownedLink(code: string, context: ManagementContext, links: Manage
 export async function viewLink(code: string, context: ManagementContext, deps: Pick<ManagementDeps, 'links'>): Promise<LinkView> {
   return toLinkView(await ownedLink(code, context, deps.links), context.shortBaseUrl, context.nowMs);
 }
-
