@@ -3,7 +3,11 @@ import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 
-/** Where API Gateway writes: execution logs under its own name, access logs in groups the stages name so. */
+/**
+ * Where API Gateway writes: execution logs under its own name, access logs in groups the stages name so. The second
+ * prefix also covers `/aws/apigateway/welcome`, the group API Gateway writes to when the account's role is set, to
+ * check the role works.
+ */
 export const API_GATEWAY_LOG_GROUP_PREFIXES = ['API-Gateway-Execution-Logs_', '/aws/apigateway/'] as const;
 
 /**
