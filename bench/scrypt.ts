@@ -1,5 +1,5 @@
 import { hashPassword } from '../functions/shared/domain/links/password';
-import { BATCH_FUNCTION, FULL_VCPU_MEMORY_MB, PASSWORD_HASH_CPU_MS } from '../lib/capacity';
+import { BATCH_FUNCTION, FULL_VCPU_MEMORY_MB, hashingSeconds, PASSWORD_HASH_CPU_MS } from '../lib/capacity';
 import { MAX_BATCH_ITEMS } from '../functions/shared/domain/links/batch-request';
 import { median, round } from './support';
 
@@ -23,11 +23,10 @@ async function main(): Promise<void> {
   const samples: number[] = [];
   for (let run = 0; run < RUNS; run += 1) samples.push(await cpuMsOfOneHash());
   const perHash = median(samples);
-  const vcpus = BATCH_FUNCTION.memorySize / FULL_VCPU_MEMORY_MB;
-  const batchSeconds = (perHash * MAX_BATCH_ITEMS) / 1000 / vcpus;
+  const batchSeconds = hashingSeconds(MAX_BATCH_ITEMS, perHash, BATCH_FUNCTION.memorySize);
   console.log(`scrypt hash: ${round(perHash)} ms CPU (median of ${RUNS}); capacity.ts sizes with ${PASSWORD_HASH_CPU_MS} ms`);
-  console.log(`${MAX_BATCH_ITEMS} passwords at ${BATCH_FUNCTION.memorySize} MB (${round(vcpus)} vCPU): ${round(batchSeconds)} s of a ${BATCH_FUNCTION.timeoutSeconds} s timeout (margin ${round(BATCH_FUNCTION.timeoutSeconds / batchSeconds)}x)`);
-  console.log(`the same at 512 MB (${round(512 / FULL_VCPU_MEMORY_MB)} vCPU): ${round((perHash * MAX_BATCH_ITEMS) / 1000 / (512 / FULL_VCPU_MEMORY_MB))} s`);
+  console.log(`${MAX_BATCH_ITEMS} passwords at ${BATCH_FUNCTION.memorySize} MB (${round(BATCH_FUNCTION.memorySize / FULL_VCPU_MEMORY_MB)} vCPU): ${round(batchSeconds)} s of a ${BATCH_FUNCTION.timeoutSeconds} s timeout (margin ${round(BATCH_FUNCTION.timeoutSeconds / batchSeconds)}x)`);
+  console.log(`the same at 512 MB (${round(512 / FULL_VCPU_MEMORY_MB)} vCPU): ${round(hashingSeconds(MAX_BATCH_ITEMS, perHash, 512))} s`);
 }
 
 void main();

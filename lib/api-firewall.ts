@@ -21,8 +21,13 @@ export function rateRule(name: string, priority: number, limit: number, scope?: 
   };
 }
 
-const pathStartsWith = (prefix: string): Statement => ({
-  byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'STARTS_WITH', searchString: prefix, textTransformations: [{ priority: 0, type: 'NONE' }] },
+/**
+ * A request for a route under `/v1/` or `/v2/`. WAF sees the path API Gateway received, which starts with the stage
+ * (`/prod/v1/shorten`) on the API's own URL and through CloudFront's origin path, so the segment is looked for
+ * anywhere: a short code holds no slash, so no visitor path contains one.
+ */
+const pathHasSegment = (segment: string): Statement => ({
+  byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'CONTAINS', searchString: segment, textTransformations: [{ priority: 0, type: 'NONE' }] },
 });
 
 const hasOriginHeader: Statement = {
@@ -60,13 +65,13 @@ export class ApiFirewall extends Construct {
       scope: 'REGIONAL',
       name: props.name,
       rules: [
-        rateRule('AnonymousPerAddress', 0, WAF_RATE_LIMITS.anonymousPerAddress, pathStartsWith('/v1/')),
-        rateRule('ApiPerAddress', 1, WAF_RATE_LIMITS.apiPerAddress, pathStartsWith('/v2/')),
+        rateRule('AnonymousPerAddress', 0, WAF_RATE_LIMITS.anonymousPerAddress, pathHasSegment('/v1/')),
+        rateRule('ApiPerAddress', 1, WAF_RATE_LIMITS.apiPerAddress, pathHasSegment('/v2/')),
         rateRule('DirectVisitorsPerAddress', 2, WAF_RATE_LIMITS.directVisitorPerAddress, {
           andStatement: {
             statements: [
-              { notStatement: { statement: pathStartsWith('/v1/') } },
-              { notStatement: { statement: pathStartsWith('/v2/') } },
+              { notStatement: { statement: pathHasSegment('/v1/') } },
+              { notStatement: { statement: pathHasSegment('/v2/') } },
               { notStatement: { statement: hasOriginHeader } },
             ],
           },

@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
  * prefix also covers `/aws/apigateway/welcome`, the group API Gateway writes to when the account's role is set, to
  * check the role works.
  */
-export const API_GATEWAY_LOG_GROUP_PREFIXES = ['API-Gateway-Execution-Logs_', '/aws/apigateway/'] as const;
+export const API_GATEWAY_LOG_GROUP_PREFIXES = { execution: 'API-Gateway-Execution-Logs_', access: '/aws/apigateway/' } as const;
 
 /**
  * API Gateway's CloudWatch role is one setting per account and region, so it lives in a stack of its own that every
@@ -18,7 +18,8 @@ export const API_GATEWAY_LOG_GROUP_PREFIXES = ['API-Gateway-Execution-Logs_', '/
 export class ApiGatewayAccountStack extends Stack {
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
-    const logGroups = API_GATEWAY_LOG_GROUP_PREFIXES.map((prefix) =>
+    const prefixes = Object.values(API_GATEWAY_LOG_GROUP_PREFIXES);
+    const logGroups = prefixes.map((prefix) =>
       this.formatArn({ service: 'logs', resource: 'log-group', resourceName: `${prefix}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
     );
     const role = new Role(this, 'CloudWatchRole', {
@@ -41,7 +42,7 @@ export class ApiGatewayAccountStack extends Stack {
     const reason = 'API Gateway names its execution log groups after each API id and stage: the role is held to its two prefixes, and may only list groups beyond them.';
     const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
     const groupArn = (name: string) => `arn:<AWS::Partition>:logs:${this.region}:${account}:log-group:${name}`;
-    const evidence = [...API_GATEWAY_LOG_GROUP_PREFIXES.flatMap((prefix) => [groupArn(`${prefix}*`), groupArn(`${prefix}*:*`)]), groupArn('*')];
+    const evidence = [...prefixes.flatMap((prefix) => [groupArn(`${prefix}*`), groupArn(`${prefix}*:*`)]), groupArn('*')];
     for (const resource of evidence) Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason });
   }
 }

@@ -71,7 +71,7 @@ export class ShortenerApi extends Construct {
     super(scope, id);
     // Under /aws/apigateway/: the only groups the account's API Gateway role may write to (ApiGatewayAccountStack).
     const accessLogs = new LogGroup(this, 'AccessLogs', {
-      logGroupName: `${API_GATEWAY_LOG_GROUP_PREFIXES[1]}${props.name}-access`,
+      logGroupName: `${API_GATEWAY_LOG_GROUP_PREFIXES.access}${props.name}-access`,
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: props.removalPolicy,
     });
@@ -99,7 +99,7 @@ export class ShortenerApi extends Construct {
     });
     // Execution logs go to a group API Gateway names itself; created here, it has a retention (else: forever).
     const executionLogs = new LogGroup(this, 'ExecutionLogs', {
-      logGroupName: `${API_GATEWAY_LOG_GROUP_PREFIXES[0]}${this.restApi.restApiId}/${props.stage}`,
+      logGroupName: `${API_GATEWAY_LOG_GROUP_PREFIXES.execution}${this.restApi.restApiId}/${props.stage}`,
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: props.removalPolicy,
     });

@@ -50,7 +50,8 @@ export const ACCOUNT_RATE_LIMIT = 10_000;
  * Lambda concurrency. The redirect's reservation is also its ceiling: a flood of visitors can use 300 executions
  * and no more, so the API's functions keep the rest of the region's pool. The authorizer's reservation is its
  * floor: API calls are authorized even while the pool is busy. At ~20 ms a warm redirect, 300 executions serve
- * about 15,000 rps, far above the visitor throttle (4,000 rps need about 80). Operators on accounts with a lower limit set them by context.
+ * about 15,000 rps, far above the visitor throttle (4,000 rps need about 80). Operators on accounts with a lower
+ * limit set them by context.
  */
 export const RESERVED_CONCURRENCY = { redirect: 300, authorizer: 100 } as const;
 
@@ -75,11 +76,16 @@ export const WAF_RATE_LIMITS = {
 export const WAF_WINDOW_SECONDS = 300;
 
 /**
- * Password hashing sizes the creation functions. scrypt (N=2^15, r=8, p=1) costs 101 to 128 ms of CPU per hash on a
+ * Password hashing sizes the creation functions. scrypt (N=2^15, r=8, p=1) costs 101 to 130 ms of CPU per hash on a
  * full core here, run to run (`npm run bench:scrypt`); sized with the slowest: a 50-item batch with a password on
- * each is 50 hashes, 6.4 s. Lambda gives a full vCPU at 1,769 MB, so the batch function runs there with a 15-s
+ * each is 50 hashes, 6.5 s. Lambda gives a full vCPU at 1,769 MB, so the batch function runs there with a 15-s
  * timeout: 2.3 times the need. At the previous 512 MB (0.29 vCPU) the same batch needed about 22 s.
  */
-export const PASSWORD_HASH_CPU_MS = 128;
+export const PASSWORD_HASH_CPU_MS = 130;
 export const FULL_VCPU_MEMORY_MB = 1769;
 export const BATCH_FUNCTION = { memorySize: FULL_VCPU_MEMORY_MB, timeoutSeconds: 15 } as const;
+
+/** Seconds `hashes` password hashes of `hashCpuMs` each take on the CPU share Lambda gives `memoryMb`. */
+export function hashingSeconds(hashes: number, hashCpuMs: number, memoryMb: number): number {
+  return (hashes * hashCpuMs) / 1000 / (memoryMb / FULL_VCPU_MEMORY_MB);
+}

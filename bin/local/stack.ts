@@ -113,8 +113,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     // Secrets Manager's stand-in is SSM's reference path, which is how the functions read secrets anyway.
     for (const secret of topology.secrets) {
       const name = `${SECRETS_MANAGER_REFERENCE_PREFIX}${secret.name}`;
+      if (ssm.has(name)) continue;
       const value = randomBytes(secret.length).toString('base64url').slice(0, secret.length);
-      if (!ssm.has(name)) ssm.put(name, secret.jsonKey ? JSON.stringify({ [secret.jsonKey]: value }) : value, 'SecureString');
+      ssm.put(name, secret.jsonKey ? JSON.stringify({ [secret.jsonKey]: value }) : value, 'SecureString');
     }
 
     const documents = DynamoDBDocumentClient.from(dynamo.client(), { marshallOptions: { removeUndefinedValues: true } });

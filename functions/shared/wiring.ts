@@ -51,6 +51,8 @@ async function readParameter(name: string, decrypt: boolean): Promise<string> {
   return Parameter.Value;
 }
 
+const ORIGIN_SECRET_REFRESH_MS = 5 * 60_000;
+
 /**
  * The secret CloudFront sends to prove a request came through it; without one configured, nothing is trusted.
  * Read again every 5 minutes, so a rotation (README, Operating) reaches every container without a deploy.
@@ -61,8 +63,6 @@ export function originSecrets(): OriginSecrets {
   const stored = parameterKeptFor(name, ORIGIN_SECRET_REFRESH_MS);
   return async () => originSecretValues(await stored());
 }
-
-const ORIGIN_SECRET_REFRESH_MS = 5 * 60_000;
 
 /** Like parameterOnFirstUse, read again once `ttlMs` old; while a new read fails, the last value stands. */
 function parameterKeptFor(name: string, ttlMs: number): () => Promise<string> {

@@ -31,7 +31,7 @@ export function wantsJson(accept: string | undefined): boolean {
   return value.includes('application/json') && !value.includes('text/html');
 }
 
-/** The origin secret and the client key are read (once per container) only for password posts, the one thing the address is for. */
+/** The origin secret and the client key are read only for password posts, the one thing the address is for. */
 export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecrets: OriginSecrets, keyClient: ClientKeyer): Promise<VisitorRequest> {
   const method = event.httpMethod === 'HEAD' || event.httpMethod === 'POST' ? event.httpMethod : 'GET';
   const form = postedForm(event);

@@ -10,7 +10,7 @@ export interface Visit {
   method: 'GET' | 'HEAD' | 'POST';
   /**
    * The visitor's address as far as it can be proven (see http/visitor-request.ts), as a keyed hash: password
-   * attempts count per address without any address being stored.
+   * attempts count per address without any address being stored. Empty unless a password was posted, its one use.
    */
   client: string;
   /** A chat or social app fetching a preview card, not a person. */
