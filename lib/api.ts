@@ -58,7 +58,8 @@ export interface ShortenerApiProps {
   stage: string;
   /** Names the stage's web ACL. */
   name: string;
-  functions: Record<Exclude<RouteTarget, 'health'>, IFunction>;
+  /** The functions behind the routes; a target missing here gets its routes later (addRoutesOf). */
+  functions: Partial<Record<Exclude<RouteTarget, 'health'>, IFunction>>;
   authorizer: IFunction;
   removalPolicy: RemovalPolicy;
 }
@@ -66,6 +67,7 @@ export interface ShortenerApiProps {
 /** The REST API: routes, the REQUEST authorizer on v2, JSON gateway responses, access logs. */
 export class ShortenerApi extends Construct {
   readonly restApi: RestApi;
+  private readonly authorizer: RequestAuthorizer;
 
   constructor(scope: Construct, id: string, props: ShortenerApiProps) {
     super(scope, id);
@@ -107,7 +109,7 @@ export class ShortenerApi extends Construct {
     new ApiFirewall(this, 'Firewall', { stageArn: this.restApi.deploymentStage.stageArn, name: `${props.name}-api` });
     addGatewayResponses(this.restApi);
 
-    const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+    this.authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: props.authorizer,
       identitySources: [IdentitySource.header('Authorization')],
       // No result caching: a revoked key is refused on its very next request.
@@ -115,23 +117,35 @@ export class ShortenerApi extends Construct {
     });
 
     for (const route of ROUTES) {
-      const resource = this.restApi.root.resourceForPath(route.path);
-      for (const method of route.methods) this.addMethod(resource, method, route, props, authorizer);
+      if (route.target === 'health') this.addRoute(route, undefined);
+      else {
+        const target = props.functions[route.target];
+        if (target) this.addRoute(route, target);
+      }
     }
     this.acknowledgeFindings();
   }
 
-  private addMethod(resource: IResource, method: string, route: Route, props: ShortenerApiProps, authorizer: RequestAuthorizer): void {
-    const integration =
-      route.target === 'health'
-        ? new MockIntegration({
-            requestTemplates: { 'application/json': '{"statusCode": 200}' },
-            passthroughBehavior: PassthroughBehavior.NEVER,
-            integrationResponses: [{ statusCode: '200', responseTemplates: { 'application/json': '{"status":"ok"}' } }],
-          })
-        : new LambdaIntegration(props.functions[route.target], { allowTestInvoke: false });
+  /** The routes of a function made after the API (one that needs the distributions, which need the API). */
+  addRoutesOf(target: Exclude<RouteTarget, 'health'>, fn: IFunction): void {
+    for (const route of ROUTES) if (route.target === target) this.addRoute(route, fn);
+  }
+
+  private addRoute(route: Route, fn: IFunction | undefined): void {
+    const resource = this.restApi.root.resourceForPath(route.path);
+    for (const method of route.methods) this.addMethod(resource, method, route, fn);
+  }
+
+  private addMethod(resource: IResource, method: string, route: Route, fn: IFunction | undefined): void {
+    const integration = fn
+      ? new LambdaIntegration(fn, { allowTestInvoke: false })
+      : new MockIntegration({
+          requestTemplates: { 'application/json': '{"statusCode": 200}' },
+          passthroughBehavior: PassthroughBehavior.NEVER,
+          integrationResponses: [{ statusCode: '200', responseTemplates: { 'application/json': '{"status":"ok"}' } }],
+        });
     const created = resource.addMethod(method, integration, {
-      ...(route.apiKey ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE }),
+      ...(route.apiKey ? { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE }),
       ...(route.target === 'health' ? { methodResponses: [{ statusCode: '200' }] } : {}),
     });
     const why = route.apiKey

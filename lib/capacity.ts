@@ -24,13 +24,16 @@ export interface Throttle {
 /**
  * Per-method API Gateway throttles (requests per second, token-bucket burst), each method its own bucket. All
  * methods also share the account's 10,000 rps, so what is not the API's adds up to at most half of it: visitors'
- * GET 4,000, their HEAD and password POST 500 each, v1's two routes and the three open documents 50 each (5,250 in
- * all), and API clients keep at least 4,750 rps however hard the rest is pushed.
+ * GET 4,000, their HEAD and password POST 500 each, v1's two routes and the three open documents 50 each, a
+ * customer domain's root (GET and HEAD) 100 each (5,450 in all), and API clients keep at least 4,550 rps however
+ * hard the rest is pushed.
  */
 export const METHOD_THROTTLES = {
   visitor: { rateLimit: 4000, burstLimit: 2000 },
   /** HEAD and the password form's POST: nobody needs thousands a second of those. */
   visitorOther: { rateLimit: 500, burstLimit: 250 },
+  /** A customer domain's root, redirected to its rootUrl: a home page, not a campaign's link. */
+  visitorRoot: { rateLimit: 100, burstLimit: 100 },
   // v1 allows 5 calls a minute per address: 50 rps serves 600 addresses at their full rate.
   anonymous: { rateLimit: 50, burstLimit: 100 },
   api: { rateLimit: 2000, burstLimit: 1000 },
@@ -40,7 +43,9 @@ export const METHOD_THROTTLES = {
 /** The throttle of one method of a route. */
 export function methodThrottle(route: Pick<Route, 'target' | 'apiKey' | 'path'>, method: string): Throttle {
   const trafficClass = trafficClassOf(route);
-  return trafficClass === 'visitor' && method !== 'GET' ? METHOD_THROTTLES.visitorOther : METHOD_THROTTLES[trafficClass];
+  if (trafficClass !== 'visitor') return METHOD_THROTTLES[trafficClass];
+  if (route.path === '/') return METHOD_THROTTLES.visitorRoot;
+  return method === 'GET' ? METHOD_THROTTLES.visitor : METHOD_THROTTLES.visitorOther;
 }
 
 /** API Gateway's default rate per account and region, shared by every method of every API there. */

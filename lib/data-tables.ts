@@ -1,6 +1,6 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
-import { LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
+import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
 import { Construct } from 'constructs';
 
 export interface DataTablesProps {
@@ -27,6 +27,8 @@ export class DataTables extends Construct {
   readonly clickStats: Table;
   /** First answers to creations sent with an Idempotency-Key (Powertools' layout), removed by TTL after 24 h. */
   readonly idempotency: Table;
+  /** Customer domains by name, each account's domain count and default, and the scheduler's work (dynamo-domain-store.ts). */
+  readonly domains: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -46,6 +48,28 @@ export class DataTables extends Construct {
       indexName: LINKS_BY_OWNER_INDEX,
       partitionKey: { name: 'owner', type: AttributeType.STRING },
       sortKey: { name: 'createdAt', type: AttributeType.STRING },
+      projectionType: ProjectionType.ALL,
+    });
+    // A removed domain's links, for its cleanup: sparse, since links on the shared domain have no `domain`.
+    this.links.addGlobalSecondaryIndex({
+      indexName: LINKS_BY_DOMAIN_INDEX,
+      partitionKey: { name: 'domain', type: AttributeType.STRING },
+      sortKey: { name: 'createdAt', type: AttributeType.STRING },
+      projectionType: ProjectionType.INCLUDE,
+      nonKeyAttributes: ['owner'],
+    });
+    this.domains = new Table(this, 'Domains', { ...common, partitionKey: { name: 'domain', type: AttributeType.STRING } });
+    this.domains.addGlobalSecondaryIndex({
+      indexName: DOMAINS_BY_OWNER_INDEX,
+      partitionKey: { name: 'owner', type: AttributeType.STRING },
+      sortKey: { name: 'createdAt', type: AttributeType.STRING },
+      projectionType: ProjectionType.ALL,
+    });
+    // Pending checks and cleanups by due time: the scheduler queries what is due, never scans.
+    this.domains.addGlobalSecondaryIndex({
+      indexName: DOMAIN_WORK_INDEX,
+      partitionKey: { name: 'work', type: AttributeType.STRING },
+      sortKey: { name: 'dueAt', type: AttributeType.NUMBER },
       projectionType: ProjectionType.ALL,
     });
     this.apiKeys = new Table(this, 'ApiKeys', { ...common, partitionKey: { name: 'keyHash', type: AttributeType.STRING } });

@@ -12,6 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -37,6 +38,8 @@ export const THRESHOLDS = {
   clickDeliveryLagMs: 30_000,
   /** Click deliveries given up on: any is a loss until replayed. */
   clickDeadLetters: 1,
+  /** Scheduled domain runs EventBridge could not start: checks and cleanups wait while they fail. */
+  domainScheduleFailures: 1,
 } as const;
 
 const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
@@ -44,9 +47,11 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'docs' | 'redirect' | 'authorizer' | 'aggregator', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'docs' | 'redirect' | 'authorizer' | 'aggregator' | 'domains' | 'domainWorker', IFunction>;
   /** Click deliveries the aggregator failed on three times. */
   clickDeadLetters: IQueue;
+  /** The rule that runs the domain worker every minute. */
+  domainSchedule: Rule;
   tables: Record<string, Table>;
   alarmEmail?: string;
 }
@@ -114,6 +119,15 @@ export class Monitoring extends Construct {
     alarm('ClickDeliveryLag', lag, THRESHOLDS.clickDeliveryLagMs, 'Clicks wait too long to be counted: stats lag behind visits');
     const deadLetters = props.clickDeadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' });
     alarm('ClickDeadLetters', deadLetters, THRESHOLDS.clickDeadLetters, 'Click deliveries failed three times and wait in the dead-letter queue');
+
+    const scheduleFailures = new Metric({
+      namespace: 'AWS/Events',
+      metricName: 'FailedInvocations',
+      dimensionsMap: { RuleName: props.domainSchedule.ruleName },
+      statistic: 'Sum',
+      period: PERIOD,
+    });
+    alarm('DomainScheduleFailures', scheduleFailures, THRESHOLDS.domainScheduleFailures, 'The domain worker could not be started: pending domains are not checked, removed ones not cleaned up');
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
     this.dashboard.addWidgets(

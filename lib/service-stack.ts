@@ -14,6 +14,7 @@ import { allowGetParameter } from './parameter-grants';
 import { BATCH_FUNCTION } from './capacity';
 import { ServiceFunction } from './service-function';
 import { ShortDomain } from './short-domain';
+import { CustomDomains } from './custom-domains';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -80,6 +81,7 @@ export class ServiceStack extends Stack {
     });
     for (const fn of [create, batch]) {
       fn.bindTable(tables.links, EnvNames.linksTable, ['PutItem'])
+        .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem'])
         .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem'])
         .bindTable(tables.aliasOverrides, EnvNames.aliasOverridesTable, ['GetItem'])
         .bindTable(tables.idempotency, EnvNames.idempotencyTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
@@ -96,7 +98,8 @@ export class ServiceStack extends Stack {
     links
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem', 'Query'], { queriedIndex: LINKS_BY_OWNER_INDEX })
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem'])
-      .bindTable(tables.clickStats, EnvNames.clickStatsTable, ['Query']);
+      .bindTable(tables.clickStats, EnvNames.clickStatsTable, ['Query'])
+      .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem']);
     flags.grantRead(links);
     const qr = new ServiceFunction(this, 'QrFunction', {
       name: 'qr',
@@ -105,7 +108,9 @@ export class ServiceStack extends Stack {
       environment: apiEnvironment,
       removalPolicy,
     });
-    qr.bindTable(tables.links, EnvNames.linksTable, ['GetItem']).bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    qr.bindTable(tables.links, EnvNames.linksTable, ['GetItem'])
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem'])
+      .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem']);
     flags.grantRead(qr);
     const docs = new ServiceFunction(this, 'DocsFunction', {
       name: 'docs',
@@ -132,7 +137,8 @@ export class ServiceStack extends Stack {
     // maxClicks link. Worth trying in a dev account, with the 12 attributes those writes name.
     redirect
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem'])
-      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem'])
+      .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem']);
     flags.grantRead(redirect);
     originSecret.grantRead(redirect);
     clientKey.grantRead(redirect);
@@ -154,6 +160,7 @@ export class ServiceStack extends Stack {
     });
     const shortDomain = new ShortDomain(this, 'ShortDomain', {
       api: this.api.restApi,
+      stageName: config.stage,
       originSecret: originSecret.secret,
       originSecretGeneration: config.originSecretGeneration,
       webAclArn: props.visitorWebAclArn,
@@ -163,22 +170,35 @@ export class ServiceStack extends Stack {
       hostedZoneId: config.hostedZoneId,
       hostedZoneName: config.hostedZoneName,
     });
+    const customDomains = new CustomDomains(this, 'CustomDomains', {
+      name: `${config.appName}-${config.stage}`,
+      tables,
+      shortDomain,
+      webAclArn: props.visitorWebAclArn,
+      apiEnvironment: creationEnvironment,
+      removalPolicy,
+    });
+    const domains = customDomains.api;
+    domains.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(domains);
+    this.api.addRoutesOf('domains', domains);
     new StringParameter(this, 'ShortBaseUrlParameter', {
       parameterName: shortBaseUrlName,
       stringValue: shortDomain.baseUrl,
       description: 'Base URL of short links (read once per Lambda container)',
     });
     // Granted by name: a reference to the parameter itself would make the functions wait for the distribution.
-    for (const fn of [create, batch, links, qr]) allowGetParameter(this, fn, shortBaseUrlName);
+    for (const fn of [create, batch, links, qr, domains]) allowGetParameter(this, fn, shortBaseUrlName);
     if (config.safeBrowsingKeyParameter) {
       // A SecureString under the account's default key (aws/ssm), which GetParameter decrypts without a key grant.
-      for (const fn of [create, batch, links]) allowGetParameter(this, fn, config.safeBrowsingKeyParameter);
+      for (const fn of [create, batch, links, domains]) allowGetParameter(this, fn, config.safeBrowsingKeyParameter);
     }
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator },
+      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker },
       clickDeadLetters: clickCounting.deadLetters,
-      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency },
+      domainSchedule: customDomains.schedule,
+      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains },
       alarmEmail: config.alarmEmail,
     });
 
@@ -190,6 +210,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.usageTable]: tables.usage.tableName,
       [StackOutputs.aliasOverridesTable]: tables.aliasOverrides.tableName,
       [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
+      [StackOutputs.domainsTable]: tables.domains.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

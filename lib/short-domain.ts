@@ -1,26 +1,28 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
+  type BehaviorOptions,
   CachePolicy,
   Distribution,
   Function as CloudFrontFunction,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
+  OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
   ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { RestApiOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { ORIGIN_VERIFY_HEADER } from '../functions/shared/http/trusted-viewer';
+import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../functions/shared/http/trusted-viewer';
 import { STRICT_TRANSPORT_SECURITY } from '../functions/shared/http/headers';
 
 /** The same max-age the API's own answers carry. */
@@ -28,6 +30,8 @@ const HSTS_MAX_AGE_SECONDS = Number(/max-age=(\d+)/.exec(STRICT_TRANSPORT_SECURI
 
 export interface ShortDomainProps {
   api: RestApi;
+  /** The API's stage, by name: the origin names the API and stage without waiting for their deployment. */
+  stageName: string;
   /** Its `current` field is sent to the origin in ORIGIN_VERIFY_HEADER: the proof that a request came through here. */
   originSecret: ISecret;
   /**
@@ -45,16 +49,24 @@ export interface ShortDomainProps {
   hostedZoneName?: string;
 }
 
+/** Which distribution a viewer-request function serves: the shared short domain, or the customers' own domains. */
+export type VisitorHosts = 'shared' | 'customer';
+
 /**
  * The viewer-request function (CloudFront JS 2.0): one path segment that could be a short code passes, anything
- * else, API routes included, is answered 404 at the edge.
+ * else, API routes included, is answered 404 at the edge. On customers' domains the root passes too (their
+ * rootUrl), and the viewer's Host is copied into VIEWER_HOST_HEADER, since API Gateway needs its own Host; on the
+ * shared domain that header is removed, so no viewer can name a customer's domain there.
  */
-export function visitorRoutesOnlyCode(apiPathSegments: readonly string[]): string {
+export function visitorRoutesOnlyCode(apiPathSegments: readonly string[], hosts: VisitorHosts = 'shared'): string {
+  const customer = hosts === 'customer';
   return `
 var API = ${JSON.stringify(apiPathSegments)};
 function handler(event) {
-  var segments = event.request.uri.split('/');
-  if (segments.length === 2 && /^[A-Za-z0-9-]{1,50}$/.test(segments[1]) && API.indexOf(segments[1]) === -1) return event.request;
+  var request = event.request;
+  var segments = request.uri.split('/');
+  ${customer ? `request.headers['${VIEWER_HOST_HEADER}'] = { value: request.headers.host ? request.headers.host.value : '' };` : `delete request.headers['${VIEWER_HOST_HEADER}'];`}
+  if (segments.length === 2 && ${customer ? "(segments[1] === '' || " : '('}/^[A-Za-z0-9-]{1,50}$/.test(segments[1])) && API.indexOf(segments[1]) === -1) return request;
   return { statusCode: 404, statusDescription: 'Not Found', headers: { 'content-type': { value: 'application/json' }, 'cache-control': { value: 'no-store' } },
     body: { encoding: 'text', data: '{"statusCode":404,"message":"Not Found","error":"Not Found"}' } };
 }`;
@@ -75,13 +87,13 @@ export class ShortDomain extends Construct {
   readonly distribution: Distribution;
   /** https://<short domain or CloudFront domain> */
   readonly baseUrl: string;
+  private readonly props: ShortDomainProps;
+  private readonly cachePolicy: CachePolicy;
+  private readonly responseHeaders: ResponseHeadersPolicy;
 
   constructor(scope: Construct, id: string, props: ShortDomainProps) {
     super(scope, id);
-    const visitorRoutesOnly = new CloudFrontFunction(this, 'VisitorRoutesOnly', {
-      runtime: FunctionRuntime.JS_2_0,
-      code: FunctionCode.fromInline(visitorRoutesOnlyCode(props.apiPathSegments)),
-    });
+    this.props = props;
     const cachePolicy = new CachePolicy(this, 'FollowOrigin', {
       defaultTtl: Duration.seconds(0),
       minTtl: Duration.seconds(0),
@@ -94,6 +106,8 @@ export class ShortDomain extends Construct {
         strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
       },
     });
+    this.cachePolicy = cachePolicy;
+    this.responseHeaders = responseHeaders;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Short links (origin secret generation ${props.originSecretGeneration})`,
       webAclId: props.webAclArn,
@@ -101,19 +115,7 @@ export class ShortDomain extends Construct {
       ...(props.domainName && certificate
         ? { domainNames: [props.domainName], certificate, minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
         : {}),
-      defaultBehavior: {
-        origin: new RestApiOrigin(props.api, {
-          // Resolved by CloudFormation from Secrets Manager at deploy time; it never appears in the template.
-          customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValueFromJson('current').unsafeUnwrap() },
-        }),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        // POST carries the password form; everything else is refused by the function or the API.
-        allowedMethods: AllowedMethods.ALLOW_ALL,
-        cachePolicy,
-        responseHeadersPolicy: responseHeaders,
-        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        functionAssociations: [{ function: visitorRoutesOnly, eventType: FunctionEventType.VIEWER_REQUEST }],
-      },
+      defaultBehavior: this.visitorBehavior('shared'),
     });
     this.baseUrl = `https://${props.domainName ?? this.distribution.distributionDomainName}`;
 
@@ -122,6 +124,35 @@ export class ShortDomain extends Construct {
       new ARecord(this, 'Alias', { zone, recordName: props.domainName, target: RecordTarget.fromAlias(new CloudFrontTarget(this.distribution)) });
     }
     this.acknowledgeFindings(Boolean(certificate));
+  }
+
+  /**
+   * How a distribution of visitors behaves: the API as origin (with the origin secret), HTTPS only, the cache
+   * following the origin, HSTS, and the viewer-request function for its kind of hosts. The shared short domain's
+   * distribution and the customer domains' one (CustomDomains) are built from it alike.
+   */
+  visitorBehavior(hosts: VisitorHosts): BehaviorOptions {
+    const visitorRoutesOnly = new CloudFrontFunction(this, hosts === 'shared' ? 'VisitorRoutesOnly' : 'CustomerVisitorRoutesOnly', {
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(visitorRoutesOnlyCode(this.props.apiPathSegments, hosts)),
+    });
+    return {
+      // What RestApiOrigin builds, without its reference to the stage: the customer domains' distribution is named by
+      // the domains function, whose routes are part of the API's deployment, so naming the stage would be a cycle.
+      origin: new HttpOrigin(`${this.props.api.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`, {
+        originPath: `/${this.props.stageName}`,
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        // Resolved by CloudFormation from Secrets Manager at deploy time; it never appears in the template.
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: this.props.originSecret.secretValueFromJson('current').unsafeUnwrap() },
+      }),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      // POST carries the password form; everything else is refused by the function or the API.
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: this.cachePolicy,
+      responseHeadersPolicy: this.responseHeaders,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      functionAssociations: [{ function: visitorRoutesOnly, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
   }
 
   private acknowledgeFindings(customCertificate: boolean): void {

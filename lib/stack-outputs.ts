@@ -7,6 +7,7 @@ export enum StackOutputs {
   usageTable = 'UsageTableName',
   aliasOverridesTable = 'AliasOverridesTableName',
   idempotencyTable = 'IdempotencyTableName',
+  domainsTable = 'DomainsTableName',
   flagsPrefix = 'FlagsParameterPrefix',
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { LocalFunction } from './lambda-runtime';
 import { listen } from './listen';
 import { TokenBucket } from './token-bucket';
+import type { LocalCustomerEdge } from './customer-edge';
 import type { GatewayResponseSpec, RouteSpec, Topology } from './template';
 
 /** API Gateway's own payload ceiling. */
@@ -67,6 +68,8 @@ export interface LocalGatewayOptions {
   log: (message: string) => void;
   /** Apply the stage's per-method throttles (on unless the benchmarks measure the stack beyond them). */
   throttles: boolean;
+  /** The customer domains' distribution, for requests on any host but the shared one. */
+  customerEdge?: LocalCustomerEdge;
 }
 
 /** An HTTP server that plays API Gateway (REST, Lambda proxy integration) for the template's routes. */
@@ -98,6 +101,18 @@ export class LocalGateway {
     // Origin-form only: as a relative reference "//x" would be read as a host, not as the path "//x".
     const url = new URL(`http://localhost${(request.url ?? '/').startsWith('/') ? request.url : '/'}`);
     const method = request.method ?? 'GET';
+    // A customer's host first goes through its distribution's edge function, as on AWS.
+    let edgeHeaders: Record<string, string> | undefined;
+    const edge = this.options.customerEdge;
+    if (edge?.servesHost(request.headers.host)) {
+      const outcome = edge.viewerRequest(method, url.pathname, rawHeaderRecord(request));
+      if ('response' in outcome) {
+        response.writeHead(outcome.response.statusCode, outcome.response.headers);
+        response.end(outcome.response.body);
+        return;
+      }
+      edgeHeaders = outcome.headers;
+    }
     const matched = matchRoute(this.options.topology.routes, method, url.pathname);
     if (!matched || matched === 'methodNotAllowed') return this.gatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
     const { route } = matched;
@@ -106,11 +121,18 @@ export class LocalGateway {
 
     const headers: Record<string, string> = {};
     const multiValueHeaders: Record<string, string[]> = {};
-    for (let index = 0; index < request.rawHeaders.length; index += 2) {
-      const name = request.rawHeaders[index] ?? '';
-      const value = request.rawHeaders[index + 1] ?? '';
-      headers[name] = value;
-      (multiValueHeaders[name] ??= []).push(value);
+    if (edgeHeaders) {
+      for (const [name, value] of Object.entries(edgeHeaders)) {
+        headers[name] = value;
+        multiValueHeaders[name] = [value];
+      }
+    } else {
+      for (let index = 0; index < request.rawHeaders.length; index += 2) {
+        const name = request.rawHeaders[index] ?? '';
+        const value = request.rawHeaders[index + 1] ?? '';
+        headers[name] = value;
+        (multiValueHeaders[name] ??= []).push(value);
+      }
     }
     // API Gateway tells functions how the client came in, whatever the client claimed; here it is plain HTTP.
     for (const name of Object.keys(headers)) {
@@ -231,6 +253,13 @@ export class LocalGateway {
       this.server.close(() => resolve());
     });
   }
+}
+
+/** The request's headers, the last value of each name winning. */
+function rawHeaderRecord(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let index = 0; index < request.rawHeaders.length; index += 2) headers[request.rawHeaders[index] ?? ''] = request.rawHeaders[index + 1] ?? '';
+  return headers;
 }
 
 /** As API Gateway passes a body: base64 when its type is one of the API's binary media types, else as text. */

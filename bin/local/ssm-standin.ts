@@ -36,6 +36,10 @@ export class SsmStandIn {
     return this.parameters.has(name);
   }
 
+  get(name: string): string | undefined {
+    return this.parameters.get(name)?.Value;
+  }
+
   put(name: string, value: string, type = 'String'): void {
     const version = (this.parameters.get(name)?.Version ?? 0) + 1;
     this.parameters.set(name, { Name: name, Value: value, Type: type, Version: version, LastModifiedDate: Date.now() / 1000 });

@@ -3,18 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
+import { EnvNames, SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
 import { hashApiKey } from '../../functions/shared/domain/accounts/api-keys';
 import { AccountDirectory } from '../ops/account-directory';
 import { DynamoDbLocal } from './dynamodb-local';
+import { LocalCustomerEdge } from './customer-edge';
 import { LocalGateway } from './gateway';
 import { LocalFunction } from './lambda-runtime';
 import { LocalLogSubscription } from './log-subscription';
 import { SsmStandIn } from './ssm-standin';
-import { loadTemplate, readTopology, type Topology } from './template';
+import { loadTemplate, readTopology, type CustomerEdgeSpec, type Topology } from './template';
 
 export const PROJECT_ROOT = path.join(__dirname, '..', '..');
 const CLOUD_ASSEMBLY_DIR = path.join(PROJECT_ROOT, 'cdk.out');
@@ -123,8 +124,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     const directory = new AccountDirectory(keys, new DynamoAccountStore(documents, String(topology.outputs[StackOutputs.accountsTable])));
     const devApiKey = await ensureDevApiKey(directory, keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
 
-    // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines).
-    const sharedEnvironment = { ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort), POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true' };
+    // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines). No CloudFront
+    // either: customer domains are checked with the resolver, LOCAL_HOSTS_FILE first (resolver-attachments.ts).
+    const sharedEnvironment = {
+      ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort),
+      POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true',
+      [EnvNames.localDomains]: 'resolver',
+      ...(process.env.LOCAL_HOSTS_FILE ? { [EnvNames.localHostsFile]: path.resolve(process.env.LOCAL_HOSTS_FILE) } : {}),
+    };
     // Subscription filters read their source function's log lines; destinations start first, sources then.
     const functions = new Map<string, LocalFunction>();
     const subscriptions: LocalLogSubscription[] = [];
@@ -145,14 +152,37 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     stopping.push(() => Promise.all(subscriptions.map((subscription) => subscription.close())));
     await Promise.all([...functions.values()].map((fn) => fn.ready));
 
-    const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off' });
+    const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge, ssm), new URL(options.shortBaseUrl).hostname);
+    const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off', ...(customerEdge ? { customerEdge } : {}) });
     await gateway.listen(options.port);
     stopping.push(() => gateway.close());
+
+    // EventBridge's rate rules; LOCAL_SCHEDULE_EVERY_MS runs them more often (the tests do not wait minutes).
+    const scheduleEveryMs = Number(process.env.LOCAL_SCHEDULE_EVERY_MS) || undefined;
+    for (const schedule of topology.schedules) {
+      const target = functions.get(schedule.functionId);
+      if (!target) continue;
+      const timer = setInterval(() => {
+        target.invoke({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }).catch((error: unknown) => log(`${schedule.functionId} failed: ${String(error)}`));
+      }, scheduleEveryMs ?? schedule.everyMs);
+      timer.unref();
+      stopping.push(() => clearInterval(timer));
+    }
     return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** The values the customer domains' origin sends, read from the secrets' stand-ins as CloudFormation resolves them. */
+function originHeaderValues(edge: CustomerEdgeSpec, ssm: SsmStandIn): Record<string, string> {
+  return Object.fromEntries(
+    edge.originHeaders.map((header) => {
+      const stored = ssm.get(`${SECRETS_MANAGER_REFERENCE_PREFIX}${header.secretName}`) ?? '{}';
+      return [header.name, String((JSON.parse(stored) as Record<string, unknown>)[header.jsonKey] ?? '')];
+    }),
+  );
 }
 
 /** A PRO account's key for development, kept across restarts unless the data is in memory. */

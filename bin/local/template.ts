@@ -85,8 +85,25 @@ export interface LogSubscriptionSpec {
   filterName: string;
 }
 
+/** A rule that invokes a function on a fixed rate (EventBridge `rate(...)`). */
+export interface ScheduleSpec {
+  functionId: string;
+  everyMs: number;
+}
+
+/**
+ * The customer domains' distribution (CloudFront SaaS Manager, `ConnectionMode: tenant-only`): its viewer-request
+ * function's code and the headers its origin adds, each value read from a secret's JSON key.
+ */
+export interface CustomerEdgeSpec {
+  functionCode: string;
+  originHeaders: Array<{ name: string; secretName: string; jsonKey: string }>;
+}
+
 export interface Topology {
   stage: string;
+  schedules: ScheduleSpec[];
+  customerEdge?: CustomerEdgeSpec;
   logSubscriptions: LogSubscriptionSpec[];
   /** The REST API's binary media types: request bodies of these types reach functions base64-encoded. */
   binaryMediaTypes: string[];
@@ -232,7 +249,8 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
   );
 
   const paths = resourcePaths(template);
-  // MethodSettings name a method by HttpMethod and its resource path with '/' escaped as '~1' ('*' and '/*': all).
+  // MethodSettings name a method by HttpMethod and its resource path with '/' escaped as '~1' ('*' and '/*': all;
+  // the root is '/').
   const methodSettings = (resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.MethodSettings ?? []) as Array<{
     HttpMethod?: string;
     ResourcePath?: string;
@@ -240,7 +258,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     ThrottlingBurstLimit?: number;
   }>;
   const throttleOf = (method: string, resourcePath: string): RouteSpec['throttle'] => {
-    const escaped = `/${resourcePath.replaceAll('/', '~1')}`;
+    const escaped = resourcePath === '/' ? '/' : `/${resourcePath.replaceAll('/', '~1')}`;
     const setting =
       methodSettings.find((candidate) => candidate.HttpMethod === method && candidate.ResourcePath === escaped) ??
       methodSettings.find((candidate) => candidate.HttpMethod === '*' && candidate.ResourcePath === '/*');
@@ -328,8 +346,48 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     return [{ sourceFunctionId, destinationFunctionId, filterPattern: String(properties.FilterPattern ?? ''), logGroupName: `/aws/lambda/${sourceFunctionId}`, filterName: id }];
   });
 
+  const schedules = resourcesOfType(template, 'AWS::Events::Rule').flatMap(([, resource]): ScheduleSpec[] => {
+    const everyMs = rateMs(String(resource.Properties?.ScheduleExpression ?? ''));
+    const targets = (resource.Properties?.Targets ?? []) as Array<{ Arn?: Json }>;
+    return everyMs === undefined ? [] : targets.flatMap((target) => {
+      const functionId = referencedId(target.Arn);
+      return functionId && functions.has(functionId) ? [{ functionId, everyMs }] : [];
+    });
+  });
+
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
+  const customerEdge = readCustomerEdge(template);
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), schedules, ...(customerEdge ? { customerEdge } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+}
+
+const RATE_UNITS_MS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };
+
+/** `rate(5 minutes)` in milliseconds; cron expressions have no local counterpart (none in this template). */
+function rateMs(expression: string): number | undefined {
+  const match = /^rate\((\d+) (minutes?|hours?|days?)\)$/.exec(expression.trim());
+  return match ? Number(match[1]) * (RATE_UNITS_MS[match[2] ?? ''] ?? 0) : undefined;
+}
+
+function readCustomerEdge(template: Template): CustomerEdgeSpec | undefined {
+  const distribution = resourcesOfType(template, 'AWS::CloudFront::Distribution').find(([, resource]) => {
+    const config = resource.Properties?.DistributionConfig;
+    return isObject(config) && config.ConnectionMode === 'tenant-only';
+  });
+  if (!distribution) return undefined;
+  const config = distribution[1].Properties?.DistributionConfig as { DefaultCacheBehavior?: { FunctionAssociations?: Array<{ EventType?: string; FunctionARN?: Json }> }; Origins?: Array<{ OriginCustomHeaders?: Array<{ HeaderName?: string; HeaderValue?: Json }> }> };
+  const association = config.DefaultCacheBehavior?.FunctionAssociations?.find((candidate) => candidate.EventType === 'viewer-request');
+  const functionId = referencedId(association?.FunctionARN);
+  const functionCode = functionId ? template.Resources[functionId]?.Properties?.FunctionCode : undefined;
+  if (typeof functionCode !== 'string') return undefined;
+  const originHeaders = (config.Origins?.[0]?.OriginCustomHeaders ?? []).flatMap((header) => {
+    // {{resolve:secretsmanager:<secret>:SecretString:<jsonKey>::}}, the secret named by its Ref.
+    const secretId = referencedId(header.HeaderValue);
+    const secret = secretId ? template.Resources[secretId] : undefined;
+    const jsonKey = /SecretString:([^:]*):/.exec(JSON.stringify(header.HeaderValue))?.[1];
+    if (!header.HeaderName || secret?.Type !== 'AWS::SecretsManager::Secret' || !jsonKey) return [];
+    return [{ name: header.HeaderName.toLowerCase(), secretName: String(secret.Properties?.Name ?? secretId), jsonKey }];
+  });
+  return { functionCode, originHeaders };
 }

@@ -4,6 +4,7 @@ import { deleteLink, editLink } from '../shared/domain/links/link-management';
 import { viewLink, type ManagementDeps } from '../shared/domain/links/link-viewing';
 import { usageReport } from '../shared/domain/limits/usage-report';
 import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
+import type { LinkDomains } from '../shared/domain/domains/link-domains';
 import { parseStatsDays, statsOfLink } from '../shared/domain/analytics/link-stats';
 import { accountCaller, managementContext } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';
@@ -12,13 +13,13 @@ import { readJsonObject } from '../shared/http/json-body';
 import { json, noContent, type HttpResponse } from '../shared/http/responses';
 
 export interface LinksApi {
-  deps: ManagementDeps & { usage: UsageCounter; stats: Pick<ClickStatsStore, 'days'> };
+  deps: ManagementDeps & { usage: UsageCounter; stats: Pick<ClickStatsStore, 'days'>; domains: LinkDomains };
   shortBaseUrl: () => Promise<string>;
 }
 
 type Operation = (event: APIGatewayProxyEvent, admission: Admission, api: LinksApi) => Promise<HttpResponse>;
 
-const context = (admission: Admission, api: LinksApi) => managementContext(admission, api.shortBaseUrl);
+const context = (event: APIGatewayProxyEvent, admission: Admission, api: LinksApi) => managementContext(admission, event, api.shortBaseUrl, api.deps.domains);
 
 const code = (event: APIGatewayProxyEvent) => event.pathParameters?.code ?? '';
 
@@ -26,20 +27,20 @@ const code = (event: APIGatewayProxyEvent) => event.pathParameters?.code ?? '';
 export const OPERATIONS: Record<string, Operation> = {
   'GET /v2/links': async (event, admission, api) => {
     const query = parseListQuery(event.queryStringParameters);
-    return json(200, await listLinks(accountCaller(admission).owner, query, await context(admission, api), api.deps.links));
+    return json(200, await listLinks(accountCaller(admission).owner, query, { nowMs: Date.now(), shortBaseUrl: await api.shortBaseUrl() }, api.deps.links));
   },
-  'GET /v2/links/{code}': async (event, admission, api) => json(200, await viewLink(code(event), await context(admission, api), api.deps)),
+  'GET /v2/links/{code}': async (event, admission, api) => json(200, await viewLink(code(event), await context(event, admission, api), api.deps)),
   'PATCH /v2/links/{code}': async (event, admission, api) => {
     const body = readJsonObject(event, MAX_BODY_BYTES.patch);
-    return json(200, await editLink(code(event), body, await context(admission, api), api.deps));
+    return json(200, await editLink(code(event), body, await context(event, admission, api), api.deps));
   },
   'DELETE /v2/links/{code}': async (event, admission, api) => {
-    await deleteLink(code(event), await context(admission, api), api.deps);
+    await deleteLink(code(event), await context(event, admission, api), api.deps);
     return noContent();
   },
   'GET /v2/links/{code}/stats': async (event, admission, api) => {
     const days = parseStatsDays(event.queryStringParameters);
-    return json(200, await statsOfLink(code(event), days, await context(admission, api), api.deps));
+    return json(200, await statsOfLink(code(event), days, await context(event, admission, api), api.deps));
   },
   'GET /v2/usage': async (_event, admission, api) =>
     json(200, await usageReport(accountCaller(admission), admission.rateLimit, api.deps.usage, Date.now())),

@@ -1,6 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { CachedDomainLookup } from '../shared/adapters/cached-domain-lookup';
 import { CachedLinkStore } from '../shared/adapters/cached-link-store';
 import { CLICK_LOG_MESSAGE, clickOf } from '../shared/http/click-report';
 import { resolveVisit } from '../shared/domain/visits/visit';
@@ -10,18 +11,19 @@ import { readVisitorRequest } from '../shared/http/visitor-request';
 import { recordVisit } from '../shared/http/outcome-metrics';
 import { logger, logLine, publishMetrics } from '../shared/observability';
 import { clientKeys } from '../shared/client-key-wiring';
-import { flagSource, linkStore, originSecrets, usageCounter } from '../shared/wiring';
+import { domainStore, flagSource, linkStore, originSecrets, usageCounter } from '../shared/wiring';
 
-/** Hot plain links are served from memory under their cache lease; see CachedLinkStore. */
+/** Hot plain links are served from memory under their cache lease (CachedLinkStore), customer domains for 5 s. */
 const deps = {
   links: new CachedLinkStore(linkStore(), { maxEntries: 10_000 }),
+  domains: new CachedDomainLookup(domainStore(), { maxEntries: 10_000 }),
   flags: flagSource(),
   usage: usageCounter(),
 };
 const cloudFrontSecrets = originSecrets();
 const keyClient = clientKeys();
 
-/** GET, HEAD and POST /{code}: the visitor's side (spec section 3). */
+/** GET, HEAD and POST /{code}, GET and HEAD / (a customer domain's root): the visitor's side (spec section 3). */
 async function visit(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const request = await readVisitorRequest(event, cloudFrontSecrets, keyClient);
   const nowMs = Date.now();

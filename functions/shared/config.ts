@@ -22,6 +22,11 @@ export const BESIDE_THE_BUNDLE = {
 
 /** The links table's index of each account's links by creation time. */
 export const LINKS_BY_OWNER_INDEX = 'byOwner';
+/** The links table's (sparse) index of custom-domain links by domain: a removed domain's cleanup reads it. */
+export const LINKS_BY_DOMAIN_INDEX = 'byDomain';
+/** The domains table's index of each account's domains, and its (sparse) index of scheduled work by due time. */
+export const DOMAINS_BY_OWNER_INDEX = 'byOwner';
+export const DOMAIN_WORK_INDEX = 'byWork';
 
 export const EnvNames = {
   linksTable: 'LINKS_TABLE',
@@ -39,10 +44,16 @@ export const EnvNames = {
   safetyFailMode: 'SAFETY_FAIL_MODE',
   originVerifyParameter: 'ORIGIN_VERIFY_PARAMETER',
   clientKeyParameter: 'CLIENT_KEY_PARAMETER',
+  domainsTable: 'DOMAINS_TABLE',
+  tenantDistributionId: 'TENANT_DISTRIBUTION_ID',
+  connectionGroupId: 'CONNECTION_GROUP_ID',
+  routingEndpoint: 'ROUTING_ENDPOINT',
+  localHostsFile: 'LOCAL_HOSTS_FILE',
+  localDomains: 'LOCAL_DOMAINS',
 } as const;
 
 export const config = {
-  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable') => required(EnvNames[name]),
+  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable') => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),
   shortBaseUrlParameter: () => required(EnvNames.shortBaseUrlParameter),
@@ -55,4 +66,13 @@ export const config = {
   originVerifyParameter: () => optional(EnvNames.originVerifyParameter),
   /** SSM name through which the secret keying client addresses is read (Secrets Manager's /aws/reference/ path). */
   clientKeyParameter: () => required(EnvNames.clientKeyParameter),
+  /** The multi-tenant distribution customer domains become tenants of, and the connection group they point at. */
+  tenantDistribution: () => ({
+    distributionId: required(EnvNames.tenantDistributionId),
+    connectionGroupId: required(EnvNames.connectionGroupId),
+    routingEndpoint: required(EnvNames.routingEndpoint),
+  }),
+  /** Set by the local stack: domains are checked with the resolver instead of CloudFront (see local-attachments.ts). */
+  localDomains: () => optional(EnvNames.localDomains) === 'resolver',
+  localHostsFile: () => optional(EnvNames.localHostsFile),
 };

@@ -3,6 +3,7 @@ import { BlocklistSafetyChecker } from './adapters/blocklist-safety-checker';
 import { dynamo, ssm } from './adapters/clients';
 import { DynamoAliasOverrides } from './adapters/dynamo-alias-overrides';
 import { DynamoClickStatsStore } from './adapters/dynamo-click-stats';
+import { DynamoDomainStore } from './adapters/dynamo-domain-store';
 import { DynamoKeyStore } from './adapters/dynamo-key-store';
 import { DynamoLinkStore } from './adapters/dynamo-link-store';
 import { DynamoUsageCounter } from './adapters/dynamo-usage-counter';
@@ -21,6 +22,7 @@ export const usageCounter = () => new DynamoUsageCounter(dynamo(), config.table(
 export const keyStore = () => new DynamoKeyStore(dynamo(), config.table('apiKeysTable'));
 export const aliasOverrides = () => new DynamoAliasOverrides(dynamo(), config.table('aliasOverridesTable'));
 export const clickStats = () => new DynamoClickStatsStore(dynamo(), config.table('clickStatsTable'), config.table('linksTable'));
+export const domainStore = () => new DynamoDomainStore(dynamo(), config.table('domainsTable'));
 export const flagSource = () => new SsmFlagSource(ssm(), config.flagsPrefix(), logger);
 
 /**

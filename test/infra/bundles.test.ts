@@ -18,8 +18,8 @@ const template = Template.fromStack(stack).toJSON() as TemplateJson;
 const functions = [...readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' }).functions.values()];
 
 describe('bundled functions', () => {
-  it('are eight', () => {
-    expect(functions).toHaveLength(8);
+  it('are ten', () => {
+    expect(functions).toHaveLength(10);
   });
 
   it.each(functions.map((fn) => [fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId, fn] as const))(
@@ -35,6 +35,14 @@ describe('bundled functions', () => {
       expect(output.trim()).toBe('function');
     },
   );
+});
+
+describe('the local stack reads from the synthesized template', () => {
+  it('the domain worker\'s schedule, as EventBridge runs it', () => {
+    const topology = readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' });
+    const worker = functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === 'domain-worker');
+    expect(topology.schedules).toEqual([{ functionId: worker?.logicalId, everyMs: 60_000 }]);
+  });
 });
 
 describe('what the bundles ship', () => {

@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 8);
-    // Eight functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 10);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 10);
+    // Ten functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 12);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -46,30 +46,48 @@ describe('functions', () => {
     for (const creator of ['create', 'batch']) {
       expect(tableGrants(dev, creator)).toEqual([
         'AliasOverrides:dynamodb:GetItem',
+        'Domains:dynamodb:GetItem',
         'Idempotency:dynamodb:DeleteItem',
         'Idempotency:dynamodb:GetItem',
         'Idempotency:dynamodb:PutItem',
         'Idempotency:dynamodb:UpdateItem',
         'Links:dynamodb:PutItem',
         'Usage:dynamodb:UpdateItem',
-      ]);
+      ].sort());
     }
-    expect(tableGrants(dev, 'redirect')).toEqual(['Links:dynamodb:GetItem', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'redirect')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'links')).toEqual([
       'ClickStats:dynamodb:Query',
+      'Domains:dynamodb:GetItem',
       'Links:dynamodb:GetItem',
       'Links:dynamodb:Query',
       'Links:dynamodb:UpdateItem',
       'Usage:dynamodb:GetItem',
       'Usage:dynamodb:UpdateItem',
     ]);
-    expect(tableGrants(dev, 'qr')).toEqual(['Links:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'qr')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'aggregator')).toEqual(['ClickStats:dynamodb:PutItem', 'ClickStats:dynamodb:UpdateItem', 'Links:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'domains')).toEqual([
+      'Domains:dynamodb:DeleteItem',
+      'Domains:dynamodb:GetItem',
+      'Domains:dynamodb:PutItem',
+      'Domains:dynamodb:Query',
+      'Domains:dynamodb:UpdateItem',
+      'Usage:dynamodb:UpdateItem',
+    ]);
+    expect(tableGrants(dev, 'domain-worker')).toEqual([
+      'Domains:dynamodb:DeleteItem',
+      'Domains:dynamodb:GetItem',
+      'Domains:dynamodb:Query',
+      'Domains:dynamodb:UpdateItem',
+      'Links:dynamodb:Query',
+      'Links:dynamodb:UpdateItem',
+    ]);
   });
 
-  it('may query the links index by owner and no other index', () => {
+  it('may query only the one index each reads, never index/*', () => {
     const policies = JSON.stringify(dev.findResources('AWS::IAM::Policy'));
-    expect(policies).toContain('/index/byOwner');
+    for (const index of ['byOwner', 'byDomain', 'byWork']) expect(policies).toContain(`/index/${index}`);
     expect(policies).not.toContain('/index/*');
   });
 
@@ -95,7 +113,7 @@ describe('tables', () => {
   it('index links by owner and creation time, so an account lists its links with a Query', () => {
     dev.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: 'code', KeyType: 'HASH' }],
-      GlobalSecondaryIndexes: [
+      GlobalSecondaryIndexes: Match.arrayWith([
         {
           IndexName: 'byOwner',
           KeySchema: [
@@ -104,6 +122,23 @@ describe('tables', () => {
           ],
           Projection: { ProjectionType: 'ALL' },
         },
+      ]),
+    });
+  });
+
+  it('index custom-domain links by domain (sparse), and domains by owner and by due work', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'code', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: Match.arrayWith([
+        Match.objectLike({ IndexName: 'byDomain', KeySchema: [{ AttributeName: 'domain', KeyType: 'HASH' }, { AttributeName: 'createdAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['owner'] } }),
+      ]),
+    });
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'domain', KeyType: 'HASH' }],
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      GlobalSecondaryIndexes: [
+        Match.objectLike({ IndexName: 'byOwner' }),
+        Match.objectLike({ IndexName: 'byWork', KeySchema: [{ AttributeName: 'work', KeyType: 'HASH' }, { AttributeName: 'dueAt', KeyType: 'RANGE' }] }),
       ],
     });
   });
@@ -112,7 +147,7 @@ describe('tables', () => {
     dev.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
-      5,
+      6,
     );
     // Issue 16: counters expire within the hour (the month's quota within the month); 35 days of backups would outlive them.
     dev.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -121,7 +156,7 @@ describe('tables', () => {
     });
     const retained = Object.entries(dev.findResources('AWS::DynamoDB::Table')).filter(([, table]) => table.DeletionPolicy === 'Retain');
     expect(retained.map(([id]) => id).filter((id) => id.startsWith('DataIdempotency'))).toEqual([]);
-    expect(retained).toHaveLength(6);
+    expect(retained).toHaveLength(7);
   });
 
   it('keep idempotency records a day at most, through TTL, without backups', () => {
@@ -136,7 +171,7 @@ describe('tables', () => {
   });
 
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 7);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 8);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
   });
 });
@@ -257,11 +292,14 @@ describe('REST API', () => {
 
 describe('short domain', () => {
   it('puts CloudFront in front of the API, letting only visitor paths through', () => {
-    dev.resourceCountIs('AWS::CloudFront::Distribution', 1);
-    const fn = Object.values(dev.findResources('AWS::CloudFront::Function'))[0];
-    const code = String(fn?.Properties.FunctionCode);
-    expect(code).toContain('"v2"');
-    expect(code).toContain('"health"');
+    // The shared short domain's distribution and the customer domains' one (below).
+    dev.resourceCountIs('AWS::CloudFront::Distribution', 2);
+    dev.resourceCountIs('AWS::CloudFront::Function', 2);
+    for (const fn of Object.values(dev.findResources('AWS::CloudFront::Function'))) {
+      const code = String(fn.Properties.FunctionCode);
+      expect(code).toContain('"v2"');
+      expect(code).toContain('"health"');
+    }
   });
 
   it('serves a custom domain with its certificate and DNS record when given one', () => {
@@ -279,7 +317,56 @@ describe('short domain', () => {
     });
     custom.resourceCountIs('AWS::Route53::RecordSet', 1);
     custom.hasResourceProperties('AWS::SSM::Parameter', { Name: '/shortener/prod/shortBaseUrl', Value: 'https://sho.rt' });
-    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 4);
+    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 5);
+  });
+});
+
+describe('customer domains (CloudFront SaaS Manager)', () => {
+  const distributions = dev.findResources('AWS::CloudFront::Distribution');
+  const [tenantsId, tenants] = Object.entries(distributions).find(([, resource]) => resource.Properties.DistributionConfig.ConnectionMode === 'tenant-only') ?? [];
+  const [, shared] = Object.entries(distributions).find(([id]) => id !== tenantsId) ?? [];
+
+  it('are served by a multi-tenant distribution built like the short domain\'s, and a connection group', () => {
+    const config = tenants?.Properties.DistributionConfig;
+    expect(config).toMatchObject({ ConnectionMode: 'tenant-only', TenantConfig: { ParameterDefinitions: [] } });
+    // Refused on a multi-tenant distribution: the connection group decides them.
+    expect(config).not.toHaveProperty('PriceClass');
+    expect(config).not.toHaveProperty('IPV6Enabled');
+    expect(config).not.toHaveProperty('Aliases');
+    const sharedConfig = shared?.Properties.DistributionConfig;
+    const withoutId = (origins: Array<Record<string, unknown>>) => origins.map(({ Id: _id, ...origin }) => origin);
+    expect(withoutId(config.Origins)).toEqual(withoutId(sharedConfig.Origins));
+    expect(config.WebACLId).toEqual(sharedConfig.WebACLId);
+    expect(config.DefaultCacheBehavior.CachePolicyId).toEqual(sharedConfig.DefaultCacheBehavior.CachePolicyId);
+    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(sharedConfig.DefaultCacheBehavior.ResponseHeadersPolicyId);
+    dev.hasResourceProperties('AWS::CloudFront::ConnectionGroup', { Enabled: true, Ipv6Enabled: true });
+  });
+
+  it('pass the viewer\'s host on from the tenants\' edge function, which the local stack runs too', () => {
+    const fnId = (tenants?.Properties.DistributionConfig.DefaultCacheBehavior.FunctionAssociations[0].FunctionARN['Fn::GetAtt'] as string[])[0] as string;
+    expect(String(dev.toJSON().Resources[fnId].Properties.FunctionCode)).toContain("request.headers['x-viewer-host'] = ");
+    const topology = readTopology(dev.toJSON() as Template_, '/tmp', { region: 'us-east-1', shortHost: 'localhost:3000' });
+    expect(topology.customerEdge?.originHeaders).toEqual([{ name: 'x-origin-verify', secretName: 'shortener-dev-origin-verify', jsonKey: 'current' }]);
+  });
+
+  it('let the domains function and the worker manage tenants of that distribution only', () => {
+    for (const name of ['domains', 'domain-worker']) {
+      const roleId = (dev.toJSON().Resources[functionId(dev, name)].Properties.Role['Fn::GetAtt'] as string[])[0];
+      const statements = Object.values(dev.findResources('AWS::IAM::Policy'))
+        .filter((policy) => (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === roleId))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
+        .filter((statement) => JSON.stringify(statement.Action).includes('cloudfront:'));
+      const resources = JSON.stringify(statements.map((statement) => statement.Resource));
+      expect(resources).toContain(tenantsId);
+      expect(resources).toContain(':distribution-tenant/*');
+      expect(resources).toContain('ConnectionGroup');
+      expect(resources).not.toMatch(/"\*"|distribution\/\*/);
+      expect(statements.flatMap((statement) => ([] as string[]).concat(statement.Action)).every((action) => /^cloudfront:(Create|Get|Update|Delete)DistributionTenant$|^cloudfront:(VerifyDnsConfiguration|GetManagedCertificateDetails)$/.test(action))).toBe(true);
+    }
+  });
+
+  it('are checked and cleaned up every minute by the worker', () => {
+    dev.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)', Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(dev, 'domain-worker'), 'Arn'] } })] });
   });
 });
 
@@ -299,7 +386,8 @@ describe('URL safety configuration', () => {
       });
     }
     expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).toContain('parameter/shortener/dev/safeBrowsingKey');
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SAFE_BROWSING_KEY_PARAMETER: Match.anyValue() }) } }, 3);
+    // ...and the domains function, whose rootUrl, notFoundUrl and expiredUrl are destinations too.
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SAFE_BROWSING_KEY_PARAMETER: Match.anyValue() }) } }, 4);
     expect(() => buildStack({ safetyFailMode: 'maybe' })).toThrow(/safetyFailMode/);
   });
 });

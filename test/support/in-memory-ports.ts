@@ -1,7 +1,22 @@
 import { SAFE_DEFAULT_FLAGS, type Flags } from '../../functions/shared/domain/limits/flags';
-import { isExpired, type LinkRecord } from '../../functions/shared/domain/links/link';
+import { isExpired, keyOf, type LinkRecord } from '../../functions/shared/domain/links/link';
+import type { DomainRecord } from '../../functions/shared/domain/domains/custom-domain';
 import { isLeasable } from '../../functions/shared/domain/links/cache-lease';
-import type { AliasOverrides, ClickOutcome, FlagSource, LinkStore, SafetyChecker, UsageCounter } from '../../functions/shared/domain/ports';
+import type {
+  AliasOverrides,
+  AttachmentCheck,
+  ClickOutcome,
+  DomainAttachments,
+  DomainCleanup,
+  DomainClaim,
+  DomainSettings,
+  DomainStore,
+  DomainTransition,
+  FlagSource,
+  LinkStore,
+  SafetyChecker,
+  UsageCounter,
+} from '../../functions/shared/domain/ports';
 
 /**
  * In-memory ports for unit tests of domain orchestration. The DynamoDB adapters that must behave the same are
@@ -13,8 +28,8 @@ export class MemoryLinkStore implements LinkStore {
 
   async createIfAbsent(link: LinkRecord): Promise<boolean> {
     this.writes += 1;
-    if (this.links.has(link.code)) return false;
-    this.links.set(link.code, { ...link });
+    if (this.links.has(keyOf(link))) return false;
+    this.links.set(keyOf(link), { ...link });
     return true;
   }
 
@@ -89,5 +104,116 @@ export class MemoryAliasOverrides implements AliasOverrides {
   constructor(private readonly allowed: ReadonlyArray<[alias: string, keyId: string]> = []) {}
   async allows(alias: string, keyId: string): Promise<boolean> {
     return this.allowed.some(([a, k]) => a.toLowerCase() === alias.toLowerCase() && k === keyId);
+  }
+}
+
+/** DynamoDomainStore's rules in memory (the adapter itself is tested against DynamoDB Local in test/integration). */
+export class MemoryDomainStore implements DomainStore {
+  readonly domains = new Map<string, DomainRecord>();
+  readonly defaults = new Map<string, string>();
+  readonly cleanups: DomainCleanup[] = [];
+
+  async claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim> {
+    if (this.domains.has(record.domain)) return 'taken';
+    const held = [...this.domains.values()].filter((domain) => domain.owner === record.owner).length;
+    if (allowance !== null && held >= allowance) return 'overLimit';
+    this.domains.set(record.domain, structuredClone(record));
+    return 'claimed';
+  }
+
+  async find(domain: string): Promise<DomainRecord | undefined> {
+    const record = this.domains.get(domain);
+    return record && structuredClone(record);
+  }
+
+  async listByOwner(owner: string): Promise<DomainRecord[]> {
+    return [...this.domains.values()].filter((record) => record.owner === owner).map((record) => structuredClone(record));
+  }
+
+  async listAll(): Promise<DomainRecord[]> {
+    return [...this.domains.values()].map((record) => structuredClone(record));
+  }
+
+  async defaultOf(owner: string): Promise<string | undefined> {
+    return this.defaults.get(owner);
+  }
+
+  async updateSettings(domain: string, owner: string, settings: DomainSettings): Promise<DomainRecord | undefined> {
+    const record = this.domains.get(domain);
+    if (record?.owner !== owner) return undefined;
+    for (const [field, value] of Object.entries(settings) as Array<[keyof DomainSettings, string | null | undefined]>) {
+      if (value === null) delete record[field];
+      else if (value !== undefined) record[field] = value;
+    }
+    return this.find(domain);
+  }
+
+  async setDefault(domain: string, owner: string, isDefault: boolean): Promise<DomainRecord | undefined> {
+    const record = this.domains.get(domain);
+    if (record?.owner !== owner) return undefined;
+    const previous = this.defaults.get(owner);
+    if (previous !== undefined && previous !== domain) this.domains.get(previous)!.isDefault = false;
+    if (isDefault) this.defaults.set(owner, domain);
+    else if (previous === domain) this.defaults.delete(owner);
+    record.isDefault = isDefault;
+    return this.find(domain);
+  }
+
+  async transition(domain: string, transition: DomainTransition): Promise<DomainRecord | undefined> {
+    const record = this.domains.get(domain);
+    if (!record || !transition.from.includes(record.status)) return undefined;
+    if (!transition.from.includes(transition.change.status)) record.history.push(transition.change);
+    record.status = transition.change.status;
+    if (transition.change.reason === undefined) delete record.statusReason;
+    else record.statusReason = transition.change.reason;
+    if (transition.verifiedAt !== undefined) record.verifiedAt = transition.verifiedAt;
+    if (transition.checksStartedAt !== undefined) record.checksStartedAt = transition.checksStartedAt;
+    if (transition.nextCheckAt === null) delete record.nextCheckAt;
+    else record.nextCheckAt = transition.nextCheckAt;
+    return this.find(domain);
+  }
+
+  async remove(domain: string, owner: string, nowMs: number): Promise<boolean> {
+    if (this.domains.get(domain)?.owner !== owner) return false;
+    this.domains.delete(domain);
+    if (this.defaults.get(owner) === domain) this.defaults.delete(owner);
+    this.cleanups.push({ id: `cleanup#${domain}#${nowMs}`, domain, formerOwner: owner, deletedAt: new Date(nowMs).toISOString() });
+    return true;
+  }
+
+  async dueChecks(nowMs: number): Promise<string[]> {
+    return [...this.domains.values()].filter((record) => record.nextCheckAt !== undefined && record.nextCheckAt <= nowMs).map((record) => record.domain);
+  }
+
+  async dueCleanups(): Promise<DomainCleanup[]> {
+    return [...this.cleanups];
+  }
+
+  async postponeCleanup(): Promise<void> {}
+
+  async finishCleanup(id: string): Promise<void> {
+    const index = this.cleanups.findIndex((cleanup) => cleanup.id === id);
+    if (index >= 0) this.cleanups.splice(index, 1);
+  }
+}
+
+/** A resolver that answers as told: names in `serving` serve, others wait with a reason. */
+export class FixedAttachments implements DomainAttachments {
+  readonly serving = new Set<string>();
+  checks = 0;
+  detached: string[] = [];
+
+  dnsRecordsFor(domain: string) {
+    return [{ type: 'CNAME' as const, name: domain, value: 'edge.example.net' }];
+  }
+
+  async check(domain: string): Promise<AttachmentCheck> {
+    this.checks += 1;
+    return this.serving.has(domain) ? { serving: true } : { serving: false, reason: `${domain} does not resolve yet` };
+  }
+
+  async detach(domain: string): Promise<boolean> {
+    this.detached.push(domain);
+    return true;
   }
 }

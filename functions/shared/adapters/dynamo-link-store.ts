@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { isExpired, type LinkRecord } from '../domain/links/link';
-import { LINKS_BY_OWNER_INDEX } from '../config';
+import { isExpired, keyOf, type LinkRecord } from '../domain/links/link';
+import { LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../config';
 import type { ClickOutcome, GuardedWrite, LinkChanges, LinkPosition, LinkStore, ManagedLinkStore } from '../domain/ports';
 
 /** DynamoDB's TTL attribute: epoch seconds. Rounded up so TTL never deletes a link before its expiresAt. */
@@ -10,13 +10,15 @@ export const TTL_ATTRIBUTE = 'ttl';
 
 type LinkItem = LinkRecord & { [TTL_ATTRIBUTE]?: number };
 
+/** The item's `code` attribute is the link's key (link.ts `linkKey`); the record holds the bare code and the domain. */
 function toItem(link: LinkRecord): LinkItem {
-  return link.expiresAt ? { ...link, [TTL_ATTRIBUTE]: Math.ceil(Date.parse(link.expiresAt) / 1000) } : link;
+  const item = { ...link, code: keyOf(link) };
+  return link.expiresAt ? { ...item, [TTL_ATTRIBUTE]: Math.ceil(Date.parse(link.expiresAt) / 1000) } : item;
 }
 
 function toRecord(item: Record<string, unknown>): LinkRecord {
   const { [TTL_ATTRIBUTE]: _ttl, ...record } = item as unknown as LinkItem;
-  return record;
+  return record.domain === undefined ? record : { ...record, code: record.code.slice(record.domain.length + 1) };
 }
 
 /** A write's condition failed: DynamoDB handed back the item as it was, or there was none. */
@@ -50,8 +52,8 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async find(code: string): Promise<LinkRecord | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { code } }));
+  async find(key: string): Promise<LinkRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { code: key } }));
     return Item ? toRecord(Item) : undefined;
   }
 
@@ -59,12 +61,12 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
    * The click and every rule that can refuse it sit in one conditional update, so 200 concurrent visitors of a
    * maxClicks=10 link get exactly 10 redirects. On refusal DynamoDB returns the old item to tell 404 from 410.
    */
-  async consumeClick(code: string, nowMs: number): Promise<ClickOutcome> {
+  async consumeClick(key: string, nowMs: number): Promise<ClickOutcome> {
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { code },
+          Key: { code: key },
           UpdateExpression: 'SET clicks = clicks + :one',
           ConditionExpression:
             'attribute_exists(code) AND attribute_exists(#url) AND attribute_not_exists(disabled) AND clicks < maxClicks AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
@@ -89,12 +91,12 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async renewCacheLease(code: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }> {
+  async renewCacheLease(key: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }> {
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { code },
+          Key: { code: key },
           UpdateExpression: 'SET cacheLeaseUntil = :until',
           // Only a link no visit can change, and no edit is waiting for: the write that decides is this one.
           ConditionExpression:
@@ -111,11 +113,11 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async sealCache(code: string, untilMs: number): Promise<void> {
+  async sealCache(key: string, untilMs: number): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: { code },
+        Key: { code: key },
         UpdateExpression: 'SET cacheSealedUntil = :until',
         ConditionExpression: 'attribute_exists(code)',
         ExpressionAttributeValues: { ':until': untilMs },
@@ -140,7 +142,7 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     return { links: Items.slice(0, page.limit).map(toRecord), more: Items.length > page.limit || LastEvaluatedKey !== undefined };
   }
 
-  async update(code: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite> {
+  async update(key: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite> {
     const sets = ['updatedAt = :now'];
     const removes: string[] = [];
     const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
@@ -168,7 +170,7 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { code },
+          Key: { code: key },
           UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
           // A new click limit below the clicks already used is refused in the same step, whatever visits race it;
           // so is a new limit or password while copies of the plain link may still be served (cache-lease.ts).
@@ -185,12 +187,12 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async markDeleted(code: string, owner: string, nowMs: number): Promise<GuardedWrite> {
+  async markDeleted(key: string, owner: string, nowMs: number): Promise<GuardedWrite> {
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { code },
+          Key: { code: key },
           // The TTL goes too: the code stays taken, and visitors get 410, forever.
           UpdateExpression: 'SET deleted = :yes, updatedAt = :now REMOVE #url, passwordHash, #ttl',
           ConditionExpression: CHANGEABLE_BY_OWNER,
@@ -206,12 +208,12 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async setDisabled(code: string, reason: string | undefined, nowMs: number): Promise<boolean> {
+  async setDisabled(key: string, reason: string | undefined, nowMs: number): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { code },
+          Key: { code: key },
           UpdateExpression:
             reason === undefined ? 'SET updatedAt = :now REMOVE disabled, disabledReason' : 'SET disabled = :yes, disabledReason = :reason, updatedAt = :now',
           ConditionExpression: 'attribute_exists(code)',
@@ -225,11 +227,26 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async retire(code: string): Promise<void> {
+  async keysOnDomain(domain: string, owner: string, createdUpTo: string, after?: string): Promise<{ keys: string[]; next?: string }> {
+    const { Items = [], LastEvaluatedKey } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: LINKS_BY_DOMAIN_INDEX,
+        KeyConditionExpression: '#domain = :domain AND createdAt <= :upTo',
+        FilterExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#domain': 'domain', '#owner': 'owner' },
+        ExpressionAttributeValues: { ':domain': domain, ':upTo': createdUpTo, ':owner': owner },
+        ...(after ? { ExclusiveStartKey: JSON.parse(after) as Record<string, unknown> } : {}),
+      }),
+    );
+    return { keys: Items.map((item) => String(item.code)), ...(LastEvaluatedKey ? { next: JSON.stringify(LastEvaluatedKey) } : {}) };
+  }
+
+  async retire(key: string): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: { code },
+        Key: { code: key },
         // The TTL goes too: a used-up link must answer 410 forever, not turn into a 404 when it would have expired.
         UpdateExpression: 'SET retired = :yes REMOVE #url, passwordHash, #ttl',
         ConditionExpression: 'attribute_exists(code)',

@@ -70,3 +70,9 @@ export class IdempotencyKeyReused extends DomainError {}
 
 /** The first request with this Idempotency-Key has not finished yet (409). */
 export class IdempotencyKeyInProgress extends DomainError {}
+
+/** The name belongs to an account already, the caller's included (409, never saying whose). */
+export class DomainInUse extends DomainError {}
+
+/** Not one of the caller's domains, or none at all: the same answer, never revealing another account's (404). */
+export class DomainNotFound extends DomainError {}

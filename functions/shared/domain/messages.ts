@@ -59,6 +59,17 @@ export const OwnMessages = {
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
   idempotencyKeyReused: 'Idempotency-Key has already been used with a different request',
   idempotencyKeyInProgress: 'A request with this Idempotency-Key is still in progress',
+  domainsDisabled: 'Custom domains are currently disabled on this platform',
+  domainInvalid:
+    'domain must be a public host name of at least two labels under a public suffix, at most 253 characters: not an IP address, localhost, one of this service\'s own domains, a cloud provider\'s hostname or a look-alike name',
+  domainInUse: 'This domain is already in use',
+  domainNotFound: 'Domain not found',
+  domainNotUsable: (name: string) => `domain ${name} is not an active domain of this account`,
+  domainParameter: 'domain must be a host name, such as go.example.com',
+  domainPatchEmpty: 'Request body must set at least one of isDefault, rootUrl, notFoundUrl, expiredUrl',
+  domainUrl: (field: string) => `${field} must be a valid http(s) URL to a public host, or null`,
+  domainUrlUnsafe: (field: string) => `${field}: URL appears to be unsafe and cannot be used`,
+  domainFieldType: (field: string) => `${field} must be true or false`,
 } as const;
 
 /** What visitors of short links read; kept apart so the redirect bundle carries no creation messages. */

@@ -1,13 +1,17 @@
 import type { DayCounts, LinkCounts } from './analytics/click-counts';
 import type { Flags } from './limits/flags';
+import type { DnsRecord, DomainRecord, DomainStatus, StatusChange } from './domains/custom-domain';
 import type { LinkRecord } from './links/link';
 
-/** What the domain needs from storage and third parties; adapters in ../adapters implement these. */
+/**
+ * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
+ * by their key (links/link.ts `linkKey`): the short code, prefixed `<domain>/` on a custom domain.
+ */
 
 export interface LinkStore {
   /** Writes the link unless its code is taken; false when it was. */
   createIfAbsent(link: LinkRecord): Promise<boolean>;
-  find(code: string): Promise<LinkRecord | undefined>;
+  find(key: string): Promise<LinkRecord | undefined>;
   /** One atomic conditional click; see ClickOutcome. */
   consumeClick(code: string, nowMs: number): Promise<ClickOutcome>;
   /** Strips a used-up link to a tombstone that keeps its code taken. */
@@ -51,7 +55,7 @@ export type GuardedWrite = { done: true; link: LinkRecord } | { done: false; cur
 
 /** What the link-management API and the ops CLI need beyond visits. */
 export interface ManagedLinkStore {
-  find(code: string): Promise<LinkRecord | undefined>;
+  find(key: string): Promise<LinkRecord | undefined>;
   /** A page of the owner's links, newest first, starting after `after`; `more` when the index holds further ones. */
   listByOwner(owner: string, page: { limit: number; after?: LinkPosition }): Promise<{ links: LinkRecord[]; more: boolean }>;
   /** Applies the changes if the link is the owner's and can still change (not used up, deleted or disabled). */
@@ -61,7 +65,9 @@ export interface ManagedLinkStore {
   /** Stops new cache leases on the link until `untilMs`, so the copies taken under the current one run out. */
   sealCache(code: string, untilMs: number): Promise<void>;
   /** An operator's takedown (with a reason) or its reversal (undefined); false when no link has the code. */
-  setDisabled(code: string, reason: string | undefined, nowMs: number): Promise<boolean>;
+  setDisabled(key: string, reason: string | undefined, nowMs: number): Promise<boolean>;
+  /** Keys of the owner's links on a domain created at or before `createdUpTo`, a page at a time (a removed domain's cleanup). */
+  keysOnDomain(domain: string, owner: string, createdUpTo: string, after?: string): Promise<{ keys: string[]; next?: string }>;
 }
 
 export interface UsageCounter {
@@ -96,4 +102,68 @@ export interface ClickStatsStore {
   apply(batchId: string, counts: readonly LinkCounts[], nowMs: number): Promise<void>;
   /** The link's counted days from `fromDay` to `toDay` (inclusive, YYYY-MM-DD). */
   days(code: string, fromDay: string, toDay: string): Promise<DayCounts[]>;
+}
+
+/** Claiming a name: done, someone (the caller included) holds it, or the caller's plan allows no more. */
+export type DomainClaim = 'claimed' | 'taken' | 'overLimit';
+
+/** A removed domain whose links are still to be marked deleted and whose CloudFront tenant is still to go. */
+export interface DomainCleanup {
+  id: string;
+  domain: string;
+  formerOwner: string;
+  deletedAt: string;
+}
+
+/** A status change, applied only while the domain is in one of `from` (so a race with an operator or a delete loses). */
+export interface DomainTransition {
+  from: readonly DomainStatus[];
+  change: StatusChange;
+  verifiedAt?: string;
+  /** Epoch ms of the next scheduled check, or null to stop checking. */
+  nextCheckAt: number | null;
+  checksStartedAt?: string;
+}
+
+export interface DomainSettings {
+  rootUrl?: string | null;
+  notFoundUrl?: string | null;
+  expiredUrl?: string | null;
+}
+
+/** Custom domains, their owners' counts and defaults, and the work the scheduler does on them. */
+export interface DomainStore {
+  /** Writes the new domain and counts it against `allowance` in one transaction: exactly one claim of a name wins. */
+  claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim>;
+  find(domain: string): Promise<DomainRecord | undefined>;
+  listByOwner(owner: string): Promise<DomainRecord[]>;
+  /** Every domain of every account (operators). */
+  listAll(): Promise<DomainRecord[]>;
+  defaultOf(owner: string): Promise<string | undefined>;
+  /** Sets or clears the owner's domain's URLs; undefined when it is not the owner's. */
+  updateSettings(domain: string, owner: string, settings: DomainSettings): Promise<DomainRecord | undefined>;
+  /** Makes the owner's domain the default (unsetting the one before) or stops it being the default. */
+  setDefault(domain: string, owner: string, isDefault: boolean): Promise<DomainRecord | undefined>;
+  transition(domain: string, transition: DomainTransition): Promise<DomainRecord | undefined>;
+  /** Deletes the owner's domain, frees its name and count and queues its cleanup, in one transaction. */
+  remove(domain: string, owner: string, nowMs: number): Promise<boolean>;
+  /** Pending domains whose next check is due. */
+  dueChecks(nowMs: number, limit: number): Promise<string[]>;
+  dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]>;
+  postponeCleanup(id: string, untilMs: number): Promise<void>;
+  finishCleanup(id: string): Promise<void>;
+}
+
+/** What a check of a domain found: it serves (DNS and, on AWS, the certificate), or why not yet. */
+export type AttachmentCheck = { serving: true } | { serving: false; reason: string };
+
+/**
+ * Connecting a customer's name to the service. On AWS a CloudFront distribution tenant with a managed certificate;
+ * locally a resolver lookup. `check` also (re)creates whatever the name needs, so a failed first attempt heals.
+ */
+export interface DomainAttachments {
+  dnsRecordsFor(domain: string): DnsRecord[];
+  check(domain: string): Promise<AttachmentCheck>;
+  /** Removes what `check` created; false while that is still under way (try again later). */
+  detach(domain: string): Promise<boolean>;
 }

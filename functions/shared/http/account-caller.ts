@@ -1,5 +1,7 @@
 import type { ApiKeyCaller } from '../domain/accounts/caller';
 import type { ManagementContext } from '../domain/links/link-viewing';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { managedDomain, type LinkDomains } from '../domain/domains/link-domains';
 import type { Admission } from './api-guard';
 
 /** The authorizer guards every account route; a caller without a key there is a wiring bug (500). */
@@ -8,7 +10,18 @@ export function accountCaller(admission: Admission): ApiKeyCaller {
   return admission.caller;
 }
 
-/** What an account's request on its links is decided with: who, the flags it was admitted under, now, the base URL. */
-export async function managementContext(admission: Admission, shortBaseUrl: () => Promise<string>): Promise<ManagementContext> {
-  return { caller: accountCaller(admission), flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() };
+/**
+ * What an account's request on one of its links is decided with: who, the flags it was admitted under, now, the
+ * base URL, and the domain the link is on (`?domain=`, else the account's default, else the shared domain).
+ */
+export async function managementContext(
+  admission: Admission,
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>,
+  shortBaseUrl: () => Promise<string>,
+  domains: LinkDomains,
+): Promise<ManagementContext> {
+  const caller = accountCaller(admission);
+  const base = await shortBaseUrl();
+  const domain = await managedDomain(event.queryStringParameters?.domain, caller, admission.flags, base, domains);
+  return { caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: base, ...(domain === undefined ? {} : { domain }) };
 }

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { linkKey } from '../domain/links/link';
 import { deviceClass, referrerHost, viewerCountry, type Click } from '../domain/analytics/click';
 import type { VisitOutcome } from '../domain/visits/visit';
 import { header } from './headers';
@@ -14,7 +15,7 @@ export const CLICK_LOG_MESSAGE = 'click';
 export function clickOf(outcome: VisitOutcome, request: VisitorRequest, event: APIGatewayProxyEvent, nowMs: number): Click | undefined {
   if (outcome.kind !== 'redirect' || request.visit.method === 'HEAD' || request.visit.previewBot) return undefined;
   return {
-    code: request.visit.code,
+    code: linkKey(request.visit.host, request.visit.code),
     at: new Date(nowMs).toISOString(),
     country: viewerCountry(header(event, 'cloudfront-viewer-country')),
     referrer: referrerHost(header(event, 'referer')),

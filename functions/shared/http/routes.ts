@@ -2,7 +2,7 @@
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -20,12 +20,17 @@ export const ROUTES = [
   { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'qr', apiKey: true },
   { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/domains', methods: ['GET', 'POST'], target: 'domains', apiKey: true },
+  { path: '/v2/domains/{domain}', methods: ['GET', 'PATCH', 'DELETE'], target: 'domains', apiKey: true },
+  { path: '/v2/domains/{domain}/verify', methods: ['POST'], target: 'domains', apiKey: true },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },
   { path: '/health', methods: ['GET'], target: 'health', apiKey: false },
   { path: '/docs', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/{code}', methods: ['GET', 'HEAD', 'POST'], target: 'redirect', apiKey: false },
+  // A customer domain's root (its rootUrl); the shared domain's edge function answers it 404 before it gets here.
+  { path: '/', methods: ['GET', 'HEAD'], target: 'redirect', apiKey: false },
 ] as const satisfies readonly Route[];
 
 type RouteKeys<R> = R extends { path: infer P extends string; methods: readonly (infer M extends string)[]; target: infer T } ? (T extends 'redirect' ? never : `${M} ${P}`) : never;

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header } from './headers';
 import { sameText } from './same-text';
+import { asciiDomain } from '../domain/domains/host-name';
 
 /**
  * The service's CloudFront distribution adds this header, holding a secret generated at deploy time (Secrets
@@ -8,6 +9,13 @@ import { sameText } from './same-text';
  * means something only on a request that carries the secret: anyone can send that header straight to the API.
  */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
+/**
+ * The host a visitor asked for on a customer's domain. API Gateway needs its own Host header, so the customer
+ * domains' distribution copies the viewer's Host here (its viewer-request function, which overwrites whatever the
+ * viewer sent); the shared domain's function removes it. It means something only beside the origin secret.
+ */
+export const VIEWER_HOST_HEADER = 'x-viewer-host';
 
 /** The values CloudFront may be sending: the current one and, during a rotation, the one before it. */
 export type OriginSecrets = () => Promise<readonly string[]>;
@@ -29,6 +37,26 @@ export function originSecretValues(stored: string): string[] {
   return stored ? [stored] : [];
 }
 
+/** Whether the request carries one of the origin secrets; every value is compared, so timing tells nothing. */
+async function cameThroughCloudFront(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<boolean> {
+  const presented = header(event, ORIGIN_VERIFY_HEADER);
+  if (!presented) return false;
+  const secrets = await originSecrets().catch(() => []);
+  return secrets.map((secret) => sameText(presented, secret)).includes(true);
+}
+
+/**
+ * The customer domain of the request (port dropped, lower-case ASCII), or undefined on the shared domain: only a
+ * request that came through CloudFront can name one. Requests without the header (every shared-domain visit) read
+ * no secret.
+ */
+export async function trustedViewerHost(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<string | undefined> {
+  const host = header(event, VIEWER_HOST_HEADER);
+  if (!host) return undefined;
+  if (!(await cameThroughCloudFront(event, originSecrets))) return undefined;
+  return asciiDomain(host.replace(/:\d+$/, '')) ?? '';
+}
+
 /**
  * The visitor's address for counting password attempts: CloudFront's viewer address when the request provably
  * came through the distribution, else API Gateway's source IP (which a client cannot choose). When the secret
@@ -37,11 +65,7 @@ export function originSecretValues(stored: string): string[] {
 export async function trustedClientIp(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<string> {
   const sourceIp = event.requestContext.identity.sourceIp;
   const viewer = header(event, 'cloudfront-viewer-address');
-  const presented = header(event, ORIGIN_VERIFY_HEADER);
-  if (!viewer || !presented) return sourceIp;
-  const secrets = await originSecrets().catch(() => []);
-  // Every value is compared, so the time taken does not tell which one matched.
-  const matches = secrets.map((secret) => sameText(presented, secret));
+  if (!viewer || !(await cameThroughCloudFront(event, originSecrets))) return sourceIp;
   // "ip:port", IPv6 addresses included ("2001:db8::1:443"): the port is what follows the last colon.
-  return matches.includes(true) ? viewer.replace(/:\d+$/, '') : sourceIp;
+  return viewer.replace(/:\d+$/, '');
 }

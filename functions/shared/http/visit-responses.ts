@@ -42,7 +42,7 @@ const GONE_PAGES: Record<GoneReason, { title: string; message: string }> = {
 /** What went wrong on the service's side: a dependency outage (503, retry soon) or anything else (500, redacted). */
 type VisitFailure = { kind: 'unavailable' } | { kind: 'failed' };
 
-function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind: 'passwordRequired' } | { kind: 'preview' }> | VisitFailure): Answer {
+function answerFor(outcome: Exclude<VisitOutcome, { kind: 'redirect' } | { kind: 'fallback' } | { kind: 'passwordRequired' } | { kind: 'preview' }> | VisitFailure): Answer {
   switch (outcome.kind) {
     case 'notFound':
       return { status: 404, title: 'Link not found', message: VisitorMessages.notFound, error: 'Not Found' };
@@ -108,6 +108,9 @@ function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxy
         headers: { location: asciiLocation(outcome.url), 'cache-control': outcome.cacheable ? `private, max-age=${PLAIN_REDIRECT_MAX_AGE_SECONDS}` : 'no-store', ...SECURITY_HEADERS },
         body: '',
       };
+    // The owner can change a domain's URLs at any time: nobody keeps these.
+    case 'fallback':
+      return { statusCode: 302, headers: { location: asciiLocation(outcome.url), 'cache-control': 'no-store', ...SECURITY_HEADERS }, body: '' };
     case 'passwordRequired': {
       const refused = outcome.wrongPassword || request.staleForm;
       if (request.wantsJson) return visitorJson(401, { statusCode: 401, message: VisitorMessages.passwordRequired, error: 'Unauthorized' });

@@ -4,7 +4,7 @@ import type { Visit } from '../domain/visits/visit';
 import { CSRF_COOKIE, cookieValue, csrfTokensMatch } from './csrf';
 import type { ClientKeyer } from './client-key';
 import { header } from './headers';
-import { trustedClientIp, type OriginSecrets } from './trusted-viewer';
+import { trustedClientIp, trustedViewerHost, type OriginSecrets } from './trusted-viewer';
 
 /** A password form is a few dozen bytes; anything much larger is not one. */
 const MAX_FORM_BYTES = 4096;
@@ -31,15 +31,20 @@ export function wantsJson(accept: string | undefined): boolean {
   return value.includes('application/json') && !value.includes('text/html');
 }
 
-/** The origin secret and the client key are read only for password posts, the one thing the address is for. */
+/**
+ * The origin secret is read only for requests naming a customer domain and password posts; the client key only
+ * for password posts, the one thing the address is for.
+ */
 export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecrets: OriginSecrets, keyClient: ClientKeyer): Promise<VisitorRequest> {
   const method = event.httpMethod === 'HEAD' || event.httpMethod === 'POST' ? event.httpMethod : 'GET';
   const form = postedForm(event);
   const password = form?.get('password') ?? undefined;
   const csrfValid = csrfTokensMatch(cookieValue(header(event, 'cookie'), CSRF_COOKIE), form?.get('csrf') ?? undefined);
+  const host = await trustedViewerHost(event, originSecrets);
   return {
     visit: {
       code: event.pathParameters?.code ?? '',
+      ...(host === undefined ? {} : { host }),
       method,
       client: password !== undefined && csrfValid ? await keyClient(await trustedClientIp(event, originSecrets)) : '',
       previewBot: isLinkPreviewBot(header(event, 'user-agent')),

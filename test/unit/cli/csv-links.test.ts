@@ -11,7 +11,7 @@ describe('parseLinkRows', () => {
   });
 
   it('refuses a file without a url column, or one that is not CSV, with one line', () => {
-    expect(() => parseLinkRows('link\nhttps://example.com\n', 'a.csv')).toThrow(new UsageError('a.csv has no url column: its header row must name the columns (url,alias,password,expiresIn,maxClicks), url at least'));
+    expect(() => parseLinkRows('link\nhttps://example.com\n', 'a.csv')).toThrow(new UsageError('a.csv has no url column: its header row must name the columns (url,alias,password,expiresIn,maxClicks,domain), url at least'));
     expect(() => parseLinkRows('url,alias\nx,y,z\n', 'b.csv')).toThrow(/^b\.csv is not a CSV file this command can read: /);
   });
 });

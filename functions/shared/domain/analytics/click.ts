@@ -3,6 +3,7 @@
  * No address, user agent, full referring URL, cookie or visitor identifier is ever part of it.
  */
 export interface Click {
+  /** The link's key (links/link.ts `linkKey`): its code, prefixed `<domain>/` on a custom domain. */
   code: string;
   /** ISO 8601 UTC. */
   at: string;

@@ -3,6 +3,7 @@ import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import { DEVICE_CLASSES, type DeviceClass } from './click';
 import type { DayCounts } from './click-counts';
+import { linkKey } from '../links/link';
 import { viewLink, type ManagementContext, type ManagementDeps } from '../links/link-viewing';
 import type { ClickStatsStore } from '../ports';
 
@@ -76,6 +77,6 @@ export async function statsOfLink(
 ): Promise<LinkStats> {
   const link = await viewLink(code, context, deps);
   const window = statsWindow(days, context.nowMs);
-  const counted = await deps.stats.days(link.shortCode, window[0] ?? '', window[window.length - 1] ?? '');
+  const counted = await deps.stats.days(linkKey(context.domain, link.shortCode), window[0] ?? '', window[window.length - 1] ?? '');
   return linkStats(link.shortCode, link.clicks, window, counted);
 }

@@ -1,8 +1,8 @@
 import { InvalidRequest, UnderMaintenance } from '../errors';
-import { Messages } from '../messages';
+import { Messages, OwnMessages } from '../messages';
 
 /** Operator switches, stored as SSM parameters named after these keys. */
-export const FLAG_NAMES = ['shortening', 'customAliases', 'passwordProtection', 'expiration', 'maintenance'] as const;
+export const FLAG_NAMES = ['shortening', 'customAliases', 'passwordProtection', 'expiration', 'maintenance', 'customDomains'] as const;
 export type FlagName = (typeof FLAG_NAMES)[number];
 export type Flags = Record<FlagName, boolean>;
 
@@ -13,6 +13,7 @@ export const SAFE_DEFAULT_FLAGS: Flags = {
   passwordProtection: true,
   expiration: true,
   maintenance: false,
+  customDomains: true,
 };
 
 export function isFlagName(value: string): value is FlagName {
@@ -38,4 +39,9 @@ export function assertNotInMaintenance(flags: Flags): void {
 
 export function assertShorteningEnabled(flags: Flags): void {
   if (!flags.shortening) throw new InvalidRequest(Messages.shorteningDisabled);
+}
+
+/** Custom domains (issue 17) follow the other switches: off means 400 for every request that uses them. */
+export function assertCustomDomainsEnabled(flags: Flags): void {
+  if (!flags.customDomains) throw new InvalidRequest(OwnMessages.domainsDisabled);
 }

@@ -3,21 +3,23 @@ import { PlanRequired } from '../errors';
 export const PLANS = ['FREE', 'INDIE', 'PRO', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits'] as const;
+export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 interface PlanTerms {
   features: readonly Feature[];
   /** Calls per calendar month (UTC); null means no cap. */
   monthlyCalls: number | null;
+  /** Custom domains an account may hold at once; null means no cap. */
+  customDomains: number | null;
 }
 
 /** The billing plans, cheapest first: the order is what "or higher" means. */
 const PLAN_TERMS: Record<Plan, PlanTerms> = {
-  FREE: { features: ['linkExpiration'], monthlyCalls: 1_000 },
-  INDIE: { features: ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits'], monthlyCalls: 10_000 },
-  PRO: { features: FEATURES, monthlyCalls: 100_000 },
-  ENTERPRISE: { features: FEATURES, monthlyCalls: null },
+  FREE: { features: ['linkExpiration'], monthlyCalls: 1_000, customDomains: 0 },
+  INDIE: { features: FEATURES, monthlyCalls: 10_000, customDomains: 1 },
+  PRO: { features: FEATURES, monthlyCalls: 100_000, customDomains: 10 },
+  ENTERPRISE: { features: FEATURES, monthlyCalls: null, customDomains: null },
 };
 
 /** The start of each 403 message, verb included so the grammar holds. */
@@ -26,6 +28,7 @@ const FEATURE_REQUIRES: Record<Feature, string> = {
   customAliases: 'Custom aliases require',
   passwordProtection: 'Password protection requires',
   clickLimits: 'Click limits require',
+  customDomains: 'Custom domains require',
 };
 
 export function isPlan(value: unknown): value is Plan {
@@ -47,4 +50,25 @@ export function assertPlanIncludes(plan: Plan, feature: Feature): void {
   if (PLAN_TERMS[plan].features.includes(feature)) return;
   const required = cheapestPlanWith(feature);
   throw new PlanRequired(feature, plan, required, `${FEATURE_REQUIRES[feature]} the ${required} plan or higher.`);
+}
+
+/** How many custom domains the plan lets an account hold at once; null means no cap. */
+export function customDomainAllowance(plan: Plan): number | null {
+  return PLAN_TERMS[plan].customDomains;
+}
+
+/** One more domain must fit the plan: 403 naming the limit and the cheapest plan that allows more. */
+export function assertRoomForDomain(plan: Plan, held: number): void {
+  assertPlanIncludes(plan, 'customDomains');
+  const allowance = customDomainAllowance(plan);
+  if (allowance === null || held < allowance) return;
+  const next = PLANS.find((candidate) => {
+    const more = PLAN_TERMS[candidate].customDomains;
+    return more === null || more > allowance;
+  });
+  throw new PlanRequired('customDomains', plan, next ?? plan, domainLimitMessage(plan, allowance, next ?? plan));
+}
+
+export function domainLimitMessage(plan: Plan, allowance: number, next: Plan): string {
+  return `The ${plan} plan allows ${allowance} custom domain${allowance === 1 ? '' : 's'}; more require the ${next} plan or higher.`;
 }

@@ -3,7 +3,8 @@ import { planOf, ownerOf, type Caller } from '../accounts/caller';
 import { mapWithConcurrency } from '../concurrency';
 import { AliasTaken, DomainError, InvalidRequest } from '../errors';
 import { assertShorteningEnabled, type Flags } from '../limits/flags';
-import { toCreatedLinkView, type CreatedLinkView, type LinkRecord } from './link';
+import { linkKey, toCreatedLinkView, type CreatedLinkView, type LinkRecord } from './link';
+import { creationDomains, type LinkDomains } from '../domains/link-domains';
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkRequest, type LinkRequest } from './link-request';
 import { Messages } from '../messages';
@@ -16,6 +17,7 @@ export interface CreationDeps {
   links: LinkStore;
   safety: SafetyChecker;
   aliasOverrides: AliasOverrides;
+  domains: LinkDomains;
 }
 
 export interface CreationContext {
@@ -32,7 +34,8 @@ const WRITE_CONCURRENCY = 25;
 /** A generated code collides about once in 3.5e12 / links-stored tries; five in a row means something is broken. */
 const GENERATED_CODE_ATTEMPTS = 5;
 
-type Pending = { ok: true; request: LinkRequest } | { ok: false; error: DomainError };
+/** `domain`: where the link goes, decided (undefined: the shared domain). */
+type Pending = { ok: true; request: LinkRequest; domain?: string } | { ok: false; error: DomainError };
 
 function rejectWith(error: unknown): Pending {
   if (error instanceof DomainError) return { ok: false, error };
@@ -42,7 +45,7 @@ function rejectWith(error: unknown): Pending {
 /**
  * Creates each requested link independently: the same rules for one link (POST /v2/shorten) and for fifty
  * (the batch), with constant work per call where it can: one safety call for all URLs, writes in parallel.
- * Checks run in the spec's order: validation, flags, plan, URL safety, alias availability.
+ * Checks run in the spec's order: validation, flags, plan, then the domain, URL safety, alias availability.
  */
 export async function createLinks(items: readonly unknown[], context: CreationContext, deps: CreationDeps): Promise<CreationOutcome[]> {
   assertShorteningEnabled(context.flags);
@@ -58,8 +61,21 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
     }
   });
 
-  const unsafe = await findUnsafe(validated.flatMap((entry) => (entry.ok ? [entry.request.url] : [])), deps.safety);
-  const checked = validated.map((entry): Pending =>
+  const domainOf = creationDomains(context.caller, context.flags, context.shortBaseUrl, deps.domains);
+  const placed = await Promise.all(
+    validated.map(async (entry): Promise<Pending> => {
+      if (!entry.ok) return entry;
+      try {
+        const domain = await domainOf(entry.request.domain);
+        return domain === undefined ? entry : { ...entry, domain };
+      } catch (error) {
+        return rejectWith(error);
+      }
+    }),
+  );
+
+  const unsafe = await findUnsafe(placed.flatMap((entry) => (entry.ok ? [entry.request.url] : [])), deps.safety);
+  const checked = placed.map((entry): Pending =>
     entry.ok && unsafe.has(entry.request.url) ? { ok: false, error: new InvalidRequest(Messages.unsafeUrl) } : entry,
   );
 
@@ -67,7 +83,7 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
   return mapWithConcurrency(claimed, WRITE_CONCURRENCY, async (entry): Promise<CreationOutcome> => {
     if (!entry.ok) return entry;
     try {
-      const link = await store(entry.request, context, deps.links);
+      const link = await store(entry.request, entry.domain, context, deps.links);
       return { ok: true, link: toCreatedLinkView(link, context.shortBaseUrl) };
     } catch (error) {
       return rejectWith(error) as CreationOutcome;
@@ -75,7 +91,10 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
   });
 }
 
-/** Reserved aliases need an operator's override; within one call the first request for an alias wins. */
+/**
+ * Reserved aliases need an operator's override, on every domain; within one call the first request for an alias
+ * on a domain wins.
+ */
 async function checkAliases(entries: Pending[], caller: Caller, overrides: AliasOverrides): Promise<Pending[]> {
   const seen = new Set<string>();
   const results: Pending[] = [];
@@ -83,20 +102,21 @@ async function checkAliases(entries: Pending[], caller: Caller, overrides: Alias
     const alias = entry.ok ? entry.request.alias : undefined;
     if (!entry.ok || alias === undefined) {
       results.push(entry);
-    } else if (seen.has(alias)) {
+    } else if (seen.has(linkKey(entry.domain, alias))) {
       results.push({ ok: false, error: new AliasTaken(Messages.aliasTaken) });
     } else if (isReservedAlias(alias) && !(caller.kind === 'apiKey' && (await overrides.allows(alias, caller.keyId)))) {
       results.push({ ok: false, error: new InvalidRequest(Messages.aliasReserved) });
     } else {
-      seen.add(alias);
+      seen.add(linkKey(entry.domain, alias));
       results.push(entry);
     }
   }
   return results;
 }
 
-async function store(request: LinkRequest, context: CreationContext, links: LinkStore): Promise<LinkRecord & { url: string }> {
+async function store(request: LinkRequest, domain: string | undefined, context: CreationContext, links: LinkStore): Promise<LinkRecord & { url: string }> {
   const base = {
+    ...(domain === undefined ? {} : { domain }),
     url: request.url,
     createdAt: new Date(context.nowMs).toISOString(),
     clicks: 0,

@@ -2,7 +2,10 @@ import * as z from 'zod/mini';
 import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import type { LinkPosition, ManagedLinkStore } from '../ports';
-import { LINK_STATUSES, statusOf, toLinkView, type LinkRecord, type LinkStatus, type LinkView } from './link';
+import { InvalidRequest } from '../errors';
+import { asciiDomain } from '../domains/host-name';
+import { isSharedHost } from '../domains/link-domains';
+import { keyOf, LINK_STATUSES, statusOf, toLinkView, type LinkRecord, type LinkStatus, type LinkView } from './link';
 import { looksLikeShortCode } from './short-code';
 
 export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -15,6 +18,13 @@ export function encodeCursor(position: LinkPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.code]), 'utf8').toString('base64url');
 }
 
+/** A link's key: a code, or `<domain>/<code>` (link.ts `linkKey`). */
+function looksLikeLinkKey(key: string): boolean {
+  const slash = key.lastIndexOf('/');
+  if (slash === -1) return looksLikeShortCode(key);
+  return asciiDomain(key.slice(0, slash)) === key.slice(0, slash) && looksLikeShortCode(key.slice(slash + 1));
+}
+
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function decodeCursor(cursor: string): LinkPosition | undefined {
@@ -22,7 +32,7 @@ function decodeCursor(cursor: string): LinkPosition | undefined {
     const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
     const [createdAt, code] = decoded as unknown[];
-    if (typeof createdAt !== 'string' || !ISO_TIMESTAMP.test(createdAt) || typeof code !== 'string' || !looksLikeShortCode(code)) return undefined;
+    if (typeof createdAt !== 'string' || !ISO_TIMESTAMP.test(createdAt) || typeof code !== 'string' || !looksLikeLinkKey(code)) return undefined;
     return { createdAt, code };
   } catch {
     return undefined;
@@ -34,18 +44,21 @@ export const listQuerySchema = z.object({
   limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),
   cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
   status: z.optional(z.enum(LINK_STATUSES, OwnMessages.statusParameter)),
+  domain: z.optional(z.string().check(z.maxLength(300, OwnMessages.domainParameter))),
 });
 
 export interface ListQuery {
   limit: number;
   after?: LinkPosition;
   status?: LinkStatus;
+  /** Only links on this host: a custom domain, or the shared domain's host. */
+  domain?: string;
 }
 
 export function parseListQuery(parameters: Record<string, string | undefined> | null): ListQuery {
-  const { limit, cursor, status } = parseOrRefuse(listQuerySchema, parameters ?? {});
+  const { limit, cursor, status, domain } = parseOrRefuse(listQuerySchema, parameters ?? {});
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  return { limit: limit ?? LIST_LIMIT.default, ...(after ? { after } : {}), ...(status ? { status } : {}) };
+  return { limit: limit ?? LIST_LIMIT.default, ...(after ? { after } : {}), ...(status ? { status } : {}), ...(domain === undefined ? {} : { domain }) };
 }
 
 export interface LinkPage {
@@ -53,9 +66,18 @@ export interface LinkPage {
   nextCursor: string | null;
 }
 
+/** `?domain=`: the shared domain's host picks links without a custom domain; anything else must be a host name. */
+function domainFilter(requested: string | undefined, shortBaseUrl: string): ((link: LinkRecord) => boolean) | undefined {
+  if (requested === undefined) return undefined;
+  if (isSharedHost(requested, shortBaseUrl)) return (link) => link.domain === undefined;
+  const name = asciiDomain(requested);
+  if (!name) throw new InvalidRequest(OwnMessages.domainParameter);
+  return (link) => link.domain === name;
+}
+
 /**
  * An account's links, newest first, from the owner index: Query pages, never a Scan. Without a filter one page
- * is one Query of `limit` links; with a status filter pages are read until `limit` links match or 1,000 were
+ * is one Query of `limit` links; with a status or domain filter pages are read until `limit` links match or 1,000 were
  * examined. The cursor is where examination stopped, so a link is never returned twice nor skipped, whatever is
  * created meanwhile (new links sort before the cursor).
  */
@@ -65,12 +87,14 @@ export async function listLinks(
   context: { nowMs: number; shortBaseUrl: string },
   links: Pick<ManagedLinkStore, 'listByOwner'>,
 ): Promise<LinkPage> {
-  const matches = (link: LinkRecord) => query.status === undefined || statusOf(link, context.nowMs) === query.status;
+  const onDomain = domainFilter(query.domain, context.shortBaseUrl);
+  const filtered = query.status !== undefined || onDomain !== undefined;
+  const matches = (link: LinkRecord) => (query.status === undefined || statusOf(link, context.nowMs) === query.status) && (onDomain?.(link) ?? true);
   const chosen: LinkRecord[] = [];
   let after = query.after;
   let examined = 0;
   for (;;) {
-    const page = await links.listByOwner(owner, { limit: query.status === undefined ? query.limit : INDEX_PAGE, ...(after ? { after } : {}) });
+    const page = await links.listByOwner(owner, { limit: filtered ? INDEX_PAGE : query.limit, ...(after ? { after } : {}) });
     let index = 0;
     while (index < page.links.length && chosen.length < query.limit) {
       const link = page.links[index] as LinkRecord;
@@ -79,7 +103,7 @@ export async function listLinks(
     }
     examined += index;
     const last = page.links[index - 1];
-    if (last) after = { code: last.code, createdAt: last.createdAt };
+    if (last) after = { code: keyOf(last), createdAt: last.createdAt };
     const more = index < page.links.length || page.more;
     if (!more || !last) return { links: chosen.map((link) => toLinkView(link, context.shortBaseUrl, context.nowMs)), nextCursor: null };
     if (chosen.length >= query.limit || examined >= MAX_EXAMINED_PER_PAGE) {

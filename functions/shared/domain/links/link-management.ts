@@ -4,7 +4,7 @@ import { assertShorteningEnabled } from '../limits/flags';
 import { Messages, OwnMessages } from '../messages';
 import type { GuardedWrite, LinkChanges, ManagedLinkStore } from '../ports';
 import { findUnsafe } from './destination-safety';
-import { toLinkView, statusOf, type LinkRecord, type LinkView } from './link';
+import { linkKey, toLinkView, statusOf, type LinkRecord, type LinkView } from './link';
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkPatch } from './link-request';
 import { hashPassword } from './password';
@@ -38,11 +38,11 @@ function written(result: GuardedWrite, context: ManagementContext, changes?: Lin
  * A click limit or a password cannot be added while copies of the plain link may be served (cache-lease.ts): the
  * link is sealed so no new copies are taken, and the owner is told when the last one is gone.
  */
-async function refuseWhileCached(code: string, current: LinkRecord | undefined, context: ManagementContext, links: ManagedLinkStore): Promise<void> {
+async function refuseWhileCached(key: string, current: LinkRecord | undefined, context: ManagementContext, links: ManagedLinkStore): Promise<void> {
   if (!current || current.owner !== context.caller.owner) return;
   const seconds = secondsUntilLeaseEnds(current, context.nowMs);
   if (seconds === 0) return;
-  await links.sealCache(code, context.nowMs + CACHE_SEAL_MS);
+  await links.sealCache(key, context.nowMs + CACHE_SEAL_MS);
   throw new LinkStillCached(OwnMessages.linkStillCached, seconds);
 }
 
@@ -73,15 +73,16 @@ export async function editLink(code: string, body: object, context: ManagementCo
     ...(patch.maxClicks !== undefined ? { maxClicks: patch.maxClicks } : {}),
     ...(patch.password !== undefined ? { passwordHash: patch.password === null ? null : await hashPassword(patch.password) } : {}),
   };
-  const result = await deps.links.update(code, context.caller.owner, changes, context.nowMs);
+  const key = linkKey(context.domain, code);
+  const result = await deps.links.update(key, context.caller.owner, changes, context.nowMs);
   if (result.done) return toLinkView(result.link, context.shortBaseUrl, context.nowMs);
   const error = refusal(result.current, context, changes);
-  if (error instanceof UnexplainedRefusal) await refuseWhileCached(code, result.current, context, deps.links);
+  if (error instanceof UnexplainedRefusal) await refuseWhileCached(key, result.current, context, deps.links);
   throw error;
 }
 
 /** DELETE: a tombstone that keeps the code taken; visitors get 410 from the next read of DynamoDB on. */
 export async function deleteLink(code: string, context: ManagementContext, deps: Pick<ManagementDeps, 'links'>): Promise<void> {
   if (!looksLikeShortCode(code)) throw new LinkNotFound(OwnMessages.linkNotFound);
-  written(await deps.links.markDeleted(code, context.caller.owner, context.nowMs), context);
+  written(await deps.links.markDeleted(linkKey(context.domain, code), context.caller.owner, context.nowMs), context);
 }

@@ -45,6 +45,8 @@ export const linkRequestSchema = z.object({
   password: optional(password),
   expiresIn: optional(expiresIn),
   maxClicks: optional(maxClicks),
+  /** The custom domain (issue 17): checked against the caller's domains when the link is stored (domains/link-domains.ts). */
+  domain: optional(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.fieldType('domain', 'host name')))),
 });
 
 /**

@@ -7,7 +7,7 @@ import { LinkNotFound } from '../errors';
 import type { Flags } from '../limits/flags';
 import { OwnMessages } from '../messages';
 import type { ManagedLinkStore, SafetyChecker } from '../ports';
-import { toLinkView, type LinkRecord, type LinkView } from './link';
+import { linkKey, toLinkView, type LinkRecord, type LinkView } from './link';
 import { looksLikeShortCode } from './short-code';
 
 /** An account managing its links through the API (GET, PATCH, DELETE /v2/links/{code}). */
@@ -16,6 +16,8 @@ export interface ManagementContext {
   flags: Flags;
   nowMs: number;
   shortBaseUrl: string;
+  /** The custom domain the request's link is on; absent for the shared domain. */
+  domain?: string;
 }
 
 export interface ManagementDeps {
@@ -25,7 +27,7 @@ export interface ManagementDeps {
 
 /** Another account's link and no link at all answer the same: the other account's link is never revealed. */
 async function ownedLink(code: string, context: ManagementContext, links: ManagedLinkStore): Promise<LinkRecord> {
-  const link = looksLikeShortCode(code) ? await links.find(code) : undefined;
+  const link = looksLikeShortCode(code) ? await links.find(linkKey(context.domain, code)) : undefined;
   if (!link || link.owner !== context.caller.owner) throw new LinkNotFound(OwnMessages.linkNotFound);
   return link;
 }

@@ -1,6 +1,8 @@
 /** A stored link. Dates are ISO 8601 UTC with milliseconds, as the spec returns them. */
 export interface LinkRecord {
   code: string;
+  /** The custom domain the link lives on (issue 17); absent on the deployment's shared short domain. */
+  domain?: string;
   /** Absent once the link is a tombstone. */
   url?: string;
   isAlias: boolean;
@@ -36,10 +38,28 @@ export function statusOf(link: LinkRecord, nowMs: number): LinkStatus {
   return isExpired(link, nowMs) ? 'expired' : 'active';
 }
 
+/**
+ * Where a link is stored and counted: its code on the shared domain (every link made before custom domains keeps
+ * its key), `<domain>/<code>` on a custom domain. `/` occurs in neither a host name nor a code, so keys never meet,
+ * and the same code on two domains is two links.
+ */
+export function linkKey(domain: string | undefined, code: string): string {
+  return domain === undefined ? code : `${domain}/${code}`;
+}
+
+export const keyOf = (link: Pick<LinkRecord, 'domain' | 'code'>) => linkKey(link.domain, link.code);
+
+/** The base URL a link's short URL starts with: its custom domain's, else the deployment's. */
+function baseUrlOf(link: Pick<LinkRecord, 'domain'>, shortBaseUrl: string): string {
+  return link.domain === undefined ? shortBaseUrl : `https://${link.domain}`;
+}
+
 /** What GET /v2/links/{code} shows the owner. */
 export interface LinkView {
   shortUrl: string;
   shortCode: string;
+  /** The host the link is served on: its custom domain, or the shared short domain's host. */
+  domain: string;
   url?: string;
   alias?: string;
   createdAt: string;
@@ -58,8 +78,9 @@ export function shortUrlOf(code: string, shortBaseUrl: string): string {
 export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number): LinkView {
   const status = statusOf(link, nowMs);
   return {
-    shortUrl: shortUrlOf(link.code, shortBaseUrl),
+    shortUrl: shortUrlOf(link.code, baseUrlOf(link, shortBaseUrl)),
     shortCode: link.code,
+    domain: link.domain ?? new URL(shortBaseUrl).host,
     ...(link.url !== undefined && status !== 'used-up' && status !== 'deleted' ? { url: link.url } : {}),
     ...(link.isAlias ? { alias: link.code } : {}),
     createdAt: link.createdAt,
@@ -85,7 +106,7 @@ export interface CreatedLinkView {
 
 export function toCreatedLinkView(link: LinkRecord & { url: string }, shortBaseUrl: string): CreatedLinkView {
   return {
-    shortUrl: shortUrlOf(link.code, shortBaseUrl),
+    shortUrl: shortUrlOf(link.code, baseUrlOf(link, shortBaseUrl)),
     shortCode: link.code,
     url: link.url,
     ...(link.isAlias ? { alias: link.code } : {}),

@@ -61,6 +61,8 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
   ...(['shorteningDisabled', 'aliasesDisabled', 'passwordsDisabled', 'expirationDisabled', 'batchTooLarge', 'batchEmpty'] as const).map((key) => Messages[key]),
   ...(['aliasCharacters', 'maxClicksInvalid', 'maxClicksTooLarge', 'expiresInInvalid', 'expiresInTooLarge', 'contentType'] as const).map((key) => OwnMessages[key]),
   ...(['bodyNotObject', 'bodyMalformed', 'urlsNotArray', 'itemNotObject', 'patchEmpty', 'idempotencyKeyInvalid'] as const).map((key) => OwnMessages[key]),
+  ...(['domainsDisabled', 'domainInvalid', 'domainParameter', 'domainPatchEmpty'] as const).map((key) => OwnMessages[key]),
+  OwnMessages.domainNotUsable('<domain>'),
 ];
 
 const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], Json> = {
@@ -70,10 +72,10 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   },
   Unauthorized: { description: 'The API key is missing, invalid or inactive.', content: jsonContent(statusErrorBody(401, 'Unauthorized', [Messages.apiKeyRequired, Messages.apiKeyInvalid])) },
   Forbidden: { description: "The request uses a feature the caller's plan does not include.", content: jsonContent(planRequiredBody) },
-  NotFound: { description: 'No such link in this account.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
+  NotFound: { description: 'No such link, or no such domain, in this account.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
-    description: 'The link was disabled by the platform, or a request with the same Idempotency-Key is still running.',
-    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress])),
+    description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, or the domain already belongs to an account.',
+    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse])),
   },
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {
@@ -116,8 +118,15 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   },
 };
 
+const PATH_PARAMETERS: Record<string, string> = {
+  code: 'The short code (or alias).',
+  domain: 'The custom domain, e.g. go.example.com (an IDN in Unicode or punycode).',
+};
+
 function parameters(route: string, doc: OperationDoc): Json[] {
-  const path = route.includes('{code}') ? [{ name: 'code', in: 'path', required: true, description: 'The short code (or alias).', schema: { type: 'string' } }] : [];
+  const path = Object.entries(PATH_PARAMETERS)
+    .filter(([name]) => route.includes(`{${name}}`))
+    .map(([name, description]) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } }));
   const query = doc.query ? (jsonSchema(doc.query) as { properties?: Record<string, Json>; required?: string[] }) : {};
   const queryParameters = Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query.required?.includes(name) ?? false, schema }));
   const idempotency = doc.idempotent
@@ -167,6 +176,7 @@ const TAGS: Record<Tag, string> = {
   Links: 'Create, view, change and delete short links.',
   Analytics: 'Clicks of a link.',
   Account: "The account's plan and usage.",
+  Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
   'Anonymous (v1)': 'The earlier endpoints without a key, limited per source address.',
   Service: 'Health and this documentation.',
 };
@@ -186,7 +196,7 @@ export function openApiDocument(serverUrl: string): Json {
     info: {
       title: 'URL shortener API',
       version: '2',
-      summary: 'Short links with aliases, passwords, expiry and click limits, their management and their clicks.',
+      summary: 'Short links with aliases, passwords, expiry and click limits, on the shared or your own domains, their management and their clicks.',
       description: [
         `Authenticate with \`Authorization: Bearer <your-key>\`. Each key may make ${RATE_LIMITS.perApiKey.requests} requests per ${RATE_LIMITS.perApiKey.windowSeconds} seconds, and each account a monthly number of calls set by its plan; the anonymous v1 endpoints allow ${RATE_LIMITS.perAnonymousIp.requests} per ${RATE_LIMITS.perAnonymousIp.windowSeconds} seconds per source address.`,
         'Every answer of a guarded route carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`. After a 429 or a 503, wait as `Retry-After` (or `resetDate`) says.',

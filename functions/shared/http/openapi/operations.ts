@@ -1,11 +1,12 @@
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { statsQuerySchema } from '../../domain/analytics/link-stats';
 import { MAX_BATCH_ITEMS } from '../../domain/links/batch-request';
 import { linkPatchSchema, linkRequestSchema } from '../../domain/links/link-request';
 import { listQuerySchema } from '../../domain/links/link-listing';
 import { qrQuerySchema } from '../qr-code';
 import type { ApiRouteKey } from '../routes';
-import { batchResultBody, createdLinkBody, healthBody, linkPageBody, linkStatsBody, linkViewBody, usageBody } from './response-bodies';
+import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
+import { batchResultBody, createdLinkBody, domainListBody, domainViewBody, healthBody, linkPageBody, linkStatsBody, linkViewBody, usageBody } from './response-bodies';
 
 /** The error answers the document describes once, in components.responses, by status. */
 export const ERROR_RESPONSES = {
@@ -24,7 +25,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -38,7 +39,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 204; description: string; content?: Record<string, Content> };
@@ -49,6 +50,10 @@ const json = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
 
 const CREATION_ERRORS = [400, 409, 413, 422, 429, 500, 503] as const;
 const LINK_ERRORS = [401, 404, 429, 500, 503] as const;
+/** Every domain route answers 400 while the customDomains flag is off. */
+const DOMAIN_ERRORS = [400, 401, 404, 429, 500, 503] as const;
+const onDomain = ' Without `domain`, the account\'s default domain (the shared one when it has none).';
+const domainQuery = z.object({ domain: z.optional(z.string()) });
 
 /** The two v2 creations; their v1 twins differ in name, key and errors only. */
 const CREATE_LINK: OperationDoc = {
@@ -84,7 +89,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'GET /v2/links': {
     operationId: 'listLinks',
     summary: "List the account's links",
-    description: 'Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last).',
+    description: 'Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain\'s host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`.',
     tag: 'Links',
     bearer: true,
     guarded: true,
@@ -95,20 +100,22 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'GET /v2/links/{code}': {
     operationId: 'getLink',
     summary: 'View a link',
-    description: "One of the account's links with its click count and status. Other accounts' links answer 404.",
+    description: `One of the account's links with its click count and status. Other accounts' links answer 404.${onDomain}`,
     tag: 'Links',
     bearer: true,
     guarded: true,
+    query: domainQuery,
     success: { status: 200, description: 'The link.', content: json(linkViewBody) },
     errors: LINK_ERRORS,
   },
   'PATCH /v2/links/{code}': {
     operationId: 'updateLink',
     summary: 'Change a link',
-    description: 'Changes the destination, expiry, click limit or password; `null` removes an expiry, a click limit or a password. Visitors see the change within 60 seconds.',
+    description: `Changes the destination, expiry, click limit or password; \`null\` removes an expiry, a click limit or a password. Visitors see the change within 60 seconds.${onDomain}`,
     tag: 'Links',
     bearer: true,
     guarded: true,
+    query: domainQuery,
     body: 'patch',
     success: { status: 200, description: 'The link as changed.', content: json(linkViewBody) },
     errors: [400, 403, 409, 410, 413, ...LINK_ERRORS],
@@ -116,21 +123,22 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'DELETE /v2/links/{code}': {
     operationId: 'deleteLink',
     summary: 'Delete a link',
-    description: 'Visitors get 410 from then on; the code is never given out again.',
+    description: `Visitors get 410 from then on; the code is never given out again.${onDomain}`,
     tag: 'Links',
     bearer: true,
     guarded: true,
+    query: domainQuery,
     success: { status: 204, description: 'The link was deleted.' },
     errors: [409, 410, ...LINK_ERRORS],
   },
   'GET /v2/links/{code}/qr': {
     operationId: 'getLinkQrCode',
     summary: "A link's QR code",
-    description: 'The QR code of the short URL, as SVG (the default) or PNG.',
+    description: `The QR code of the short URL, as SVG (the default) or PNG.${onDomain}`,
     tag: 'Links',
     bearer: true,
     guarded: true,
-    query: qrQuerySchema,
+    query: z.extend(qrQuerySchema, domainQuery.shape),
     success: {
       status: 200,
       description: 'The QR code image.',
@@ -144,11 +152,11 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'GET /v2/links/{code}/stats': {
     operationId: 'getLinkStats',
     summary: "A link's clicks",
-    description: 'Counted redirects per day (UTC), country, referring host and device class over the last `days` days; `total` is all clicks ever.',
+    description: `Counted redirects per day (UTC), country, referring host and device class over the last \`days\` days; \`total\` is all clicks ever.${onDomain}`,
     tag: 'Analytics',
     bearer: true,
     guarded: true,
-    query: statsQuerySchema,
+    query: z.extend(statsQuerySchema, domainQuery.shape),
     success: { status: 200, description: 'The counts.', content: json(linkStatsBody) },
     errors: [400, ...LINK_ERRORS],
   },
@@ -161,6 +169,70 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     guarded: true,
     success: { status: 200, description: 'The usage.', content: json(usageBody) },
     errors: [401, 429, 500, 503],
+  },
+  'GET /v2/domains': {
+    operationId: 'listDomains',
+    summary: "List the account's domains",
+    description: 'Every custom domain of the account, oldest first (an account holds at most what its plan allows).',
+    tag: 'Domains',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The domains.', content: json(domainListBody) },
+    errors: [400, 401, 429, 500, 503],
+  },
+  'POST /v2/domains': {
+    operationId: 'addDomain',
+    summary: 'Add a custom domain',
+    description:
+      'Claims the name for the account (409 when any account holds it). It is `pending` until its DNS record (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.',
+    tag: 'Domains',
+    bearer: true,
+    guarded: true,
+    body: 'domain',
+    success: { status: 201, description: 'The domain, pending.', content: json(domainViewBody) },
+    errors: [400, 401, 403, 409, 413, 429, 500, 503],
+  },
+  'GET /v2/domains/{domain}': {
+    operationId: 'getDomain',
+    summary: 'View a domain',
+    description: 'Its status, why it is not active yet (`statusReason`), the DNS records to create and its settings.',
+    tag: 'Domains',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The domain.', content: json(domainViewBody) },
+    errors: DOMAIN_ERRORS,
+  },
+  'PATCH /v2/domains/{domain}': {
+    operationId: 'updateDomain',
+    summary: 'Change a domain',
+    description:
+      '`isDefault: true` makes an active domain the account\'s default (new links go there when they name no domain), unsetting the previous one. `rootUrl`, `notFoundUrl` and `expiredUrl` are where visitors of its root, of an unknown code and of a link that ran out go (302); `null` removes one.',
+    tag: 'Domains',
+    bearer: true,
+    guarded: true,
+    body: 'domainPatch',
+    success: { status: 200, description: 'The domain as changed.', content: json(domainViewBody) },
+    errors: [413, ...DOMAIN_ERRORS],
+  },
+  'DELETE /v2/domains/{domain}': {
+    operationId: 'deleteDomain',
+    summary: 'Remove a domain',
+    description: 'It stops serving at once and the name can be claimed again; its links become `deleted` in the background.',
+    tag: 'Domains',
+    bearer: true,
+    guarded: true,
+    success: { status: 204, description: 'The domain was removed.' },
+    errors: DOMAIN_ERRORS,
+  },
+  'POST /v2/domains/{domain}/verify': {
+    operationId: 'verifyDomain',
+    summary: 'Check a domain now',
+    description: 'Checks its DNS (and certificate) now rather than on the schedule; a `failed` domain starts a new 7 days of checks.',
+    tag: 'Domains',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The domain after the check.', content: json(domainViewBody) },
+    errors: DOMAIN_ERRORS,
   },
   'GET /v2/openapi.json': {
     operationId: 'getOpenApiDocument',
@@ -213,4 +285,4 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
 };
 
 /** The request bodies' schemas, by kind: what the handlers parse with. */
-export const REQUEST_BODIES = { link: linkRequestSchema, patch: linkPatchSchema } as const;
+export const REQUEST_BODIES = { link: linkRequestSchema, patch: linkPatchSchema, domain: domainRequestSchema, domainPatch: domainPatchSchema } as const;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { FEATURES, PLANS } from '../../domain/limits/plans';
+import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-domain';
 import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
 import type { LinkPage } from '../../domain/links/link-listing';
 import type { LinkStats } from '../../domain/analytics/link-stats';
@@ -42,6 +43,7 @@ export const batchResultBody = z.strictObject({
 export const linkViewBody = z.strictObject({
   shortUrl: url,
   shortCode: z.string(),
+  domain: z.string(),
   url: z.optional(z.string()),
   alias: z.optional(z.string()),
   createdAt: timestamp,
@@ -73,6 +75,21 @@ export const usageBody = z.strictObject({
   resetDate: date,
   rateLimit: z.strictObject({ limit: count, remaining: count, reset: count }),
 });
+
+export const domainViewBody = z.strictObject({
+  domain: z.string(),
+  status: z.enum(DOMAIN_STATUSES),
+  isDefault: z.boolean(),
+  dnsRecords: z.array(z.strictObject({ type: z.enum(['CNAME', 'A']), name: z.string(), value: z.string() })),
+  rootUrl: z.nullable(z.string()),
+  notFoundUrl: z.nullable(z.string()),
+  expiredUrl: z.nullable(z.string()),
+  createdAt: timestamp,
+  verifiedAt: z.nullable(timestamp),
+  statusReason: z.nullable(z.string()),
+});
+
+export const domainListBody = z.strictObject({ domains: z.array(domainViewBody) });
 
 export const healthBody = z.strictObject({ status: z.literal('ok') });
 
@@ -114,4 +131,5 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof linkPageBody>, LinkPage>>,
   Expect<Same<z.output<typeof linkStatsBody>, LinkStats>>,
   Expect<Same<z.output<typeof usageBody>, UsageReport>>,
+  Expect<Same<z.output<typeof domainViewBody>, DomainView>>,
 ];

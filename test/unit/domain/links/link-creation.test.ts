@@ -4,7 +4,7 @@ import { createLinks, type CreationContext, type CreationOutcome } from '../../.
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 import { verifyPassword } from '../../../../functions/shared/domain/links/password';
 import type { Caller } from '../../../../functions/shared/domain/accounts/caller';
-import { ListSafetyChecker, MemoryAliasOverrides, MemoryLinkStore } from '../../../support/in-memory-ports';
+import { ListSafetyChecker, MemoryAliasOverrides, MemoryDomainStore, MemoryLinkStore } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 const pro: Caller = { kind: 'apiKey', keyId: 'key_pro', accountId: 'acct_pro', owner: 'acct:acct_pro', plan: 'PRO' };
@@ -19,8 +19,9 @@ function setup(options: { caller?: Caller; flags?: Partial<Flags>; unsafe?: stri
     nowMs,
     shortBaseUrl: 'https://sho.rt/',
   };
-  const create = (...items: unknown[]) => createLinks(items, context, { links, safety, aliasOverrides: new MemoryAliasOverrides(options.overrides) });
-  return { links, safety, create };
+  const domains = new MemoryDomainStore();
+  const create = (...items: unknown[]) => createLinks(items, context, { links, safety, aliasOverrides: new MemoryAliasOverrides(options.overrides), domains });
+  return { links, safety, create, domains };
 }
 
 function failure(outcome: CreationOutcome | undefined): Error {
@@ -156,5 +157,56 @@ describe('creating a link', () => {
     const [first, second] = await create({ url: 'https://example.com/1', alias: 'twice' }, { url: 'https://example.com/2', alias: 'twice' });
     expect(first?.ok).toBe(true);
     expect(failure(second).message).toBe(Messages.aliasTaken);
+  });
+});
+
+describe('creating links on custom domains', () => {
+  function withDomains() {
+    const made = setup();
+    const active = (domain: string, owner = 'acct:acct_pro', status: 'active' | 'pending' = 'active') =>
+      made.domains.domains.set(domain, { domain, owner, status, isDefault: false, dnsRecords: [], createdAt: '2026-11-22T09:00:00.000Z', history: [] });
+    return { ...made, active };
+  }
+
+  it('puts a link on the domain asked for, with codes and aliases unique per domain', async () => {
+    const { create, active, links } = withDomains();
+    active('go.acme.com');
+    const [onDomain, shared, twice] = await create({ url: 'https://example.com/a', alias: 'promo', domain: 'GO.acme.com' }, { url: 'https://example.com/b', alias: 'promo' }, { url: 'https://example.com/c', alias: 'promo', domain: 'go.acme.com' });
+    expect(onDomain).toMatchObject({ ok: true, link: { shortUrl: 'https://go.acme.com/promo', url: 'https://example.com/a' } });
+    expect(shared).toMatchObject({ ok: true, link: { shortUrl: 'https://sho.rt/promo' } });
+    expect(failure(twice)).toEqual(new AliasTaken(Messages.aliasTaken));
+    expect([...links.links.keys()].sort()).toEqual(['go.acme.com/promo', 'promo']);
+  });
+
+  it('refuses, naming domain, a domain that is not the caller\'s or not active yet; the shared host means the shared domain', async () => {
+    const { create, active } = withDomains();
+    active('theirs.example.com', 'acct:someone_else');
+    active('soon.acme.com', 'acct:acct_pro', 'pending');
+    const outcomes = await create(
+      { url: 'https://example.com/', domain: 'theirs.example.com' },
+      { url: 'https://example.com/', domain: 'soon.acme.com' },
+      { url: 'https://example.com/', domain: 'nowhere.example.com' },
+      { url: 'https://example.com/', domain: 'sho.rt' },
+    );
+    expect(failure(outcomes[0]).message).toBe(OwnMessages.domainNotUsable('theirs.example.com'));
+    expect(failure(outcomes[1]).message).toBe(OwnMessages.domainNotUsable('soon.acme.com'));
+    expect(failure(outcomes[2]).message).toBe(OwnMessages.domainNotUsable('nowhere.example.com'));
+    expect(outcomes[3]).toMatchObject({ ok: true, link: { shortUrl: expect.stringMatching(/^https:\/\/sho\.rt\//) } });
+  });
+
+  it('uses the account\'s default domain when the request names none', async () => {
+    const { create, active, domains } = withDomains();
+    active('go.acme.com');
+    domains.defaults.set('acct:acct_pro', 'go.acme.com');
+    const [outcome] = await create({ url: 'https://example.com/' });
+    expect(outcome).toMatchObject({ ok: true, link: { shortUrl: expect.stringMatching(/^https:\/\/go\.acme\.com\/[A-Za-z0-9]{7}$/) } });
+  });
+
+  it('refuses domain while custom domains are switched off, and anonymous callers have none', async () => {
+    const offSetup = setup({ flags: { customDomains: false } });
+    offSetup.domains.domains.set('go.acme.com', { domain: 'go.acme.com', owner: 'acct:acct_pro', status: 'active', isDefault: false, dnsRecords: [], createdAt: '2026-11-22T09:00:00.000Z', history: [] });
+    expect(failure((await offSetup.create({ url: 'https://example.com/', domain: 'go.acme.com' }))[0]).message).toBe(OwnMessages.domainsDisabled);
+    const anonymous = setup({ caller: { kind: 'anonymous', client: 'k' } });
+    expect(failure((await anonymous.create({ url: 'https://example.com/', domain: 'go.acme.com' }))[0]).message).toBe(OwnMessages.domainNotUsable('go.acme.com'));
   });
 });

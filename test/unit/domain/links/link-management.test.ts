@@ -28,6 +28,7 @@ function store(answer: GuardedWrite, found: LinkRecord | undefined = link) {
     },
     markDeleted: async () => answer,
     setDisabled: async () => true,
+    keysOnDomain: async () => ({ keys: [] }),
     sealCache: async () => undefined,
   };
   return { links, updates, safety: new ListSafetyChecker(['https://bad.example.com/']) };

@@ -1,17 +1,18 @@
 import { SAFE_DEFAULT_FLAGS } from '../../../../functions/shared/domain/limits/flags';
-import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
+import { keyOf, type LinkRecord } from '../../../../functions/shared/domain/links/link';
+import type { DomainRecord } from '../../../../functions/shared/domain/domains/custom-domain';
 import { hashPassword } from '../../../../functions/shared/domain/links/password';
 import { isLinkPreviewBot } from '../../../../functions/shared/domain/visits/preview-bots';
 import { admitPasswordAttempt } from '../../../../functions/shared/domain/limits/rate-limits';
 import { resolveVisit, type Visit } from '../../../../functions/shared/domain/visits/visit';
-import { FixedFlags, MemoryLinkStore, MemoryUsageCounter } from '../../../support/in-memory-ports';
+import { FixedFlags, MemoryDomainStore, MemoryLinkStore, MemoryUsageCounter } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 
 function setup(link?: Partial<LinkRecord>) {
   const links = new MemoryLinkStore();
   if (link) links.links.set('abc123', { code: 'abc123', url: 'https://example.com/', isAlias: false, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'key:k', ...link });
-  const deps = { links, flags: new FixedFlags(), usage: new MemoryUsageCounter() };
+  const deps = { links, domains: new MemoryDomainStore(), flags: new FixedFlags(), usage: new MemoryUsageCounter() };
   const visit = (fields: Partial<Visit> = {}, at = nowMs) => resolveVisit({ code: 'abc123', method: 'GET', client: '1.2.3.4', previewBot: false, ...fields }, deps, at);
   return { links, deps, visit };
 }
@@ -32,7 +33,7 @@ describe('resolving a visit', () => {
 
   it('answers 404 from the moment a link expires', async () => {
     expect(await setup({ expiresAt: '2026-11-22T10:00:00.001Z' }).visit()).toMatchObject({ kind: 'redirect', cacheable: false });
-    expect(await setup({ expiresAt: '2026-11-22T10:00:00.000Z' }).visit()).toEqual({ kind: 'notFound' });
+    expect(await setup({ expiresAt: '2026-11-22T10:00:00.000Z' }).visit()).toEqual({ kind: 'notFound', expired: true });
   });
 
   it('answers 503 in maintenance before anything else', async () => {
@@ -112,5 +113,68 @@ describe('preview bots', () => {
 
   it.each([undefined, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36', 'curl/8.5.0'])('leaves %s alone', (userAgent) => {
     expect(isLinkPreviewBot(userAgent)).toBe(false);
+  });
+});
+
+describe('visiting a custom domain', () => {
+  const domain: DomainRecord = {
+    domain: 'go.acme.com',
+    owner: 'acct:a',
+    status: 'active',
+    isDefault: false,
+    dnsRecords: [],
+    createdAt: '2026-11-22T08:00:00.000Z',
+    history: [],
+  };
+
+  function onDomain(settings: Partial<DomainRecord> = {}, links: Array<Partial<LinkRecord> & { code: string }> = []) {
+    const store = new MemoryLinkStore();
+    for (const link of links) {
+      const record = { url: 'https://example.com/', isAlias: true, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'acct:a', ...link };
+      store.links.set(keyOf(record), record);
+    }
+    const domains = new MemoryDomainStore();
+    domains.domains.set('go.acme.com', { ...domain, ...settings });
+    const deps = { links: store, domains, flags: new FixedFlags(), usage: new MemoryUsageCounter() };
+    return (code: string, host = 'go.acme.com') => resolveVisit({ code, host, method: 'GET', client: '', previewBot: false }, deps, nowMs);
+  }
+
+  it('finds only links made on that domain: a code of the shared domain or of another domain is 404 there', async () => {
+    const visit = onDomain({}, [
+      { code: 'promo', domain: 'go.acme.com', url: 'https://acme.com/promo' },
+      { code: 'shared', url: 'https://example.com/shared' },
+      { code: 'other', domain: 'go.other.com' },
+    ]);
+    expect(await visit('promo')).toMatchObject({ kind: 'redirect', url: 'https://acme.com/promo' });
+    expect(await visit('shared')).toEqual({ kind: 'notFound' });
+    expect(await visit('other')).toEqual({ kind: 'notFound' });
+  });
+
+  it('sends its root, unknown codes and links that ran out to the owner\'s URLs, never counting them as clicks', async () => {
+    const visit = onDomain({ rootUrl: 'https://acme.com/', notFoundUrl: 'https://acme.com/404', expiredUrl: 'https://acme.com/over' }, [
+      { code: 'old', domain: 'go.acme.com', expiresAt: '2026-11-22T09:30:00.000Z' },
+      { code: 'used', domain: 'go.acme.com', retired: true },
+      { code: 'gone', domain: 'go.acme.com', deleted: true },
+      { code: 'banned', domain: 'go.acme.com', disabled: true },
+    ]);
+    expect(await visit('')).toEqual({ kind: 'fallback', url: 'https://acme.com/' });
+    expect(await visit('nothing')).toEqual({ kind: 'fallback', url: 'https://acme.com/404' });
+    for (const code of ['old', 'used', 'gone']) expect(await visit(code)).toEqual({ kind: 'fallback', url: 'https://acme.com/over' });
+    // An operator's takedown is not the owner's to redirect.
+    expect(await visit('banned')).toEqual({ kind: 'gone', reason: 'disabled' });
+  });
+
+  it('answers as the shared domain does when the owner set no URLs', async () => {
+    const visit = onDomain({}, [{ code: 'used', domain: 'go.acme.com', retired: true }]);
+    expect(await visit('')).toEqual({ kind: 'notFound' });
+    expect(await visit('nothing')).toEqual({ kind: 'notFound' });
+    expect(await visit('used')).toEqual({ kind: 'gone', reason: 'usedUp' });
+  });
+
+  it('answers 410 for everything on a disabled domain, and 404 on a pending, unknown or unreadable host', async () => {
+    expect(await onDomain({ status: 'disabled' }, [{ code: 'promo', domain: 'go.acme.com' }])('promo')).toEqual({ kind: 'gone', reason: 'disabled' });
+    expect(await onDomain({ status: 'pending' }, [{ code: 'promo', domain: 'go.acme.com' }])('promo')).toEqual({ kind: 'notFound' });
+    expect(await onDomain()('promo', 'unknown.example.com')).toEqual({ kind: 'notFound' });
+    expect(await onDomain()('promo', '')).toEqual({ kind: 'notFound' });
   });
 });

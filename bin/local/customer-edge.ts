@@ -1,0 +1,51 @@
+import type { CustomerEdgeSpec } from './template';
+
+type EdgeHeaders = Record<string, { value: string }>;
+interface EdgeRequest {
+  method: string;
+  uri: string;
+  headers: EdgeHeaders;
+}
+interface EdgeResponse {
+  statusCode: number;
+  headers?: EdgeHeaders;
+  body?: { data?: string } | string;
+}
+type ViewerRequestHandler = (event: { request: EdgeRequest }) => EdgeRequest | EdgeResponse;
+
+/** Loopback names and the local short host are the shared domain; any other Host is a customer's domain. */
+const SHARED_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * Plays the customer domains' CloudFront distribution for a request whose Host is a customer's: runs the template's
+ * own viewer-request function (the code CloudFront runs), then adds the origin's headers (the origin secret among
+ * them), as CloudFront does on the way to API Gateway.
+ */
+export class LocalCustomerEdge {
+  private readonly handler: ViewerRequestHandler;
+
+  constructor(
+    spec: CustomerEdgeSpec,
+    private readonly originHeaders: Readonly<Record<string, string>>,
+    private readonly sharedHostname: string,
+  ) {
+    this.handler = new Function(`${spec.functionCode}\nreturn handler;`)() as ViewerRequestHandler;
+  }
+
+  servesHost(hostHeader: string | undefined): boolean {
+    const hostname = (hostHeader ?? '').replace(/:\d+$/, '').toLowerCase();
+    return hostname !== '' && !SHARED_HOSTS.has(hostname) && hostname !== this.sharedHostname;
+  }
+
+  /** The request's headers as the origin gets them, or the edge's own answer. */
+  viewerRequest(method: string, uri: string, headers: Record<string, string>): { headers: Record<string, string> } | { response: { statusCode: number; headers: Record<string, string>; body: string } } {
+    const request: EdgeRequest = { method, uri, headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), { value }])) };
+    const result = this.handler({ request });
+    if ('statusCode' in result) {
+      const body = typeof result.body === 'string' ? result.body : (result.body?.data ?? '');
+      return { response: { statusCode: result.statusCode, headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, header]) => [name, header.value])), body } };
+    }
+    const forwarded = Object.fromEntries(Object.entries(result.headers).map(([name, header]) => [name, header.value]));
+    return { headers: { ...forwarded, ...this.originHeaders } };
+  }
+}

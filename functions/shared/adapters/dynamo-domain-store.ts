@@ -1,0 +1,298 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX } from '../config';
+import type { DomainRecord } from '../domain/domains/custom-domain';
+import type { DomainCleanup, DomainClaim, DomainSettings, DomainStore, DomainTransition } from '../domain/ports';
+import { scanAll } from './scan-all';
+
+/**
+ * One table, keyed by `domain`, holds three kinds of item; `#` never occurs in a host name, so they cannot meet:
+ * - a domain (`go.acme.com`), with `work: 'verify'` and `dueAt` while its checks are scheduled;
+ * - an account's summary (`account#<owner>`): how many domains it holds and which is its default;
+ * - a removed domain's cleanup (`cleanup#<domain>#<ms>`), deleted once its links are deleted and its tenant gone.
+ */
+const summaryKey = (owner: string) => `account#${owner}`;
+const VERIFY = 'verify';
+const CLEANUP = 'cleanup';
+
+type DomainItem = DomainRecord & { work?: string; dueAt?: number };
+
+function toRecord(item: Record<string, unknown>): DomainRecord {
+  const { work: _work, dueAt, ...record } = item as unknown as DomainItem;
+  return dueAt === undefined ? record : { ...record, nextCheckAt: dueAt };
+}
+
+function toItem(record: DomainRecord): DomainItem {
+  const { nextCheckAt, ...rest } = record;
+  return nextCheckAt === undefined ? rest : { ...rest, work: VERIFY, dueAt: nextCheckAt };
+}
+
+function refused(error: unknown): undefined {
+  if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException) return undefined;
+  throw error;
+}
+
+export class DynamoDomainStore implements DomainStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim> {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(#domain)', ExpressionAttributeNames: { '#domain': 'domain' } } },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { domain: summaryKey(record.owner) },
+                UpdateExpression: 'ADD domainCount :one',
+                ...(allowance === null
+                  ? { ExpressionAttributeValues: { ':one': 1 } }
+                  : { ConditionExpression: 'attribute_not_exists(domainCount) OR domainCount < :allowance', ExpressionAttributeValues: { ':one': 1, ':allowance': allowance } }),
+              },
+            },
+          ],
+        }),
+      );
+      return 'claimed';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const [name, count] = error.CancellationReasons ?? [];
+      if (name?.Code === 'ConditionalCheckFailed') return 'taken';
+      if (count?.Code === 'ConditionalCheckFailed') return 'overLimit';
+      throw error;
+    }
+  }
+
+  async find(domain: string): Promise<DomainRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { domain }, ConsistentRead: true }));
+    return Item && typeof Item.status === 'string' ? toRecord(Item) : undefined;
+  }
+
+  async listByOwner(owner: string): Promise<DomainRecord[]> {
+    const records: DomainRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: DOMAINS_BY_OWNER_INDEX,
+          KeyConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      records.push(...(page.Items ?? []).map(toRecord));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return records;
+  }
+
+  async listAll(): Promise<DomainRecord[]> {
+    const items = await scanAll<Record<string, unknown>>(this.client, this.tableName);
+    return items.filter((item) => typeof item.status === 'string').map(toRecord);
+  }
+
+  async defaultOf(owner: string): Promise<string | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { domain: summaryKey(owner) }, ConsistentRead: true }));
+    return typeof Item?.defaultDomain === 'string' ? Item.defaultDomain : undefined;
+  }
+
+  async updateSettings(domain: string, owner: string, settings: DomainSettings): Promise<DomainRecord | undefined> {
+    const sets: string[] = [];
+    const removes: string[] = [];
+    const values: Record<string, unknown> = { ':owner': owner };
+    for (const [field, value] of Object.entries(settings) as Array<[keyof DomainSettings, string | null | undefined]>) {
+      if (value === null) removes.push(field);
+      else if (value !== undefined) {
+        sets.push(`${field} = :${field}`);
+        values[`:${field}`] = value;
+      }
+    }
+    if (sets.length === 0 && removes.length === 0) return this.owned(domain, owner);
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { domain },
+          UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')}` : ''}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toRecord(Attributes ?? {});
+    } catch (error) {
+      return refused(error);
+    }
+  }
+
+  /** The summary names the default; the flag on each domain follows it in the same transaction. */
+  async setDefault(domain: string, owner: string, isDefault: boolean): Promise<DomainRecord | undefined> {
+    const previous = await this.defaultOf(owner);
+    const owned = { ConditionExpression: '#owner = :owner', ExpressionAttributeNames: { '#owner': 'owner' } };
+    const flag = (name: string, value: boolean) => ({
+      Update: { TableName: this.tableName, Key: { domain: name }, UpdateExpression: 'SET isDefault = :value', ...owned, ExpressionAttributeValues: { ':value': value, ':owner': owner } },
+    });
+    const summary = {
+      TableName: this.tableName,
+      Key: { domain: summaryKey(owner) },
+      // Optimistic: a concurrent change of the default cancels this one rather than leaving two defaults.
+      ConditionExpression: previous === undefined ? 'attribute_not_exists(defaultDomain)' : 'defaultDomain = :previous',
+      ...(isDefault
+        ? { UpdateExpression: 'SET defaultDomain = :domain', ExpressionAttributeValues: { ':domain': domain, ...(previous === undefined ? {} : { ':previous': previous }) } }
+        : { UpdateExpression: 'REMOVE defaultDomain', ...(previous === undefined ? {} : { ExpressionAttributeValues: { ':previous': previous } }) }),
+    };
+    if ((previous === domain) === isDefault) return this.owned(domain, owner);
+    const items = [
+      flag(domain, isDefault),
+      { Update: summary },
+      ...(isDefault && previous !== undefined ? [flag(previous, false)] : []),
+    ];
+    try {
+      await this.client.send(new TransactWriteCommand({ TransactItems: items as never }));
+    } catch (error) {
+      return refused(error);
+    }
+    return this.owned(domain, owner);
+  }
+
+  async transition(domain: string, transition: DomainTransition): Promise<DomainRecord | undefined> {
+    const { change } = transition;
+    // History records changes of status; a check that leaves a domain pending updates its reason only.
+    const changed = !transition.from.includes(change.status);
+    const sets = ['#status = :status', ...(changed ? ['history = list_append(history, :change)'] : [])];
+    const removes: string[] = [];
+    const values: Record<string, unknown> = { ':status': change.status, ...(changed ? { ':change': [change] } : {}) };
+    if (change.reason === undefined) removes.push('statusReason');
+    else {
+      sets.push('statusReason = :reason');
+      values[':reason'] = change.reason;
+    }
+    if (transition.verifiedAt !== undefined) {
+      sets.push('verifiedAt = :verifiedAt');
+      values[':verifiedAt'] = transition.verifiedAt;
+    }
+    if (transition.checksStartedAt !== undefined) {
+      sets.push('checksStartedAt = :checksStartedAt');
+      values[':checksStartedAt'] = transition.checksStartedAt;
+    }
+    if (transition.nextCheckAt === null) removes.push('work', 'dueAt');
+    else {
+      sets.push('work = :work', 'dueAt = :dueAt');
+      values[':work'] = VERIFY;
+      values[':dueAt'] = transition.nextCheckAt;
+    }
+    const from = transition.from.map((_, index) => `:from${index}`);
+    transition.from.forEach((status, index) => (values[`:from${index}`] = status));
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { domain },
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: `#status IN (${from.join(', ')})`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toRecord(Attributes ?? {});
+    } catch (error) {
+      return refused(error);
+    }
+  }
+
+  async remove(domain: string, owner: string, nowMs: number): Promise<boolean> {
+    const deletedAt = new Date(nowMs).toISOString();
+    const cleanup = { domain: `${CLEANUP}#${domain}#${nowMs}`, work: CLEANUP, dueAt: nowMs, name: domain, formerOwner: owner, deletedAt };
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.tableName,
+                Key: { domain },
+                ConditionExpression: '#owner = :owner',
+                ExpressionAttributeNames: { '#owner': 'owner' },
+                ExpressionAttributeValues: { ':owner': owner },
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { domain: summaryKey(owner) },
+                // The default goes with the domain, if it was this one.
+                UpdateExpression: 'ADD domainCount :minusOne',
+                ExpressionAttributeValues: { ':minusOne': -1 },
+              },
+            },
+            { Put: { TableName: this.tableName, Item: cleanup } },
+          ],
+        }),
+      );
+    } catch (error) {
+      return refused(error) ?? false;
+    }
+    await this.client
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { domain: summaryKey(owner) },
+          UpdateExpression: 'REMOVE defaultDomain',
+          ConditionExpression: 'defaultDomain = :domain',
+          ExpressionAttributeValues: { ':domain': domain },
+        }),
+      )
+      .catch(refused);
+    return true;
+  }
+
+  async dueChecks(nowMs: number, limit: number): Promise<string[]> {
+    return (await this.due(VERIFY, nowMs, limit)).map((item) => String(item.domain));
+  }
+
+  async dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]> {
+    return (await this.due(CLEANUP, nowMs, limit)).map((item) => ({
+      id: String(item.domain),
+      domain: String(item.name),
+      formerOwner: String(item.formerOwner),
+      deletedAt: String(item.deletedAt),
+    }));
+  }
+
+  async postponeCleanup(id: string, untilMs: number): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({ TableName: this.tableName, Key: { domain: id }, UpdateExpression: 'SET dueAt = :until', ConditionExpression: 'attribute_exists(work)', ExpressionAttributeValues: { ':until': untilMs } }),
+    ).catch(refused);
+  }
+
+  async finishCleanup(id: string): Promise<void> {
+    await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { domain: id } }));
+  }
+
+  private async due(work: string, nowMs: number, limit: number): Promise<Array<Record<string, unknown>>> {
+    const { Items = [] } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: DOMAIN_WORK_INDEX,
+        KeyConditionExpression: '#work = :work AND dueAt <= :now',
+        ExpressionAttributeNames: { '#work': 'work' },
+        ExpressionAttributeValues: { ':work': work, ':now': nowMs },
+        Limit: limit,
+      }),
+    );
+    return Items;
+  }
+
+  private async owned(domain: string, owner: string): Promise<DomainRecord | undefined> {
+    const record = await this.find(domain);
+    return record?.owner === owner ? record : undefined;
+  }
+}

@@ -1,0 +1,15 @@
+import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
+import { CloudFrontAttachments } from './adapters/cloudfront-attachments';
+import { ResolverAttachments } from './adapters/resolver-attachments';
+import { config } from './config';
+import type { DomainAttachments } from './domain/ports';
+
+/**
+ * CloudFront tenants on AWS; the resolver in a local run (the local stack says so in LOCAL_DOMAINS). Apart from
+ * wiring.ts, so only the two functions that attach domains carry the CloudFront client.
+ */
+export function domainAttachments(): DomainAttachments {
+  if (config.localDomains()) return new ResolverAttachments(config.localHostsFile());
+  // CloudFront's control plane lives in us-east-1, whatever the region of the stack.
+  return new CloudFrontAttachments(new CloudFrontClient({ region: 'us-east-1' }), config.tenantDistribution());
+}

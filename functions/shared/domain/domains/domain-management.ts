@@ -1,0 +1,133 @@
+import * as z from 'zod/mini';
+import type { ApiKeyCaller } from '../accounts/caller';
+import { DomainInUse, DomainNotFound, InvalidRequest, PlanRequired } from '../errors';
+import { assertCustomDomainsEnabled, type Flags } from '../limits/flags';
+import { assertPlanIncludes, customDomainAllowance, domainLimitMessage, PLANS } from '../limits/plans';
+import { findUnsafe } from '../links/destination-safety';
+import { normaliseDestination } from '../links/url-policy';
+import { OwnMessages } from '../messages';
+import type { DomainAttachments, DomainSettings, DomainStore, SafetyChecker } from '../ports';
+import { parseOrRefuse } from '../request-parsing';
+import { toDomainView, type DomainRecord, type DomainView } from './custom-domain';
+import { parseDomainName } from './domain-name';
+import { asciiDomain } from './host-name';
+import { checkNow } from './domain-verification';
+
+export interface DomainContext {
+  caller: ApiKeyCaller;
+  flags: Flags;
+  nowMs: number;
+  /** This deployment's own hosts (short and API domains): nobody may claim them or names under them. */
+  ownHosts: readonly string[];
+}
+
+export interface DomainDeps {
+  domains: DomainStore;
+  attachments: DomainAttachments;
+  safety: SafetyChecker;
+}
+
+const WAITING_FOR_FIRST_CHECK = 'Waiting for the first check of its DNS record';
+
+export const domainRequestSchema = z.object({ domain: z.string({ error: OwnMessages.domainInvalid }) });
+
+/** POST /v2/domains: claims the name for the account; its first check runs on the schedule's next turn. */
+export async function addDomain(body: object, context: DomainContext, deps: DomainDeps): Promise<DomainView> {
+  assertCustomDomainsEnabled(context.flags);
+  const domain = parseDomainName(parseOrRefuse(domainRequestSchema, body).domain, context.ownHosts);
+  const { plan } = context.caller;
+  assertPlanIncludes(plan, 'customDomains');
+  const createdAt = new Date(context.nowMs).toISOString();
+  const record: DomainRecord = {
+    domain,
+    owner: context.caller.owner,
+    status: 'pending',
+    isDefault: false,
+    dnsRecords: deps.attachments.dnsRecordsFor(domain),
+    createdAt,
+    statusReason: WAITING_FOR_FIRST_CHECK,
+    history: [{ status: 'pending', at: createdAt, reason: WAITING_FOR_FIRST_CHECK }],
+    nextCheckAt: context.nowMs,
+    checksStartedAt: createdAt,
+  };
+  const allowance = customDomainAllowance(plan);
+  const claim = await deps.domains.claim(record, allowance);
+  if (claim === 'taken') throw new DomainInUse(OwnMessages.domainInUse);
+  if (claim === 'overLimit') {
+    const next = PLANS.find((candidate) => (customDomainAllowance(candidate) ?? Infinity) > (allowance ?? Infinity)) ?? plan;
+    throw new PlanRequired('customDomains', plan, next, domainLimitMessage(plan, allowance ?? 0, next));
+  }
+  return toDomainView(record);
+}
+
+export async function listDomains(context: DomainContext, deps: Pick<DomainDeps, 'domains'>): Promise<{ domains: DomainView[] }> {
+  assertCustomDomainsEnabled(context.flags);
+  const records = await deps.domains.listByOwner(context.caller.owner);
+  return { domains: records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.domain.localeCompare(b.domain)).map(toDomainView) };
+}
+
+/** Another account's domain and no domain at all answer the same. */
+async function ownedDomain(name: string, context: DomainContext, domains: DomainStore): Promise<DomainRecord> {
+  assertCustomDomainsEnabled(context.flags);
+  const domain = asciiDomain(name);
+  const record = domain ? await domains.find(domain) : undefined;
+  if (!record || record.owner !== context.caller.owner) throw new DomainNotFound(OwnMessages.domainNotFound);
+  return record;
+}
+
+export async function viewDomain(name: string, context: DomainContext, deps: Pick<DomainDeps, 'domains'>): Promise<DomainView> {
+  return toDomainView(await ownedDomain(name, context, deps.domains));
+}
+
+const SETTINGS = ['rootUrl', 'notFoundUrl', 'expiredUrl'] as const;
+
+const settingUrl = (field: string) =>
+  z.optional(
+    z.nullable(
+      z.pipe(
+        z.string({ error: OwnMessages.domainUrl(field) }).check(z.refine((url) => normaliseDestination(url.trim()) !== undefined, OwnMessages.domainUrl(field))),
+        z.transform((url: string) => normaliseDestination(url.trim()) as string),
+      ),
+    ),
+  );
+
+export const domainPatchSchema = z.object({
+  isDefault: z.optional(z.boolean({ error: OwnMessages.domainFieldType('isDefault') })),
+  rootUrl: settingUrl('rootUrl'),
+  notFoundUrl: settingUrl('notFoundUrl'),
+  expiredUrl: settingUrl('expiredUrl'),
+});
+
+/**
+ * PATCH: the URLs go through a destination's rules and its safety check (one call for all three); a domain can be
+ * the default only while it is active, since new links go there.
+ */
+export async function editDomain(name: string, body: object, context: DomainContext, deps: DomainDeps): Promise<DomainView> {
+  const record = await ownedDomain(name, context, deps.domains);
+  const patch = parseOrRefuse(domainPatchSchema, body);
+  if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.domainPatchEmpty);
+  const urls = SETTINGS.flatMap((field) => (typeof patch[field] === 'string' ? [[field, patch[field]] as const] : []));
+  const unsafe = await findUnsafe(urls.map(([, url]) => url), deps.safety);
+  const flagged = urls.find(([, url]) => unsafe.has(url));
+  if (flagged) throw new InvalidRequest(OwnMessages.domainUrlUnsafe(flagged[0]));
+  if (patch.isDefault === true && record.status !== 'active') throw new InvalidRequest(OwnMessages.domainNotUsable(record.domain));
+
+  const settings: DomainSettings = Object.fromEntries(SETTINGS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]));
+  let updated: DomainRecord | undefined = record;
+  if (Object.keys(settings).length > 0) updated = await deps.domains.updateSettings(record.domain, record.owner, settings);
+  if (updated && patch.isDefault !== undefined) updated = await deps.domains.setDefault(record.domain, record.owner, patch.isDefault);
+  if (!updated) throw new DomainNotFound(OwnMessages.domainNotFound);
+  return toDomainView(updated);
+}
+
+/** DELETE: the name stops serving and can be claimed again at once; its links are deleted in the background. */
+export async function removeDomain(name: string, context: DomainContext, deps: Pick<DomainDeps, 'domains'>): Promise<void> {
+  const record = await ownedDomain(name, context, deps.domains);
+  if (!(await deps.domains.remove(record.domain, record.owner, context.nowMs))) throw new DomainNotFound(OwnMessages.domainNotFound);
+}
+
+/** POST …/verify: checks now, whatever the schedule says; a failed domain starts a new round of 7 days. */
+export async function verifyDomain(name: string, context: DomainContext, deps: DomainDeps): Promise<DomainView> {
+  const record = await ownedDomain(name, context, deps.domains);
+  return toDomainView(await checkNow(record, context.nowMs, deps));
+}

@@ -1,0 +1,67 @@
+import type { Caller } from '../accounts/caller';
+import { InvalidRequest } from '../errors';
+import type { Flags } from '../limits/flags';
+import { OwnMessages } from '../messages';
+import type { DomainStore } from '../ports';
+import { asciiDomain } from './host-name';
+
+export type LinkDomains = Pick<DomainStore, 'find' | 'defaultOf'>;
+
+/** The shared short domain, as a caller may name it: its host (with a port, locally) or its bare name. */
+export function isSharedHost(requested: string, shortBaseUrl: string): boolean {
+  const { host, hostname } = new URL(shortBaseUrl);
+  const name = requested.trim().toLowerCase().replace(/\.$/, '');
+  return name === host || name === hostname;
+}
+
+/** The account's default domain, when custom domains are on; undefined: the shared domain. */
+async function defaultDomain(caller: Caller, flags: Flags, domains: LinkDomains): Promise<string | undefined> {
+  if (caller.kind !== 'apiKey' || !flags.customDomains) return undefined;
+  return domains.defaultOf(caller.owner);
+}
+
+/**
+ * Where new links go (creation, batch, import): the domain asked for, which must be the caller's and active, else
+ * the account's default domain (which must still be active), else the shared domain (undefined). One answer per
+ * name for a whole batch. A refusal is a 400 naming `domain`.
+ */
+export function creationDomains(caller: Caller, flags: Flags, shortBaseUrl: string, domains: LinkDomains): (requested: string | undefined) => Promise<string | undefined> {
+  const answers = new Map<string, Promise<string | undefined>>();
+  const usable = async (name: string): Promise<string> => {
+    const record = await domains.find(name);
+    if (caller.kind !== 'apiKey' || record?.owner !== caller.owner || record.status !== 'active') throw new InvalidRequest(OwnMessages.domainNotUsable(name));
+    return name;
+  };
+  const decide = async (requested: string | undefined): Promise<string | undefined> => {
+    if (requested === undefined) {
+      const fallback = await defaultDomain(caller, flags, domains);
+      return fallback === undefined ? undefined : usable(fallback);
+    }
+    if (isSharedHost(requested, shortBaseUrl)) return undefined;
+    if (!flags.customDomains) throw new InvalidRequest(OwnMessages.domainsDisabled);
+    const name = asciiDomain(requested);
+    if (!name) throw new InvalidRequest(OwnMessages.domainNotUsable(requested.slice(0, 300)));
+    return usable(name);
+  };
+  return (requested) => {
+    const memo = requested ?? '';
+    let answer = answers.get(memo);
+    if (!answer) {
+      answer = decide(requested);
+      answers.set(memo, answer);
+    }
+    return answer;
+  };
+}
+
+/**
+ * The domain a management route means (`?domain=`), else the account's default, else the shared domain. No
+ * ownership check here: a link is found under the name only if it is the caller's (links are checked by owner).
+ */
+export async function managedDomain(requested: string | undefined, caller: Caller, flags: Flags, shortBaseUrl: string, domains: LinkDomains): Promise<string | undefined> {
+  if (requested === undefined) return defaultDomain(caller, flags, domains);
+  if (isSharedHost(requested, shortBaseUrl)) return undefined;
+  const name = asciiDomain(requested);
+  if (!name) throw new InvalidRequest(OwnMessages.domainParameter);
+  return name;
+}
