@@ -6,6 +6,10 @@ import {
   accountsSetPlan,
   accountsShow,
   aliasesAllow,
+  domainsDisable,
+  domainsEnable,
+  domainsList,
+  domainsShow,
   flagsList,
   flagsSet,
   keysCreate,
@@ -16,6 +20,7 @@ import {
   linksShow,
   type Parsed,
 } from './ops/commands';
+import { FLAG_NAMES } from '../functions/shared/domain/limits/flags';
 import { deployedTarget, localTarget, OpsError, type OpsTarget } from './ops/target';
 
 /** `npm run ops -- <command>`: the operator's CLI, against the local stack or a deployed stage (--stage). */
@@ -29,6 +34,10 @@ const COMMANDS: Record<string, (target: OpsTarget, parsed: Parsed, print: (line:
   'links show': linksShow,
   'links disable': linksDisable,
   'links enable': linksEnable,
+  'domains list': domainsList,
+  'domains show': domainsShow,
+  'domains disable': domainsDisable,
+  'domains enable': domainsEnable,
   'flags list': flagsList,
   'flags set': flagsSet,
   'aliases allow': aliasesAllow,
@@ -43,11 +52,15 @@ const USAGE = `usage: npm run ops -- <command> [--stage <name>]
   accounts list
   accounts show <accountId>
   accounts set-plan <accountId> <FREE|INDIE|PRO|ENTERPRISE>
-  links show <code>
+  links show <code>                         (a link on a custom domain: <domain>/<code>)
   links disable <code> --reason <text>
   links enable <code>
+  domains list [--account <accountId>]
+  domains show <domain>
+  domains disable <domain> --reason <text>  (every link on it answers 410)
+  domains enable <domain>
   flags list
-  flags set <shortening|customAliases|passwordProtection|expiration|maintenance> <on|off>
+  flags set <${FLAG_NAMES.join('|')}> <on|off>
   aliases allow <alias> --key <keyId>`;
 
 async function main(argv: string[]): Promise<void> {

@@ -3,6 +3,7 @@ import './exit-quietly-when-the-reader-leaves';
 import { Command, CommanderError } from 'commander';
 import { ApiRefusal, clientFromEnvironment, importLinks, linkStats, listLinks, qrCode, type Io } from './shortener/commands';
 import { UsageError } from './shortener/csv-links';
+import { addDomain, listDomains, verifyDomain } from './shortener/domain-commands';
 
 /**
  * `npm run shortener -- <command>`: the API client's command line, on the typed client (clients/typescript).
@@ -17,7 +18,7 @@ const program = new Command('shortener')
 
 program
   .command('import')
-  .description('create a link per row of a CSV file (columns url,alias,password,expiresIn,maxClicks), 50 per request')
+  .description('create a link per row of a CSV file (columns url,alias,password,expiresIn,maxClicks,domain), 50 per request')
   .argument('<file>', 'the CSV file, with a header row')
   .option('--out <file>', 'write the results (every row, with shortUrl or error) there instead of to stdout')
   .action((file: string, options: { out?: string }) => importLinks(clientFromEnvironment(), file, options, io));
@@ -26,16 +27,18 @@ program
   .command('list')
   .description("list the account's links, newest first")
   .option('--status <status>', 'only links in this state: active, expired, used-up, disabled, deleted')
+  .option('--domain <domain>', 'only links on this domain (a custom one, or the shared host)')
   .option('--json', 'print JSON instead of tab-separated lines')
-  .action((options: { status?: string; json?: boolean }) => listLinks(clientFromEnvironment(), options, io));
+  .action((options: { status?: string; domain?: string; json?: boolean }) => listLinks(clientFromEnvironment(), options, io));
 
 program
   .command('stats')
   .description("a link's clicks")
   .argument('<code>', 'the short code')
   .option('--days <n>', 'the window, 1 to 90 days (30 by default)')
+  .option('--domain <domain>', "the link's domain (by default the account's default domain)")
   .option('--json', 'print the API answer as JSON')
-  .action((code: string, options: { days?: string; json?: boolean }) => linkStats(clientFromEnvironment(), code, options, io));
+  .action((code: string, options: { days?: string; domain?: string; json?: boolean }) => linkStats(clientFromEnvironment(), code, options, io));
 
 program
   .command('qr')
@@ -44,7 +47,27 @@ program
   .requiredOption('--out <file>', 'where to write it (.svg or .png)')
   .option('--format <format>', 'svg or png (by default from the file name)')
   .option('--size <pixels>', '128 to 1024')
-  .action((code: string, options: { out: string; format?: string; size?: string }) => qrCode(clientFromEnvironment(), code, options, io));
+  .option('--domain <domain>', "the link's domain (by default the account's default domain)")
+  .action((code: string, options: { out: string; format?: string; size?: string; domain?: string }) => qrCode(clientFromEnvironment(), code, options, io));
+
+const domains = program.command('domains').description("the account's own domains for its links");
+domains
+  .command('list')
+  .description('every domain of the account, with its status and the DNS records still to create')
+  .option('--json', 'print the API answer as JSON')
+  .action((options: { json?: boolean }) => listDomains(clientFromEnvironment(), options, io));
+domains
+  .command('add')
+  .description('claim a domain for the account; it is active once its DNS record points at the service')
+  .argument('<domain>', 'e.g. go.example.com')
+  .option('--json', 'print the API answer as JSON')
+  .action((domain: string, options: { json?: boolean }) => addDomain(clientFromEnvironment(), domain, options, io));
+domains
+  .command('verify')
+  .description("check a domain's DNS now rather than on the schedule")
+  .argument('<domain>', 'e.g. go.example.com')
+  .option('--json', 'print the API answer as JSON')
+  .action((domain: string, options: { json?: boolean }) => verifyDomain(clientFromEnvironment(), domain, options, io));
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

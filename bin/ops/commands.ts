@@ -3,6 +3,10 @@ import { DynamoAliasOverrides } from '../../functions/shared/adapters/dynamo-ali
 import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import { DynamoDomainStore } from '../../functions/shared/adapters/dynamo-domain-store';
+import { asciiDomain } from '../../functions/shared/domain/domains/host-name';
+import { disableDomain, enableDomain } from '../../functions/shared/domain/domains/domain-takedown';
+import type { DomainRecord } from '../../functions/shared/domain/domains/custom-domain';
 import { DynamoUsageCounter } from '../../functions/shared/adapters/dynamo-usage-counter';
 import { ALIAS_PATTERN } from '../../functions/shared/domain/links/aliases';
 import { accountOfKey } from '../../functions/shared/domain/accounts/api-keys';
@@ -25,6 +29,7 @@ type Print = (line: string) => void;
 const keyStore = (target: OpsTarget) => new DynamoKeyStore(target.dynamo, output(target, StackOutputs.apiKeysTable));
 const directory = (target: OpsTarget) => new AccountDirectory(keyStore(target), new DynamoAccountStore(target.dynamo, output(target, StackOutputs.accountsTable)));
 const linkStore = (target: OpsTarget) => new DynamoLinkStore(target.dynamo, output(target, StackOutputs.linksTable));
+const domainStore = (target: OpsTarget) => new DynamoDomainStore(target.dynamo, output(target, StackOutputs.domainsTable));
 
 function planOption(value: string | undefined): Plan {
   const plan = value?.toUpperCase();
@@ -103,12 +108,14 @@ export async function accountsSetPlan(target: OpsTarget, { positionals }: Parsed
   print(`${accountId} is now on ${changed.plan} (from its next request on)`);
 }
 
+/** A link on a custom domain is named by its key, `<domain>/<code>` (links/link.ts). */
 export async function linksShow(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
   const code = positionals[2];
   if (!code) throw new OpsError('usage: links show <code>');
   const link = await linkStore(target).find(code);
   if (!link) throw new OpsError(`no link with code ${code}`);
   print(`code\t${link.code}`);
+  if (link.domain) print(`domain\t${link.domain}`);
   print(`owner\t${link.owner}`);
   print(`status\t${statusOf(link, Date.now())}`);
   print(`clicks\t${link.clicks}${link.maxClicks !== undefined ? ` of ${link.maxClicks}` : ''}`);
@@ -155,4 +162,53 @@ export async function aliasesAllow(target: OpsTarget, { positionals, values }: P
   if (!keys.some((record) => record.keyId === values.key)) throw new OpsError(`no key with id ${values.key}`);
   await new DynamoAliasOverrides(target.dynamo, output(target, StackOutputs.aliasOverridesTable)).allow(alias, values.key, Date.now());
   print(`${values.key} may now use the reserved alias ${alias}`);
+}
+
+function domainName(positionals: string[], usage: string): string {
+  const name = asciiDomain(positionals[2] ?? '');
+  if (!name) throw new OpsError(`usage: ${usage}`);
+  return name;
+}
+
+const domainLine = (record: DomainRecord) => `${record.domain}\t${record.status}\t${record.owner}${record.isDefault ? '\tdefault' : ''}\tsince ${record.createdAt}`;
+
+export async function domainsList(target: OpsTarget, { values }: Parsed, print: Print): Promise<void> {
+  const store = domainStore(target);
+  let records: DomainRecord[];
+  if (values.account === undefined) records = await store.listAll();
+  else {
+    const account = await directory(target).find(values.account);
+    if (!account) throw new OpsError(`no account with id ${values.account}`);
+    records = await store.listByOwner(account.owner);
+  }
+  records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  for (const record of records) print(domainLine(record));
+}
+
+export async function domainsShow(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
+  const name = domainName(positionals, 'domains show <domain>');
+  const record = await domainStore(target).find(name);
+  if (!record) throw new OpsError(`no domain ${name}`);
+  print(`domain\t${record.domain}`);
+  print(`owner\t${record.owner}`);
+  print(`status\t${record.status}${record.statusReason ? `\t(${record.statusReason})` : ''}`);
+  print(`default\t${record.isDefault ? 'yes' : 'no'}`);
+  for (const dns of record.dnsRecords) print(`dns\t${dns.type} ${dns.name} ${dns.value}`);
+  for (const field of ['rootUrl', 'notFoundUrl', 'expiredUrl'] as const) if (record[field]) print(`${field}\t${record[field]}`);
+  print(`created\t${record.createdAt}${record.verifiedAt ? `\tverified ${record.verifiedAt}` : ''}`);
+  for (const change of record.history) print(`history\t${change.at}\t${change.status}${change.reason ? `\t${change.reason}` : ''}`);
+}
+
+export async function domainsDisable(target: OpsTarget, { positionals, values }: Parsed, print: Print): Promise<void> {
+  const name = domainName(positionals, 'domains disable <domain> --reason "<text>"');
+  if (!values.reason?.trim()) throw new OpsError('usage: domains disable <domain> --reason "<text>"');
+  if (!(await disableDomain(name, values.reason.trim(), Date.now(), domainStore(target)))) throw new OpsError(`no domain ${name}`);
+  print(`${name} is disabled: every link on it answers 410 within 5 s`);
+}
+
+export async function domainsEnable(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
+  const name = domainName(positionals, 'domains enable <domain>');
+  const record = await enableDomain(name, Date.now(), domainStore(target));
+  if (!record) throw new OpsError(`no domain ${name}`);
+  print(`${name} is ${record.status} again`);
 }

@@ -21,7 +21,7 @@ export function clientFromEnvironment(env: NodeJS.ProcessEnv = process.env): Sho
 }
 
 /** The API's own words for a refused call. */
-function messageOf(body: unknown, status: number): string {
+export function messageOf(body: unknown, status: number): string {
   const message = (body as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' ? `${message} (${status})` : `the API answered ${status}`;
 }
@@ -123,13 +123,13 @@ export async function importLinks(client: ShortenerClient, file: string, options
   if (stoppedBy) throw new ApiRefusal(`import stopped: ${stoppedBy}`);
 }
 
-export async function listLinks(client: ShortenerClient, options: { status?: string; json?: boolean }, io: Io): Promise<void> {
+export async function listLinks(client: ShortenerClient, options: { status?: string; domain?: string; json?: boolean }, io: Io): Promise<void> {
   const links: unknown[] = [];
   let cursor: string | undefined;
   if (!options.json) io.out('shortCode\tstatus\tclicks\tshortUrl\turl\n');
   do {
     const { data, error, response } = await client.GET('/v2/links', {
-      params: { query: { limit: 100, ...(cursor ? { cursor } : {}), ...(options.status ? { status: options.status as never } : {}) } },
+      params: { query: { limit: 100, ...(cursor ? { cursor } : {}), ...(options.status ? { status: options.status as never } : {}), ...(options.domain ? { domain: options.domain } : {}) } },
     });
     if (!data) throw new ApiRefusal(messageOf(error, response.status));
     if (options.json) links.push(...data.links);
@@ -141,9 +141,9 @@ export async function listLinks(client: ShortenerClient, options: { status?: str
 
 const counts = (entries: Array<[string, number]>) => (entries.length === 0 ? 'none' : entries.map(([name, clicks]) => `${name} ${clicks}`).join(', '));
 
-export async function linkStats(client: ShortenerClient, code: string, options: { days?: string; json?: boolean }, io: Io): Promise<void> {
+export async function linkStats(client: ShortenerClient, code: string, options: { days?: string; domain?: string; json?: boolean }, io: Io): Promise<void> {
   const { data, error, response } = await client.GET('/v2/links/{code}/stats', {
-    params: { path: { code }, query: options.days ? { days: Number(options.days) } : {} },
+    params: { path: { code }, query: { ...(options.days ? { days: Number(options.days) } : {}), ...(options.domain ? { domain: options.domain } : {}) } },
   });
   if (!data) throw new ApiRefusal(messageOf(error, response.status));
   if (options.json) {
@@ -162,10 +162,10 @@ export async function linkStats(client: ShortenerClient, code: string, options: 
   );
 }
 
-export async function qrCode(client: ShortenerClient, code: string, options: { out: string; format?: string; size?: string }, io: Io): Promise<void> {
+export async function qrCode(client: ShortenerClient, code: string, options: { out: string; format?: string; size?: string; domain?: string }, io: Io): Promise<void> {
   const format = options.format ?? (options.out.toLowerCase().endsWith('.png') ? 'png' : 'svg');
   const { data, error, response } = await client.GET('/v2/links/{code}/qr', {
-    params: { path: { code }, query: { format: format as never, ...(options.size ? { size: Number(options.size) } : {}) } },
+    params: { path: { code }, query: { format: format as never, ...(options.size ? { size: Number(options.size) } : {}), ...(options.domain ? { domain: options.domain } : {}) } },
     parseAs: 'arrayBuffer',
   });
   if (!data) throw new ApiRefusal(messageOf(error, response.status));

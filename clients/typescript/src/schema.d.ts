@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * List the account's links
-         * @description Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last).
+         * @description Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain's host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`.
          */
         get: operations["listLinks"];
         put?: never;
@@ -73,21 +73,21 @@ export interface paths {
         };
         /**
          * View a link
-         * @description One of the account's links with its click count and status. Other accounts' links answer 404.
+         * @description One of the account's links with its click count and status. Other accounts' links answer 404. Without `domain`, the account's default domain (the shared one when it has none).
          */
         get: operations["getLink"];
         put?: never;
         post?: never;
         /**
          * Delete a link
-         * @description Visitors get 410 from then on; the code is never given out again.
+         * @description Visitors get 410 from then on; the code is never given out again. Without `domain`, the account's default domain (the shared one when it has none).
          */
         delete: operations["deleteLink"];
         options?: never;
         head?: never;
         /**
          * Change a link
-         * @description Changes the destination, expiry, click limit or password; `null` removes an expiry, a click limit or a password. Visitors see the change within 60 seconds.
+         * @description Changes the destination, expiry, click limit or password; `null` removes an expiry, a click limit or a password. Visitors see the change within 60 seconds. Without `domain`, the account's default domain (the shared one when it has none).
          */
         patch: operations["updateLink"];
         trace?: never;
@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * A link's QR code
-         * @description The QR code of the short URL, as SVG (the default) or PNG.
+         * @description The QR code of the short URL, as SVG (the default) or PNG. Without `domain`, the account's default domain (the shared one when it has none).
          */
         get: operations["getLinkQrCode"];
         put?: never;
@@ -121,7 +121,7 @@ export interface paths {
         };
         /**
          * A link's clicks
-         * @description Counted redirects per day (UTC), country, referring host and device class over the last `days` days; `total` is all clicks ever.
+         * @description Counted redirects per day (UTC), country, referring host and device class over the last `days` days; `total` is all clicks ever. Without `domain`, the account's default domain (the shared one when it has none).
          */
         get: operations["getLinkStats"];
         put?: never;
@@ -146,6 +146,78 @@ export interface paths {
         get: operations["getUsage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's domains
+         * @description Every custom domain of the account, oldest first (an account holds at most what its plan allows).
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Add a custom domain
+         * @description Claims the name for the account (409 when any account holds it). It is `pending` until its DNS record (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.
+         */
+        post: operations["addDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * View a domain
+         * @description Its status, why it is not active yet (`statusReason`), the DNS records to create and its settings.
+         */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a domain
+         * @description It stops serving at once and the name can be claimed again; its links become `deleted` in the background.
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a domain
+         * @description `isDefault: true` makes an active domain the account's default (new links go there when they name no domain), unsetting the previous one. `rootUrl`, `notFoundUrl` and `expiredUrl` are where visitors of its root, of an unknown code and of a link that ran out go (302); `null` removes one.
+         */
+        patch: operations["updateDomain"];
+        trace?: never;
+    };
+    "/v2/domains/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a domain now
+         * @description Checks its DNS (and certificate) now rather than on the schedule; a `failed` domain starts a new 7 days of checks.
+         */
+        post: operations["verifyDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -285,6 +357,11 @@ export interface components {
          *     - Each link must be a JSON object
          *     - Request body must set at least one of url, expiresIn, maxClicks, password
          *     - Idempotency-Key must be 1 to 255 printable ASCII characters
+         *     - Custom domains are currently disabled on this platform
+         *     - domain must be a public host name of at least two labels under a public suffix, at most 253 characters: not an IP address, localhost, one of this service's own domains, a cloud provider's hostname or a look-alike name
+         *     - domain must be a host name, such as go.example.com
+         *     - Request body must set at least one of isDefault, rootUrl, notFoundUrl, expiredUrl
+         *     - domain <domain> is not an active domain of this account
          */
         BadRequest: {
             headers: {
@@ -337,7 +414,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits";
+                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains";
                     /** @enum {string} */
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
@@ -345,7 +422,7 @@ export interface components {
                 };
             };
         };
-        /** @description No such link in this account. */
+        /** @description No such link, or no such domain, in this account. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -360,7 +437,7 @@ export interface components {
                 };
             };
         };
-        /** @description The link was disabled by the platform, or a request with the same Idempotency-Key is still running. */
+        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, or the domain already belongs to an account. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -370,7 +447,7 @@ export interface components {
                     /** @constant */
                     statusCode: 409;
                     /** @enum {string} */
-                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress";
+                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use";
                     /** @constant */
                     error: "Conflict";
                 };
@@ -543,6 +620,7 @@ export interface operations {
                     password?: string | null;
                     expiresIn?: number | null;
                     maxClicks?: number | null;
+                    domain?: string | null;
                 };
             };
         };
@@ -601,6 +679,7 @@ export interface operations {
                         password?: string | null;
                         expiresIn?: number | null;
                         maxClicks?: number | null;
+                        domain?: string | null;
                     }[];
                 };
             };
@@ -654,6 +733,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                domain?: string;
             };
             header?: never;
             path?: never;
@@ -675,6 +755,7 @@ export interface operations {
                             /** Format: uri */
                             shortUrl: string;
                             shortCode: string;
+                            domain: string;
                             url?: string;
                             alias?: string;
                             /** Format: date-time */
@@ -702,7 +783,9 @@ export interface operations {
     };
     getLink: {
         parameters: {
-            query?: never;
+            query?: {
+                domain?: string;
+            };
             header?: never;
             path: {
                 /** @description The short code (or alias). */
@@ -725,6 +808,7 @@ export interface operations {
                         /** Format: uri */
                         shortUrl: string;
                         shortCode: string;
+                        domain: string;
                         url?: string;
                         alias?: string;
                         /** Format: date-time */
@@ -750,7 +834,9 @@ export interface operations {
     };
     deleteLink: {
         parameters: {
-            query?: never;
+            query?: {
+                domain?: string;
+            };
             header?: never;
             path: {
                 /** @description The short code (or alias). */
@@ -781,7 +867,9 @@ export interface operations {
     };
     updateLink: {
         parameters: {
-            query?: never;
+            query?: {
+                domain?: string;
+            };
             header?: never;
             path: {
                 /** @description The short code (or alias). */
@@ -813,6 +901,7 @@ export interface operations {
                         /** Format: uri */
                         shortUrl: string;
                         shortCode: string;
+                        domain: string;
                         url?: string;
                         alias?: string;
                         /** Format: date-time */
@@ -846,6 +935,7 @@ export interface operations {
             query?: {
                 format?: "svg" | "png";
                 size?: number;
+                domain?: string;
             };
             header?: never;
             path: {
@@ -881,6 +971,7 @@ export interface operations {
         parameters: {
             query?: {
                 days?: number;
+                domain?: string;
             };
             header?: never;
             path: {
@@ -975,6 +1066,299 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domains. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domains: {
+                            domain: string;
+                            /** @enum {string} */
+                            status: "pending" | "active" | "failed" | "disabled";
+                            isDefault: boolean;
+                            dnsRecords: {
+                                /** @enum {string} */
+                                type: "CNAME" | "A";
+                                name: string;
+                                value: string;
+                            }[];
+                            rootUrl: string | null;
+                            notFoundUrl: string | null;
+                            expiredUrl: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            verifiedAt: string | null;
+                            statusReason: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain, pending. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        /** @enum {string} */
+                        status: "pending" | "active" | "failed" | "disabled";
+                        isDefault: boolean;
+                        dnsRecords: {
+                            /** @enum {string} */
+                            type: "CNAME" | "A";
+                            name: string;
+                            value: string;
+                        }[];
+                        rootUrl: string | null;
+                        notFoundUrl: string | null;
+                        expiredUrl: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        verifiedAt: string | null;
+                        statusReason: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The custom domain, e.g. go.example.com (an IDN in Unicode or punycode). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        /** @enum {string} */
+                        status: "pending" | "active" | "failed" | "disabled";
+                        isDefault: boolean;
+                        dnsRecords: {
+                            /** @enum {string} */
+                            type: "CNAME" | "A";
+                            name: string;
+                            value: string;
+                        }[];
+                        rootUrl: string | null;
+                        notFoundUrl: string | null;
+                        expiredUrl: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        verifiedAt: string | null;
+                        statusReason: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The custom domain, e.g. go.example.com (an IDN in Unicode or punycode). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain was removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The custom domain, e.g. go.example.com (an IDN in Unicode or punycode). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    isDefault?: boolean;
+                    rootUrl?: string | null;
+                    notFoundUrl?: string | null;
+                    expiredUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        /** @enum {string} */
+                        status: "pending" | "active" | "failed" | "disabled";
+                        isDefault: boolean;
+                        dnsRecords: {
+                            /** @enum {string} */
+                            type: "CNAME" | "A";
+                            name: string;
+                            value: string;
+                        }[];
+                        rootUrl: string | null;
+                        notFoundUrl: string | null;
+                        expiredUrl: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        verifiedAt: string | null;
+                        statusReason: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The custom domain, e.g. go.example.com (an IDN in Unicode or punycode). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain after the check. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        /** @enum {string} */
+                        status: "pending" | "active" | "failed" | "disabled";
+                        isDefault: boolean;
+                        dnsRecords: {
+                            /** @enum {string} */
+                            type: "CNAME" | "A";
+                            name: string;
+                            value: string;
+                        }[];
+                        rootUrl: string | null;
+                        notFoundUrl: string | null;
+                        expiredUrl: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        verifiedAt: string | null;
+                        statusReason: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -1015,6 +1399,7 @@ export interface operations {
                     password?: string | null;
                     expiresIn?: number | null;
                     maxClicks?: number | null;
+                    domain?: string | null;
                 };
             };
         };
@@ -1072,6 +1457,7 @@ export interface operations {
                         password?: string | null;
                         expiresIn?: number | null;
                         maxClicks?: number | null;
+                        domain?: string | null;
                     }[];
                 };
             };

@@ -1,0 +1,22 @@
+import type { DomainStore } from '../ports';
+import type { DomainRecord } from './custom-domain';
+
+/**
+ * An operator's takedown of a whole domain: every link on it answers 410 "disabled" (visits.ts), the owner can
+ * neither verify nor change it back. One conditional write on the status read, so it cannot race a check.
+ */
+export async function disableDomain(name: string, reason: string, nowMs: number, domains: DomainStore): Promise<DomainRecord | undefined> {
+  const record = await domains.find(name);
+  if (!record || record.status === 'disabled') return record;
+  return domains.transition(name, { from: [record.status], change: { status: 'disabled', at: new Date(nowMs).toISOString(), reason }, nextCheckAt: null });
+}
+
+/** Back to active if it ever was verified; else pending, with a fresh round of checks starting now. */
+export async function enableDomain(name: string, nowMs: number, domains: DomainStore): Promise<DomainRecord | undefined> {
+  const record = await domains.find(name);
+  if (!record || record.status !== 'disabled') return record;
+  const at = new Date(nowMs).toISOString();
+  return record.verifiedAt
+    ? domains.transition(name, { from: ['disabled'], change: { status: 'active', at }, nextCheckAt: null })
+    : domains.transition(name, { from: ['disabled'], change: { status: 'pending', at, reason: 'Enabled again: waiting for the next check of its DNS record' }, nextCheckAt: nowMs, checksStartedAt: at });
+}

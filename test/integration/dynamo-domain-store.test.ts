@@ -1,0 +1,131 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDomainStore } from '../../functions/shared/adapters/dynamo-domain-store';
+import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import type { DomainRecord } from '../../functions/shared/domain/domains/custom-domain';
+import { StackOutputs } from '../../lib/stack-outputs';
+import { dynamo, freshTables } from '../support/local-stack';
+
+/** The domain store's transactions and the links' per-domain keys against DynamoDB Local. */
+const nowMs = Date.now();
+let domains: DynamoDomainStore;
+let links: DynamoLinkStore;
+let linksTable: string;
+
+beforeAll(async () => {
+  const tables = await freshTables();
+  domains = new DynamoDomainStore(dynamo(), tables[StackOutputs.domainsTable] as string);
+  linksTable = tables[StackOutputs.linksTable] as string;
+  links = new DynamoLinkStore(dynamo(), linksTable);
+});
+
+let counter = 0;
+function domainRecord(owner: string, fields: Partial<DomainRecord> = {}): DomainRecord {
+  counter += 1;
+  const createdAt = new Date(nowMs + counter).toISOString();
+  return { domain: `d${counter}.acme${nowMs.toString(36)}.com`, owner, status: 'pending', isDefault: false, dnsRecords: [], createdAt, history: [{ status: 'pending', at: createdAt }], nextCheckAt: nowMs, ...fields };
+}
+
+describe('claiming a name', () => {
+  it('lets exactly one of many concurrent claims win, whatever the accounts', async () => {
+    const name = `race.acme${nowMs.toString(36)}.com`;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => domains.claim(domainRecord(`acct:racer${index}`, { domain: name }), 10)));
+    expect(results.filter((result) => result === 'claimed')).toHaveLength(1);
+    expect(results.filter((result) => result === 'taken')).toHaveLength(19);
+  });
+
+  it('counts an account\'s domains exactly under concurrency, and a removal gives one back', async () => {
+    const owner = `acct:counted${nowMs}`;
+    const results = await Promise.all(Array.from({ length: 12 }, () => domains.claim(domainRecord(owner), 10)));
+    expect(results.filter((result) => result === 'claimed')).toHaveLength(10);
+    expect(results.filter((result) => result === 'overLimit')).toHaveLength(2);
+    const [first] = await domains.listByOwner(owner);
+    expect(await domains.remove(first?.domain ?? '', owner, nowMs)).toBe(true);
+    expect(await domains.claim(domainRecord(owner), 10)).toBe('claimed');
+    expect(await domains.claim(domainRecord(owner), 10)).toBe('overLimit');
+    expect(await domains.claim(domainRecord(owner), null)).toBe('claimed');
+  });
+});
+
+describe('an account\'s domains', () => {
+  it('have one default at a time, which goes with its domain', async () => {
+    const owner = `acct:defaults${nowMs}`;
+    const [one, two] = [domainRecord(owner, { status: 'active' }), domainRecord(owner, { status: 'active' })];
+    for (const record of [one, two]) await domains.claim(record, null);
+    await domains.setDefault(one.domain, owner, true);
+    expect(await domains.setDefault(two.domain, owner, true)).toMatchObject({ isDefault: true });
+    expect(await domains.find(one.domain)).toMatchObject({ isDefault: false });
+    expect(await domains.defaultOf(owner)).toBe(two.domain);
+    expect(await domains.setDefault(two.domain, 'acct:intruder', true)).toBeUndefined();
+    await domains.remove(two.domain, owner, nowMs);
+    expect(await domains.defaultOf(owner)).toBeUndefined();
+  });
+
+  it('change status only from the status read, recording each change once', async () => {
+    const record = domainRecord(`acct:status${nowMs}`);
+    await domains.claim(record, null);
+    const at = new Date(nowMs + 5000).toISOString();
+    expect(await domains.transition(record.domain, { from: ['pending'], change: { status: 'pending', at, reason: 'no DNS yet' }, nextCheckAt: nowMs + 300_000 })).toMatchObject({
+      status: 'pending',
+      statusReason: 'no DNS yet',
+      nextCheckAt: nowMs + 300_000,
+    });
+    const active = await domains.transition(record.domain, { from: ['pending'], change: { status: 'active', at }, verifiedAt: at, nextCheckAt: null });
+    expect(active).toMatchObject({ status: 'active', verifiedAt: at });
+    expect(active?.statusReason).toBeUndefined();
+    expect(active?.nextCheckAt).toBeUndefined();
+    expect(active?.history.map((change) => change.status)).toEqual(['pending', 'active']);
+    expect(await domains.transition(record.domain, { from: ['pending'], change: { status: 'failed', at }, nextCheckAt: null })).toBeUndefined();
+  });
+
+  it('come up for checks and cleanups when due, through the work index', async () => {
+    const owner = `acct:work${nowMs}`;
+    const due = domainRecord(owner, { nextCheckAt: nowMs - 1 });
+    const later = domainRecord(owner, { nextCheckAt: nowMs + 3_600_000 });
+    for (const record of [due, later]) await domains.claim(record, null);
+    const checks = await domains.dueChecks(nowMs, 1000);
+    expect(checks).toContain(due.domain);
+    expect(checks).not.toContain(later.domain);
+    await domains.remove(due.domain, owner, nowMs);
+    const cleanup = (await domains.dueCleanups(nowMs, 1000)).find((entry) => entry.domain === due.domain);
+    expect(cleanup).toMatchObject({ formerOwner: owner, deletedAt: new Date(nowMs).toISOString() });
+    await domains.postponeCleanup(cleanup?.id ?? '', nowMs + 60_000);
+    expect((await domains.dueCleanups(nowMs, 1000)).map((entry) => entry.domain)).not.toContain(due.domain);
+    await domains.finishCleanup(cleanup?.id ?? '');
+    expect((await domains.dueCleanups(nowMs + 120_000, 1000)).map((entry) => entry.domain)).not.toContain(due.domain);
+    expect(await domains.listAll()).not.toContainEqual(expect.objectContaining({ domain: expect.stringContaining('#') }));
+  });
+});
+
+describe('links on custom domains', () => {
+  it('are keyed per domain: one alias on two domains and the shared one is three links', async () => {
+    const base = { url: 'https://example.com/', isAlias: true, createdAt: new Date(nowMs).toISOString(), clicks: 0, owner: 'acct:a' };
+    const alias = `promo${nowMs.toString(36)}`;
+    expect(await links.createIfAbsent({ ...base, code: alias, domain: 'go.acme.com' })).toBe(true);
+    expect(await links.createIfAbsent({ ...base, code: alias, domain: 'go.other.com', url: 'https://example.org/' })).toBe(true);
+    expect(await links.createIfAbsent({ ...base, code: alias })).toBe(true);
+    expect(await links.createIfAbsent({ ...base, code: alias, domain: 'go.acme.com' })).toBe(false);
+    expect(await links.find(`go.other.com/${alias}`)).toMatchObject({ code: alias, domain: 'go.other.com', url: 'https://example.org/' });
+    expect(await links.find(alias)).not.toHaveProperty('domain');
+  });
+
+  it('are found for a removed domain\'s cleanup: the former owner\'s, made before the removal', async () => {
+    const domain = `cleanup.acme${nowMs.toString(36)}.com`;
+    const made = (code: string, owner: string, at: number) => links.createIfAbsent({ code, domain, url: 'https://example.com/', isAlias: true, createdAt: new Date(at).toISOString(), clicks: 0, owner });
+    await made('before1', 'acct:old', nowMs - 2000);
+    await made('before2', 'acct:old', nowMs - 1000);
+    await made('other', 'acct:new', nowMs - 500);
+    await made('after', 'acct:old', nowMs + 1000);
+    const { keys } = await links.keysOnDomain(domain, 'acct:old', new Date(nowMs).toISOString());
+    expect(keys.sort()).toEqual([`${domain}/before1`, `${domain}/before2`]);
+    expect(await links.markDeleted(`${domain}/before1`, 'acct:old', nowMs)).toMatchObject({ done: true, link: { code: 'before1', domain, deleted: true } });
+    expect(await links.markDeleted(`${domain}/before1`, 'acct:old', nowMs)).toMatchObject({ done: false });
+  });
+
+  it('leave links written before domains existed readable as they were: a bare code, no domain', async () => {
+    const code = `old${nowMs.toString(36)}`;
+    await dynamo().send(new PutCommand({ TableName: linksTable, Item: { code, url: 'https://example.com/old', isAlias: false, createdAt: '2026-01-01T00:00:00.000Z', clicks: 3, owner: 'acct:a' } }));
+    const found = await links.find(code);
+    expect(found).toEqual({ code, url: 'https://example.com/old', isAlias: false, createdAt: '2026-01-01T00:00:00.000Z', clicks: 3, owner: 'acct:a' });
+    expect(await links.update(code, 'acct:a', { url: 'https://example.com/new' }, nowMs)).toMatchObject({ done: true, link: { code, url: 'https://example.com/new' } });
+  });
+});
