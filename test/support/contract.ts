@@ -9,7 +9,8 @@ import { GATEWAY_ANSWERS, gatewayResponseTemplate } from '../../lib/gateway-resp
  * The contract test (issue 12): every answer the stack tests receive through `http` or `rawHttp` is checked
  * against the OpenAPI document the service serves. The status must be listed for the operation, the body must
  * match its schema, the headers it marks required must be there. Requests that reach no documented operation
- * must get the gateway's JSON 404; visitors' pages (GET, HEAD and POST of a short code) are not API operations.
+ * must get the gateway's JSON 404; visitors' pages (GET, HEAD and POST of a short code, GET and HEAD of the root)
+ * are not API operations.
  */
 type Json = Record<string, unknown>;
 interface DocumentedResponse {
@@ -47,9 +48,11 @@ function documentedPath(pathname: string): string | undefined {
   )?.template;
 }
 
+/** A short code (GET, HEAD, POST), or the root (GET, HEAD), which a customer domain redirects to its rootUrl. */
 function isVisitorRequest(method: string, pathname: string): boolean {
   const segments = pathname.split('/');
-  return segments.length === 2 && segments[1] !== '' && !API_PATH_SEGMENTS.includes(segments[1] ?? '') && ['GET', 'HEAD', 'POST'].includes(method);
+  if (segments.length !== 2 || API_PATH_SEGMENTS.includes(segments[1] ?? '')) return false;
+  return segments[1] === '' ? ['GET', 'HEAD'].includes(method) : ['GET', 'HEAD', 'POST'].includes(method);
 }
 
 export interface Answer {

@@ -182,9 +182,9 @@ export class DynamoDomainStore implements DomainStore {
       sets.push('checksStartedAt = :checksStartedAt');
       values[':checksStartedAt'] = transition.checksStartedAt;
     }
-    if (transition.nextCheckAt === null) removes.push('work', 'dueAt');
+    if (transition.nextCheckAt === null) removes.push('#work', 'dueAt');
     else {
-      sets.push('work = :work', 'dueAt = :dueAt');
+      sets.push('#work = :work', 'dueAt = :dueAt');
       values[':work'] = VERIFY;
       values[':dueAt'] = transition.nextCheckAt;
     }
@@ -197,7 +197,8 @@ export class DynamoDomainStore implements DomainStore {
           Key: { domain },
           UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
           ConditionExpression: `#status IN (${from.join(', ')})`,
-          ExpressionAttributeNames: { '#status': 'status' },
+          // `status` and `work` are reserved words of DynamoDB's expressions.
+          ExpressionAttributeNames: { '#status': 'status', '#work': 'work' },
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
@@ -269,7 +270,14 @@ export class DynamoDomainStore implements DomainStore {
 
   async postponeCleanup(id: string, untilMs: number): Promise<void> {
     await this.client.send(
-      new UpdateCommand({ TableName: this.tableName, Key: { domain: id }, UpdateExpression: 'SET dueAt = :until', ConditionExpression: 'attribute_exists(work)', ExpressionAttributeValues: { ':until': untilMs } }),
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { domain: id },
+        UpdateExpression: 'SET dueAt = :until',
+        ConditionExpression: 'attribute_exists(#work)',
+        ExpressionAttributeNames: { '#work': 'work' },
+        ExpressionAttributeValues: { ':until': untilMs },
+      }),
     ).catch(refused);
   }
 
