@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { readLocalTopology, synthesize } from '../bin/local/stack';
 import { ESM_REQUIRE_BANNER } from '../lib/service-function';
+import { EnvNames } from '../functions/shared/config';
 import { median, round } from './support';
 
 /**
@@ -54,13 +55,25 @@ async function main(): Promise<void> {
     none: await buildFloor('none.ts', outdir),
     dynamodb: await buildFloor('dynamodb.ts', outdir),
     dynamodbSsm: await buildFloor('dynamodb-ssm.ts', outdir),
+    dynamodbCloudFront: await buildFloor('dynamodb-cloudfront.ts', outdir),
+    dynamodbSsmCloudFront: await buildFloor('dynamodb-ssm-cloudfront.ts', outdir),
   };
 
   const rows = [...topology.functions.values()].map((fn) => {
     const name = fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId;
     const readsSsm = Object.keys(fn.environment).some((key) => key.includes('PARAMETER'));
     const readsTables = Object.keys(fn.environment).some((key) => key.endsWith('_TABLE'));
-    const [floor, floorName] = readsSsm ? [floors.dynamodbSsm, 'DynamoDB + SSM'] : readsTables ? [floors.dynamodb, 'DynamoDB'] : [floors.none, 'no SDK client'];
+    // The two functions that manage CloudFront tenants carry its client (issue 17).
+    const managesTenants = EnvNames.tenantDistributionId in fn.environment;
+    const [floor, floorName] = managesTenants
+      ? readsSsm
+        ? [floors.dynamodbSsmCloudFront, 'DynamoDB + SSM + CloudFront']
+        : [floors.dynamodbCloudFront, 'DynamoDB + CloudFront']
+      : readsSsm
+        ? [floors.dynamodbSsm, 'DynamoDB + SSM']
+        : readsTables
+          ? [floors.dynamodb, 'DynamoDB']
+          : [floors.none, 'no SDK client'];
     // LAMBDA_TASK_ROOT as Lambda sets it: the docs function reads the file shipped beside its bundle.
     return { name, file: fn.entryFile, environment: { ...fn.environment, LAMBDA_TASK_ROOT: path.dirname(fn.entryFile) }, floor, floorName };
   });

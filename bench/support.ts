@@ -4,10 +4,10 @@ import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '
 
 /** Shared by the benchmarks: the local stack as `npm start` runs it, autocannon runs, and medians. */
 
-export async function startBenchStack(): Promise<LocalStackProcess> {
+export async function startBenchStack(environment: Record<string, string> = {}): Promise<LocalStackProcess> {
   // No terminal on AWS: the benchmark's own process should not pay for echoing a log line per click. And the
   // benchmarks measure the stack itself, past the stage's throttles (which would answer 429 above 4,000 rps).
-  const stack = await spawnLocalStack({ LOCAL_SKIP_SYNTH: process.env.LOCAL_SKIP_SYNTH ?? '', LOCAL_FUNCTION_LOGS: 'off', LOCAL_THROTTLES: 'off' });
+  const stack = await spawnLocalStack({ LOCAL_SKIP_SYNTH: process.env.LOCAL_SKIP_SYNTH ?? '', LOCAL_FUNCTION_LOGS: 'off', LOCAL_THROTTLES: 'off', ...environment });
   // test/support/local-stack reads the stack's addresses from the environment; the benchmarks reuse its helpers.
   Object.assign(process.env, localStackEnvironment(stack));
   return stack;

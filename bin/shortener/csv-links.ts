@@ -38,7 +38,7 @@ const numberOrText = (value: string): number | string => (/^-?\d{1,16}$/.test(va
 /** One row as a link request: empty cells are fields not set. */
 export function linkRequestOf(row: Record<string, string>): Record<string, string | number> {
   const request: Record<string, string | number> = { url: row.url ?? '' };
-  for (const field of ['alias', 'password'] as const) if (row[field]) request[field] = row[field];
+  for (const field of ['alias', 'password', 'domain'] as const) if (row[field]) request[field] = row[field];
   for (const field of ['expiresIn', 'maxClicks'] as const) if (row[field]?.trim()) request[field] = numberOrText(row[field]);
   return request;
 }

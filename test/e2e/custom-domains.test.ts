@@ -144,6 +144,10 @@ describe('links on custom domains', () => {
     expect((await shorten(apiKey, { url: 'https://three.example.com/', alias, domain: two })).json()).toMatchObject({ message: 'Alias is already taken' });
     expect((await visit(one, `/${alias}`)).headers.location).toBe('https://one.example.com/');
     expect((await visit(two, `/${alias}`)).headers.location).toBe('https://two.example.com/');
+    // Clicks are counted per (domain, code): one each, none mixed up.
+    for (const name of [one, two]) {
+      await eventually(async () => expect((await api(apiKey, 'GET', `/v2/links/${alias}/stats?domain=${name}`)).json()).toMatchObject({ total: 1, days: expect.arrayContaining([expect.objectContaining({ clicks: 1 })]) }), 20_000);
+    }
     // Neither exists on the shared domain, nor on a host that is nobody's.
     expect((await http('GET', `/${alias}`)).status).toBe(404);
     const stranger = freshName('nobody');

@@ -48,6 +48,7 @@ describe('GET /v2/links/{code}', () => {
     expect(response.json()).toEqual({
       shortUrl,
       shortCode,
+      domain: new URL(shortUrl).host,
       url: 'https://example.com/managed',
       alias: shortCode,
       createdAt: expect.stringMatching(ISO_MS),

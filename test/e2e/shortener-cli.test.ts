@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -213,5 +213,34 @@ describe('output into a closed pipe (issue 16)', () => {
     });
     expect(result.stderr).not.toMatch(/EPIPE|at .+\(.+:\d+:\d+\)/);
     expect(result.code).toBe(0);
+  });
+});
+
+describe('npm run shortener -- domains', () => {
+  it('adds a domain, lists it with the DNS record to create, verifies it, and imports links onto it', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const name = `cli${Date.now().toString(36)}.acme-cli.com`;
+    const added = await shortener(['domains', 'add', name], apiKey);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain(`${name}\tpending`);
+    expect(added.stdout).toContain(`create: A ${name} → 127.0.0.1`);
+    expect((await shortener(['domains', 'list', '--json'], apiKey)).stdout).toContain(`"domain": "${name}"`);
+
+    appendFileSync(process.env.LOCAL_HOSTS_FILE as string, `127.0.0.1 ${name}\n`);
+    const verified = await shortener(['domains', 'verify', name], apiKey);
+    expect([verified.code, verified.stdout.trim()]).toEqual([0, `${name}\tactive`]);
+    expect((await shortener(['domains', 'add', name], apiKey)).stderr.trim()).toBe('This domain is already in use (409)');
+
+    const csv = path.join(work, 'on-domain.csv');
+    writeFileSync(csv, `url,alias,domain\nhttps://example.com/a,cli-a,${name}\nhttps://example.com/b,cli-b,\nhttps://example.com/c,cli-c,nobody.example.com\n`);
+    const imported = await shortener(['import', csv], apiKey);
+    const rows = parse(imported.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((row) => [row.shortUrl, row.error])).toEqual([
+      [`https://${name}/cli-a`, ''],
+      [expect.stringMatching(/^http:\/\/localhost:\d+\/cli-b$/), ''],
+      ['', 'domain nobody.example.com is not an active domain of this account'],
+    ]);
+    const listed = await shortener(['list', '--domain', name], apiKey);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(2);
   });
 });

@@ -19,6 +19,7 @@ describe('parseLinkRows', () => {
 describe('linkRequestOf', () => {
   it('leaves empty cells out, sends whole numbers as numbers and anything else as written', () => {
     expect(linkRequestOf({ url: 'https://example.com', alias: '', password: 'pw12', expiresIn: ' 3600 ', maxClicks: '' })).toEqual({ url: 'https://example.com', password: 'pw12', expiresIn: 3600 });
+    expect(linkRequestOf({ url: 'https://example.com', domain: 'go.acme.com' })).toEqual({ url: 'https://example.com', domain: 'go.acme.com' });
     expect(linkRequestOf({ url: 'https://example.com', expiresIn: 'soon', maxClicks: '1.5' })).toEqual({ url: 'https://example.com', expiresIn: 'soon', maxClicks: '1.5' });
   });
 });
