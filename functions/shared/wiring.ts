@@ -63,7 +63,13 @@ export function originSecrets(): OriginSecrets {
   const name = config.originVerifyParameter();
   if (!name) return () => Promise.resolve([]);
   const stored = parameterKeptFor(name, ORIGIN_SECRET_REFRESH_MS);
-  return async () => originSecretValues(await stored());
+  // Parsed once per stored value, not once per request.
+  let parsed: { from: string; values: readonly string[] } | undefined;
+  return async () => {
+    const value = await stored();
+    if (parsed?.from !== value) parsed = { from: value, values: originSecretValues(value) };
+    return parsed.values;
+  };
 }
 
 /** Like parameterOnFirstUse, read again once `ttlMs` old; while a new read fails, the last value stands. */

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+/** 32 bytes whatever the text: what sameText compares, exported for callers that compare one value with known ones. */
+export const textDigest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 /**
  * Compares a value a client sent with the one expected, in constant time whatever the lengths: both are hashed to
@@ -8,5 +9,5 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * refuses by throwing.
  */
 export function sameText(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented), digest(expected));
+  return timingSafeEqual(textDigest(presented), textDigest(expected));
 }

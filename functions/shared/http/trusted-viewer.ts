@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header } from './headers';
-import { sameText } from './same-text';
+import { timingSafeEqual } from 'node:crypto';
+import { textDigest } from './same-text';
 import { asciiDomain } from '../domain/domains/host-name';
 
 /**
@@ -37,12 +38,40 @@ export function originSecretValues(stored: string): string[] {
   return stored ? [stored] : [];
 }
 
-/** Whether the request carries one of the origin secrets; every value is compared, so timing tells nothing. */
+/** The digests of the secret values seen (current and previous, a few over a container's life): hashed once each. */
+const secretDigests = new Map<string, Buffer>();
+function digestOfSecret(secret: string): Buffer {
+  let digest = secretDigests.get(secret);
+  if (!digest) {
+    if (secretDigests.size >= 8) secretDigests.clear();
+    digest = textDigest(secret);
+    secretDigests.set(secret, digest);
+  }
+  return digest;
+}
+
+/**
+ * Whether the request carries one of the origin secrets, compared as sameText does (32-byte digests, constant
+ * time, every value compared so timing tells nothing), with the secrets' digests kept: one hash per request.
+ */
 async function cameThroughCloudFront(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<boolean> {
   const presented = header(event, ORIGIN_VERIFY_HEADER);
   if (!presented) return false;
   const secrets = await originSecrets().catch(() => []);
-  return secrets.map((secret) => sameText(presented, secret)).includes(true);
+  const digest = textDigest(presented);
+  return secrets.map((secret) => timingSafeEqual(digest, digestOfSecret(secret))).includes(true);
+}
+
+/** Host names as the redirect has read them, once verified: the tenants of one distribution, a bounded few. */
+const asciiHosts = new Map<string, string>();
+function asciiHost(host: string): string {
+  let ascii = asciiHosts.get(host);
+  if (ascii === undefined) {
+    if (asciiHosts.size >= 10_000) asciiHosts.clear();
+    ascii = asciiDomain(host.replace(/:\d+$/, '')) ?? '';
+    asciiHosts.set(host, ascii);
+  }
+  return ascii;
 }
 
 /**
@@ -54,7 +83,7 @@ export async function trustedViewerHost(event: APIGatewayProxyEvent, originSecre
   const host = header(event, VIEWER_HOST_HEADER);
   if (!host) return undefined;
   if (!(await cameThroughCloudFront(event, originSecrets))) return undefined;
-  return asciiDomain(host.replace(/:\d+$/, '')) ?? '';
+  return asciiHost(host);
 }
 
 /**
