@@ -4,7 +4,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { EnvNames, DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, LINKS_BY_DOMAIN_INDEX } from '../functions/shared/config';
+import { BESIDE_THE_BUNDLE, EnvNames, DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, LINKS_BY_DOMAIN_INDEX } from '../functions/shared/config';
 import type { DataTables } from './data-tables';
 import { ServiceFunction } from './service-function';
 import type { ShortDomain } from './short-domain';
@@ -73,6 +73,8 @@ export class CustomDomains extends Construct {
       description: '/v2/domains...: accounts adding, checking and removing their own domains',
       memorySize: 512,
       environment: { ...props.apiEnvironment, ...tenantEnvironment },
+      // The Public Suffix List is most of its code and only adding a domain needs it.
+      lazyBundles: { [BESIDE_THE_BUNDLE.domainNames]: 'functions/shared/domain/domains/domain-name.ts' },
       removalPolicy: props.removalPolicy,
     });
     this.api.bindTable(props.tables.domains, EnvNames.domainsTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'], { queriedIndex: DOMAINS_BY_OWNER_INDEX });

@@ -1,11 +1,14 @@
 import { config } from '../shared/config';
 import { apiGuard } from '../shared/http/api-guard';
 import { guardedHandler } from '../shared/http/guarded-handler';
-import { domainAttachments } from '../shared/domain-wiring';
+import { claimRulesOnFirstUse, domainAttachments } from '../shared/domain-wiring';
 import { domainStore, flagSource, safetyChecker, shortBaseUrlReader, usageCounter } from '../shared/wiring';
 import { OPERATIONS, type DomainsApi } from './operations';
 
-const api: DomainsApi = { deps: { domains: domainStore(), attachments: domainAttachments(), safety: safetyChecker() }, shortBaseUrl: shortBaseUrlReader() };
+const api: DomainsApi = {
+  deps: { domains: domainStore(), attachments: domainAttachments(), safety: safetyChecker(), claimable: claimRulesOnFirstUse() },
+  shortBaseUrl: shortBaseUrlReader(),
+};
 const guard = apiGuard({ flags: flagSource(), usage: usageCounter(), upgradeUrl: config.upgradeUrl() });
 
 /** /v2/domains and below: an account's custom domains (issue 17). */

@@ -18,6 +18,8 @@ export const BESIDE_THE_BUNDLE = {
   idempotency: 'idempotency.mjs',
   /** Redoc's standalone script, for the docs function. */
   redoc: 'redoc.standalone.js',
+  /** The claim rules of custom domains (the Public Suffix List), a bundle of its own for the domains function. */
+  domainNames: 'domain-names.mjs',
 } as const;
 
 /** The links table's index of each account's links by creation time. */

@@ -1,7 +1,10 @@
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontAttachments } from './adapters/cloudfront-attachments';
 import { ResolverAttachments } from './adapters/resolver-attachments';
-import { config } from './config';
+import { BESIDE_THE_BUNDLE, config } from './config';
+import type { ClaimableDomain } from './domain/domains/domain-name';
 import type { DomainAttachments } from './domain/ports';
 
 /**
@@ -12,4 +15,19 @@ export function domainAttachments(): DomainAttachments {
   if (config.localDomains()) return new ResolverAttachments(config.localHostsFile());
   // CloudFront's control plane lives in us-east-1, whatever the region of the stack.
   return new CloudFrontAttachments(new CloudFrontClient({ region: 'us-east-1' }), config.tenantDistribution());
+}
+
+/** The claim rules, a bundle beside the function's (lib/custom-domains.ts): read by the first POST /v2/domains only. */
+export function claimRulesOnFirstUse(): () => Promise<ClaimableDomain> {
+  let rules: Promise<ClaimableDomain> | undefined;
+  return () => {
+    rules ??= import(pathToFileURL(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', BESIDE_THE_BUNDLE.domainNames)).href).then(
+      (bundle: { claimableDomain: ClaimableDomain }) => bundle.claimableDomain,
+      (error: unknown) => {
+        rules = undefined; // the next request tries again
+        throw error;
+      },
+    );
+    return rules;
+  };
 }

@@ -74,3 +74,15 @@ describe('the idempotency bundle beside the creation functions', () => {
     expect(output.trim()).toBe('function');
   });
 });
+
+describe('the claim rules beside the domains function (issue 17)', () => {
+  const domains = functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === 'domains');
+
+  it('keep the Public Suffix List out of every main bundle, and judge names from their own', () => {
+    for (const fn of functions) expect(readFileSync(fn.entryFile, 'utf8')).not.toContain('cloudfront.net');
+    const file = path.join(path.dirname(domains?.entryFile ?? ''), BESIDE_THE_BUNDLE.domainNames);
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(JSON.stringify([m.claimableDomain('Go.Acme.com', []), m.claimableDomain('x.github.io', []) ?? null]));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(JSON.parse(output)).toEqual(['go.acme.com', null]);
+  });
+});

@@ -9,7 +9,7 @@ import { OwnMessages } from '../messages';
 import type { DomainAttachments, DomainSettings, DomainStore, SafetyChecker } from '../ports';
 import { parseOrRefuse } from '../request-parsing';
 import { toDomainView, type DomainRecord, type DomainView } from './custom-domain';
-import { parseDomainName } from './domain-name';
+import type { ClaimableDomain } from './domain-name';
 import { asciiDomain } from './host-name';
 import { checkNow } from './domain-verification';
 
@@ -25,6 +25,8 @@ export interface DomainDeps {
   domains: DomainStore;
   attachments: DomainAttachments;
   safety: SafetyChecker;
+  /** The claim rules of names (domain-name.ts), loaded on first use. */
+  claimable: () => Promise<ClaimableDomain>;
 }
 
 const WAITING_FOR_FIRST_CHECK = 'Waiting for the first check of its DNS record';
@@ -34,7 +36,8 @@ export const domainRequestSchema = z.object({ domain: z.string({ error: OwnMessa
 /** POST /v2/domains: claims the name for the account; its first check runs on the schedule's next turn. */
 export async function addDomain(body: object, context: DomainContext, deps: DomainDeps): Promise<DomainView> {
   assertCustomDomainsEnabled(context.flags);
-  const domain = parseDomainName(parseOrRefuse(domainRequestSchema, body).domain, context.ownHosts);
+  const domain = (await deps.claimable())(parseOrRefuse(domainRequestSchema, body).domain, context.ownHosts);
+  if (!domain) throw new InvalidRequest(OwnMessages.domainInvalid);
   const { plan } = context.caller;
   assertPlanIncludes(plan, 'customDomains');
   const createdAt = new Date(context.nowMs).toISOString();

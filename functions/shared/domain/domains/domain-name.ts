@@ -1,7 +1,5 @@
 import { parse } from 'tldts';
-import { InvalidRequest } from '../errors';
 import { isHomographHost } from '../links/homographs';
-import { OwnMessages } from '../messages';
 import { asciiDomain } from './host-name';
 
 /** Cloud providers' shared names: a tenant there would be someone else's resource, never the customer's own name. */
@@ -12,11 +10,14 @@ const isUnder = (name: string, suffix: string) => name === suffix || name.endsWi
 /**
  * A name a customer may bring: a public host name of at least two labels under a real (ICANN) public suffix, not
  * an address, not a suffix itself, not under a provider's shared suffix (the private section of the Public Suffix
- * List: github.io, cloudfront.net...), not one of this deployment's own hosts, not a look-alike. The stored form.
+ * List: github.io, cloudfront.net...), not one of this deployment's own hosts, not a look-alike. Its stored form,
+ * or undefined. The Public Suffix List is most of the domains function's code, so this module is a bundle of its
+ * own beside it, loaded when a domain is first added (see ClaimableDomain); it throws nothing, since an error
+ * class from another bundle would not be the one error-responses.ts knows.
  */
-export function parseDomainName(input: unknown, ownHosts: readonly string[]): string {
-  const name = typeof input === 'string' ? asciiDomain(input) : undefined;
-  if (!name || name.split('.').length < 2) throw new InvalidRequest(OwnMessages.domainInvalid);
+export function claimableDomain(input: string, ownHosts: readonly string[]): string | undefined {
+  const name = asciiDomain(input);
+  if (!name || name.split('.').length < 2) return undefined;
   const icann = parse(name, { allowPrivateDomains: false });
   const withPrivate = parse(name, { allowPrivateDomains: true });
   const acceptable =
@@ -27,6 +28,7 @@ export function parseDomainName(input: unknown, ownHosts: readonly string[]): st
     !CLOUD_PROVIDER_SUFFIXES.some((suffix) => isUnder(name, suffix)) &&
     !ownHosts.some((host) => isUnder(name, host)) &&
     !isHomographHost(name);
-  if (!acceptable) throw new InvalidRequest(OwnMessages.domainInvalid);
-  return name;
+  return acceptable ? name : undefined;
 }
+
+export type ClaimableDomain = typeof claimableDomain;

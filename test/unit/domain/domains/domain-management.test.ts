@@ -1,6 +1,7 @@
 import type { ApiKeyCaller } from '../../../../functions/shared/domain/accounts/caller';
 import { DomainInUse, DomainNotFound, InvalidRequest, PlanRequired } from '../../../../functions/shared/domain/errors';
 import { addDomain, editDomain, listDomains, removeDomain, verifyDomain, viewDomain, type DomainContext } from '../../../../functions/shared/domain/domains/domain-management';
+import { claimableDomain } from '../../../../functions/shared/domain/domains/domain-name';
 import { runDomainWork } from '../../../../functions/shared/domain/domains/domain-work';
 import { GIVE_UP_AFTER_MS, FIRST_DAY_MS, nextCheckAt } from '../../../../functions/shared/domain/domains/verification-schedule';
 import { SAFE_DEFAULT_FLAGS } from '../../../../functions/shared/domain/limits/flags';
@@ -15,7 +16,7 @@ const callerOn = (plan: Plan, account = 'a'): ApiKeyCaller => ({ kind: 'apiKey',
 function setup() {
   const domains = new MemoryDomainStore();
   const attachments = new FixedAttachments();
-  const deps = { domains, attachments, safety: new ListSafetyChecker(['https://malware.example.com/']) };
+  const deps = { domains, attachments, safety: new ListSafetyChecker(['https://malware.example.com/']), claimable: () => Promise.resolve(claimableDomain) };
   const context = (plan: Plan = 'PRO', account = 'a', at = nowMs): DomainContext => ({ caller: callerOn(plan, account), flags: SAFE_DEFAULT_FLAGS, nowMs: at, ownHosts: ['sho.rt'] });
   return { domains, attachments, deps, context };
 }
