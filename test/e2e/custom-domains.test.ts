@@ -234,8 +234,12 @@ describe('links on custom domains', () => {
       expect(links.map((link) => link.status)).toEqual(['deleted', 'deleted', 'deleted']);
     });
     expect((await api(apiKey, 'GET', `/v2/links/${codes[0]}/stats?domain=${name}`)).status).toBe(200);
+    // Whoever claims the name next cannot re-point the old campaign's printed links: their codes stay taken there.
     const other = await createApiKey('PRO');
     expect((await api(other.apiKey, 'POST', '/v2/domains', { domain: name })).status).toBe(201);
+    await eventually(async () => expect((await api(other.apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active' }));
+    expect((await shorten(other.apiKey, { url: 'https://attacker.example.com/', alias: codes[0], domain: name })).json()).toMatchObject({ message: 'Alias is already taken' });
+    expect((await visit(name, `/${codes[0]}`)).status).toBe(410);
   });
 
   it('leave links stored before domains existed working: read, managed and visited with no migration', async () => {

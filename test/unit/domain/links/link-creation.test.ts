@@ -176,6 +176,8 @@ describe('creating links on custom domains', () => {
     expect(shared).toMatchObject({ ok: true, link: { shortUrl: 'https://sho.rt/promo' } });
     expect(failure(twice)).toEqual(new AliasTaken(Messages.aliasTaken));
     expect([...links.links.keys()].sort()).toEqual(['go.acme.com/promo', 'promo']);
+    // Reserved aliases are reserved on every domain.
+    expect(failure((await create({ url: 'https://example.com/', alias: 'admin', domain: 'go.acme.com' }))[0])).toEqual(new InvalidRequest(Messages.aliasReserved));
   });
 
   it('refuses, naming domain, a domain that is not the caller\'s or not active yet; the shared host means the shared domain', async () => {
