@@ -2,16 +2,15 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { addDomain, editDomain, listDomains, removeDomain, verifyDomain, viewDomain, type DomainContext, type DomainDeps } from '../shared/domain/domains/domain-management';
 import { accountCaller } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';
+import type { Operation } from '../shared/http/guarded-handler';
 import { MAX_BODY_BYTES } from '../shared/http/body-limits';
 import { readJsonObject } from '../shared/http/json-body';
-import { json, noContent, type HttpResponse } from '../shared/http/responses';
+import { json, noContent } from '../shared/http/responses';
 
 export interface DomainsApi {
   deps: DomainDeps;
   shortBaseUrl: () => Promise<string>;
 }
-
-type Operation = (event: APIGatewayProxyEvent, admission: Admission, api: DomainsApi) => Promise<HttpResponse>;
 
 /** Nobody may claim this deployment's own hosts: the short domain and the API's (as this request reached it). */
 async function ownHosts(event: APIGatewayProxyEvent, api: DomainsApi): Promise<string[]> {
@@ -29,7 +28,7 @@ const context = async (event: APIGatewayProxyEvent, admission: Admission, api: D
 const name = (event: APIGatewayProxyEvent) => event.pathParameters?.domain ?? '';
 
 /** Each route of the function: parse, one domain call, the answer. Keyed by `${method} ${resource}`. */
-export const OPERATIONS: Record<string, Operation> = {
+export const OPERATIONS: Record<string, Operation<DomainsApi>> = {
   'GET /v2/domains': async (event, admission, api) => json(200, await listDomains(await context(event, admission, api), api.deps)),
   'POST /v2/domains': async (event, admission, api) => {
     const body = readJsonObject(event, MAX_BODY_BYTES.patch);

@@ -1,6 +1,6 @@
 import { config } from '../shared/config';
 import { apiGuard } from '../shared/http/api-guard';
-import { guardedHandler } from '../shared/http/guarded-handler';
+import { routedHandler } from '../shared/http/guarded-handler';
 import { clickStats, domainStore, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../shared/wiring';
 import { OPERATIONS, type LinksApi } from './operations';
 
@@ -9,8 +9,4 @@ const api: LinksApi = { deps: { links: linkStore(), safety: safetyChecker(), usa
 const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl() });
 
 /** /v2/links, /v2/links/{code}, its /stats, and /v2/usage: an account managing and measuring its links. */
-export const handler = guardedHandler(guard, async (event, admission) => {
-  const operation = OPERATIONS[`${event.httpMethod} ${event.resource}`];
-  if (!operation) throw new Error(`no operation for ${event.httpMethod} ${event.resource}`);
-  return operation(event, admission, api);
-});
+export const handler = routedHandler(guard, OPERATIONS, api);

@@ -8,23 +8,22 @@ import type { LinkDomains } from '../shared/domain/domains/link-domains';
 import { parseStatsDays, statsOfLink } from '../shared/domain/analytics/link-stats';
 import { accountCaller, managementContext } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';
+import type { Operation } from '../shared/http/guarded-handler';
 import { MAX_BODY_BYTES } from '../shared/http/body-limits';
 import { readJsonObject } from '../shared/http/json-body';
-import { json, noContent, type HttpResponse } from '../shared/http/responses';
+import { json, noContent } from '../shared/http/responses';
 
 export interface LinksApi {
   deps: ManagementDeps & { usage: UsageCounter; stats: Pick<ClickStatsStore, 'days'>; domains: LinkDomains };
   shortBaseUrl: () => Promise<string>;
 }
 
-type Operation = (event: APIGatewayProxyEvent, admission: Admission, api: LinksApi) => Promise<HttpResponse>;
-
 const context = (event: APIGatewayProxyEvent, admission: Admission, api: LinksApi) => managementContext(admission, event, api.shortBaseUrl, api.deps.domains);
 
 const code = (event: APIGatewayProxyEvent) => event.pathParameters?.code ?? '';
 
 /** Each route of the function: parse, one domain call, the answer. Keyed by `${method} ${resource}`. */
-export const OPERATIONS: Record<string, Operation> = {
+export const OPERATIONS: Record<string, Operation<LinksApi>> = {
   'GET /v2/links': async (event, admission, api) => {
     const query = parseListQuery(event.queryStringParameters);
     return json(200, await listLinks(accountCaller(admission).owner, query, { nowMs: Date.now(), shortBaseUrl: await api.shortBaseUrl() }, api.deps.links));

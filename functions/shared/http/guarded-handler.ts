@@ -14,3 +14,15 @@ export function guardedHandler(guard: MiddlewareObj<APIGatewayProxyEvent, APIGat
     .use(guard)
     .handler((event, context) => handle(event, context.admission, context));
 }
+
+/** An operation of a function serving several routes: parse, one domain call, the answer. */
+export type Operation<Api> = (event: APIGatewayProxyEvent, admission: Admission, api: Api) => Promise<APIGatewayProxyResult>;
+
+/** A guarded function serving several routes, each its operation keyed by `${method} ${resource}`. */
+export function routedHandler<Api>(guard: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, GuardedContext>, operations: Record<string, Operation<Api>>, api: Api) {
+  return guardedHandler(guard, async (event, admission) => {
+    const operation = operations[`${event.httpMethod} ${event.resource}`];
+    if (!operation) throw new Error(`no operation for ${event.httpMethod} ${event.resource}`);
+    return operation(event, admission, api);
+  });
+}
