@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type { ApiKeyCaller } from '../accounts/caller';
-import { DomainInUse, DomainNotFound, InvalidRequest, PlanRequired } from '../errors';
+import { DomainInUse, DomainNotFound, InvalidRequest } from '../errors';
 import { assertCustomDomainsEnabled, type Flags } from '../limits/flags';
-import { assertPlanIncludes, customDomainAllowance, domainLimitMessage, PLANS } from '../limits/plans';
+import { assertPlanIncludes, customDomainAllowance, domainLimitReached } from '../limits/plans';
 import { findUnsafe } from '../links/destination-safety';
 import { normaliseDestination } from '../links/url-policy';
 import { OwnMessages } from '../messages';
@@ -53,13 +53,9 @@ export async function addDomain(body: object, context: DomainContext, deps: Doma
     nextCheckAt: context.nowMs,
     checksStartedAt: createdAt,
   };
-  const allowance = customDomainAllowance(plan);
-  const claim = await deps.domains.claim(record, allowance);
+  const claim = await deps.domains.claim(record, customDomainAllowance(plan));
   if (claim === 'taken') throw new DomainInUse(OwnMessages.domainInUse);
-  if (claim === 'overLimit') {
-    const next = PLANS.find((candidate) => (customDomainAllowance(candidate) ?? Infinity) > (allowance ?? Infinity)) ?? plan;
-    throw new PlanRequired('customDomains', plan, next, domainLimitMessage(plan, allowance ?? 0, next));
-  }
+  if (claim === 'overLimit') throw domainLimitReached(plan);
   return toDomainView(record);
 }
 

@@ -57,18 +57,12 @@ export function customDomainAllowance(plan: Plan): number | null {
   return PLAN_TERMS[plan].customDomains;
 }
 
-/** One more domain must fit the plan: 403 naming the limit and the cheapest plan that allows more. */
-export function assertRoomForDomain(plan: Plan, held: number): void {
-  assertPlanIncludes(plan, 'customDomains');
-  const allowance = customDomainAllowance(plan);
-  if (allowance === null || held < allowance) return;
-  const next = PLANS.find((candidate) => {
-    const more = PLAN_TERMS[candidate].customDomains;
-    return more === null || more > allowance;
-  });
-  throw new PlanRequired('customDomains', plan, next ?? plan, domainLimitMessage(plan, allowance, next ?? plan));
-}
-
-export function domainLimitMessage(plan: Plan, allowance: number, next: Plan): string {
-  return `The ${plan} plan allows ${allowance} custom domain${allowance === 1 ? '' : 's'}; more require the ${next} plan or higher.`;
+/**
+ * The 403 of an account whose plan's domains are all in use: it names the limit and the cheapest plan that allows
+ * more. (The count itself is kept exact by the store's claim transaction.)
+ */
+export function domainLimitReached(plan: Plan): PlanRequired {
+  const allowance = customDomainAllowance(plan) ?? Infinity;
+  const next = PLANS.find((candidate) => (customDomainAllowance(candidate) ?? Infinity) > allowance) ?? plan;
+  return new PlanRequired('customDomains', plan, next, `The ${plan} plan allows ${allowance} custom domain${allowance === 1 ? '' : 's'}; more require the ${next} plan or higher.`);
 }
