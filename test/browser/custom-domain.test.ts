@@ -1,0 +1,87 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import * as path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { findChromium, HOW_TO_GET_CHROMIUM } from '../support/chromium';
+import { baseUrl, createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
+
+/**
+ * Issue 17's flow in a real browser, as a user tries it with one hosts line: a customer's domain that resolves to
+ * this machine (Chromium's resolver rule stands in for /etc/hosts, the stack's LOCAL_HOSTS_FILE for the service's
+ * check), a password link on it (its form, CSRF cookie and post all on the customer's host) and its root.
+ */
+const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
+const DESTINATION_HOST = 'destination.example.com';
+const CUSTOM_DOMAIN = `go.browser-${Date.now().toString(36)}.com`;
+
+let browser: Browser;
+let destination: Server;
+let destinationPort: number;
+let apiKey: string;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  destination = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><title>Acme</title><h1>Acme ${request.url}</h1>`);
+  });
+  await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
+  const address = destination.address();
+  destinationPort = typeof address === 'object' && address ? address.port : 0;
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(HOW_TO_GET_CHROMIUM);
+  browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', `--host-resolver-rules=MAP ${DESTINATION_HOST} 127.0.0.1, MAP ${CUSTOM_DOMAIN} 127.0.0.1`],
+  });
+
+  ({ apiKey } = await createApiKey('PRO'));
+  appendFileSync(process.env.LOCAL_HOSTS_FILE as string, `127.0.0.1 ${CUSTOM_DOMAIN}\n`);
+  await http('POST', '/v2/domains', { headers: jsonHeaders(apiKey), body: { domain: CUSTOM_DOMAIN } });
+  await eventually(async () => {
+    const { status } = (await http('GET', `/v2/domains/${CUSTOM_DOMAIN}`, { headers: jsonHeaders(apiKey) })).json<{ status: string }>();
+    if (status !== 'active') throw new Error(`${CUSTOM_DOMAIN} is ${status}`);
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  destination.closeAllConnections();
+  await new Promise((resolve) => destination.close(resolve));
+});
+
+/** The local stack's port, on the customer's name: what a user types after adding the hosts line. */
+const onCustomDomain = (pathname: string) => `http://${CUSTOM_DOMAIN}:${new URL(baseUrl()).port}${pathname}`;
+
+describe('a visitor on a customer\'s own domain, in Chromium', () => {
+  it('opens a password link there, and lands on the destination after the form', async () => {
+    const created = await http('POST', '/v2/shorten', {
+      headers: jsonHeaders(apiKey),
+      body: { url: `http://${DESTINATION_HOST}:${destinationPort}/spring`, alias: 'spring', password: 'open sesame', domain: CUSTOM_DOMAIN },
+    });
+    expect(created.json()).toMatchObject({ shortUrl: `https://${CUSTOM_DOMAIN}/spring` });
+    const page = await browser.newPage();
+    const response = await page.goto(onCustomDomain('/spring'));
+    expect(response?.status()).toBe(200);
+    await expect(page.title()).resolves.toBe('Password required');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'custom-domain-password-form.png'), fullPage: true });
+    await page.fill('#password', 'open sesame');
+    await Promise.all([page.waitForURL(`http://${DESTINATION_HOST}:${destinationPort}/spring`), page.click('button[type=submit]')]);
+    await expect(page.textContent('h1')).resolves.toBe('Acme /spring');
+    await page.close();
+  });
+
+  it('goes from the domain\'s root to its rootUrl, and sees the not-found page for an unknown code', async () => {
+    await http('PATCH', `/v2/domains/${CUSTOM_DOMAIN}`, { headers: jsonHeaders(apiKey), body: { rootUrl: `http://${DESTINATION_HOST}:${destinationPort}/home` } });
+    const page = await browser.newPage();
+    await eventually(async () => {
+      await page.goto(onCustomDomain('/'));
+      expect(page.url()).toBe(`http://${DESTINATION_HOST}:${destinationPort}/home`);
+    });
+    const missing = await page.goto(onCustomDomain('/no-such-code'));
+    expect(missing?.status()).toBe(404);
+    await expect(page.title()).resolves.toBe('Link not found');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'custom-domain-not-found.png'), fullPage: true });
+    await page.close();
+  });
+});
