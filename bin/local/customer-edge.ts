@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { CustomerEdgeSpec } from './template';
 
 type EdgeHeaders = Record<string, { value: string }>;
@@ -13,8 +14,12 @@ interface EdgeResponse {
 }
 type ViewerRequestHandler = (event: { request: EdgeRequest }) => EdgeRequest | EdgeResponse;
 
-/** Loopback names and the local short host are the shared domain; any other Host is a customer's domain. */
-const SHARED_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/**
+ * `localhost`, addresses (a customer's domain is never one: a LAN address reaches the API as loopback does) and the
+ * local short host are the shared domain; any other Host is a customer's domain.
+ */
+const isSharedHost = (hostname: string, sharedHostname: string) =>
+  hostname === '' || hostname === 'localhost' || hostname === sharedHostname || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0;
 
 /**
  * Plays the customer domains' CloudFront distribution for a request whose Host is a customer's: runs the template's
@@ -33,8 +38,7 @@ export class LocalCustomerEdge {
   }
 
   servesHost(hostHeader: string | undefined): boolean {
-    const hostname = (hostHeader ?? '').replace(/:\d+$/, '').toLowerCase();
-    return hostname !== '' && !SHARED_HOSTS.has(hostname) && hostname !== this.sharedHostname;
+    return !isSharedHost((hostHeader ?? '').replace(/:\d+$/, '').toLowerCase(), this.sharedHostname);
   }
 
   /** The request's headers as the origin gets them, or the edge's own answer. */
