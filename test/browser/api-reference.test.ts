@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { findChromium, HOW_TO_GET_CHROMIUM } from '../support/chromium';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { baseUrl } from '../support/local-stack';
 
 /** The API reference page (issue 12) in headless Chromium: rendered from the served document, self-contained. */
@@ -11,9 +11,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error(HOW_TO_GET_CHROMIUM);
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -1,8 +1,8 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import * as path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { findChromium, HOW_TO_GET_CHROMIUM } from '../support/chromium';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+import { startDestination } from '../support/destination-server';
 import { baseUrl, createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
 
 /**
@@ -15,25 +15,15 @@ const DESTINATION_HOST = 'destination.example.com';
 const CUSTOM_DOMAIN = `go.browser-${Date.now().toString(36)}.com`;
 
 let browser: Browser;
-let destination: Server;
+let destination: Awaited<ReturnType<typeof startDestination>>;
 let destinationPort: number;
 let apiKey: string;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  destination = createServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><title>Acme</title><h1>Acme ${request.url}</h1>`);
-  });
-  await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
-  const address = destination.address();
-  destinationPort = typeof address === 'object' && address ? address.port : 0;
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error(HOW_TO_GET_CHROMIUM);
-  browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', `--host-resolver-rules=MAP ${DESTINATION_HOST} 127.0.0.1, MAP ${CUSTOM_DOMAIN} 127.0.0.1`],
-  });
+  destination = await startDestination((request) => `<!doctype html><title>Acme</title><h1>Acme ${request.url}</h1>`);
+  destinationPort = destination.port;
+  browser = await launchChromium([DESTINATION_HOST, CUSTOM_DOMAIN]);
 
   ({ apiKey } = await createApiKey('PRO'));
   appendFileSync(process.env.LOCAL_HOSTS_FILE as string, `127.0.0.1 ${CUSTOM_DOMAIN}\n`);
@@ -46,8 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  destination.closeAllConnections();
-  await new Promise((resolve) => destination.close(resolve));
+  await destination?.close();
 });
 
 /** The local stack's port, on the customer's name: what a user types after adding the hosts line. */

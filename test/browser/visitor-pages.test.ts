@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import * as path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { findChromium, HOW_TO_GET_CHROMIUM } from '../support/chromium';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+import { startDestination } from '../support/destination-server';
 import { devApiKey, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
 
 /**
@@ -14,30 +14,19 @@ const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshot
 const DESTINATION_HOST = 'destination.example.com';
 
 let browser: Browser;
-let destination: Server;
+let destination: Awaited<ReturnType<typeof startDestination>>;
 let destinationPort: number;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  destination = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end('<!doctype html><title>Destination</title><h1>You made it to the destination</h1>');
-  });
-  await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
-  const address = destination.address();
-  destinationPort = typeof address === 'object' && address ? address.port : 0;
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error(HOW_TO_GET_CHROMIUM);
-  browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', `--host-resolver-rules=MAP ${DESTINATION_HOST} 127.0.0.1`],
-  });
+  destination = await startDestination(() => '<!doctype html><title>Destination</title><h1>You made it to the destination</h1>');
+  destinationPort = destination.port;
+  browser = await launchChromium([DESTINATION_HOST]);
 });
 
 afterAll(async () => {
   await browser?.close();
-  destination.closeAllConnections();
-  await new Promise((resolve) => destination.close(resolve));
+  await destination?.close();
 });
 
 async function createLink(fields: Record<string, unknown>): Promise<string> {

@@ -39,7 +39,8 @@ describe('claiming a name', () => {
     expect(results.filter((result) => result === 'claimed')).toHaveLength(10);
     expect(results.filter((result) => result === 'overLimit')).toHaveLength(2);
     const [first] = await domains.listByOwner(owner);
-    expect(await domains.remove(first?.domain ?? '', owner, nowMs)).toBe(true);
+    expect(await domains.remove({ ...(first as DomainRecord), owner: 'acct:intruder' }, nowMs)).toBe(false);
+    expect(await domains.remove(first as DomainRecord, nowMs)).toBe(true);
     expect(await domains.claim(domainRecord(owner), 10)).toBe('claimed');
     expect(await domains.claim(domainRecord(owner), 10)).toBe('overLimit');
     expect(await domains.claim(domainRecord(owner), null)).toBe('claimed');
@@ -56,7 +57,7 @@ describe('an account\'s domains', () => {
     expect(await domains.find(one.domain)).toMatchObject({ isDefault: false });
     expect(await domains.defaultOf(owner)).toBe(two.domain);
     expect(await domains.setDefault(two.domain, 'acct:intruder', true)).toBeUndefined();
-    await domains.remove(two.domain, owner, nowMs);
+    await domains.remove((await domains.find(two.domain)) as DomainRecord, nowMs);
     expect(await domains.defaultOf(owner)).toBeUndefined();
   });
 
@@ -85,7 +86,7 @@ describe('an account\'s domains', () => {
     const checks = await domains.dueChecks(nowMs, 1000);
     expect(checks).toContain(due.domain);
     expect(checks).not.toContain(later.domain);
-    await domains.remove(due.domain, owner, nowMs);
+    await domains.remove(due, nowMs);
     const cleanup = (await domains.dueCleanups(nowMs, 1000)).find((entry) => entry.domain === due.domain);
     expect(cleanup).toMatchObject({ formerOwner: owner, deletedAt: new Date(nowMs).toISOString() });
     await domains.postponeCleanup(cleanup?.id ?? '', nowMs + 60_000);

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import * as path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 
 /** Where the browser tests look for a Chromium, in order. The variable wins over everything else. */
 export const CHROMIUM_PATH_VARIABLE = 'CHROMIUM_PATH';
@@ -42,4 +42,15 @@ export function findChromium(environment: NodeJS.ProcessEnv = process.env): stri
   if (chosen) return executable(chosen) ? chosen : undefined;
   const onPath = (environment.PATH ?? '').split(path.delimiter).flatMap((directory) => NAMES_ON_PATH.map((name) => path.join(directory, name)));
   return [...onPath, ...INSTALL_PLACES, playwrightsOwn()].find((candidate): candidate is string => candidate !== undefined && executable(candidate));
+}
+
+/**
+ * Headless Chromium as every browser test runs it (no sandbox, GPU or background traffic), with `mapToLoopback`
+ * names resolved to 127.0.0.1: public-looking names for servers on this machine, as a hosts line would.
+ */
+export async function launchChromium(mapToLoopback: readonly string[] = []): Promise<Browser> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(HOW_TO_GET_CHROMIUM);
+  const rules = mapToLoopback.length > 0 ? [`--host-resolver-rules=${mapToLoopback.map((name) => `MAP ${name} 127.0.0.1`).join(', ')}`] : [];
+  return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', ...rules] });
 }

@@ -173,10 +173,11 @@ export class MemoryDomainStore implements DomainStore {
     return this.find(domain);
   }
 
-  async remove(domain: string, owner: string, nowMs: number): Promise<boolean> {
+  async remove(record: DomainRecord, nowMs: number): Promise<boolean> {
+    const { domain, owner } = record;
     if (this.domains.get(domain)?.owner !== owner) return false;
     this.domains.delete(domain);
-    if (this.defaults.get(owner) === domain) this.defaults.delete(owner);
+    if (record.isDefault) this.defaults.delete(owner);
     this.cleanups.push({ id: `cleanup#${domain}#${nowMs}`, domain, formerOwner: owner, deletedAt: new Date(nowMs).toISOString() });
     return true;
   }

@@ -209,7 +209,8 @@ export class DynamoDomainStore implements DomainStore {
     }
   }
 
-  async remove(domain: string, owner: string, nowMs: number): Promise<boolean> {
+  async remove(record: DomainRecord, nowMs: number): Promise<boolean> {
+    const { domain, owner } = record;
     const deletedAt = new Date(nowMs).toISOString();
     const cleanup = { domain: `${CLEANUP}#${domain}#${nowMs}`, work: CLEANUP, dueAt: nowMs, name: domain, formerOwner: owner, deletedAt };
     try {
@@ -230,7 +231,7 @@ export class DynamoDomainStore implements DomainStore {
                 TableName: this.tableName,
                 Key: { domain: summaryKey(owner) },
                 // The default goes with the domain, if it was this one.
-                UpdateExpression: 'ADD domainCount :minusOne',
+                UpdateExpression: `ADD domainCount :minusOne${record.isDefault ? ' REMOVE defaultDomain' : ''}`,
                 ExpressionAttributeValues: { ':minusOne': -1 },
               },
             },
@@ -238,21 +239,10 @@ export class DynamoDomainStore implements DomainStore {
           ],
         }),
       );
+      return true;
     } catch (error) {
       return refused(error) ?? false;
     }
-    await this.client
-      .send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { domain: summaryKey(owner) },
-          UpdateExpression: 'REMOVE defaultDomain',
-          ConditionExpression: 'defaultDomain = :domain',
-          ExpressionAttributeValues: { ':domain': domain },
-        }),
-      )
-      .catch(refused);
-    return true;
   }
 
   async dueChecks(nowMs: number, limit: number): Promise<string[]> {

@@ -145,8 +145,11 @@ export interface DomainStore {
   /** Makes the owner's domain the default (unsetting the one before) or stops it being the default. */
   setDefault(domain: string, owner: string, isDefault: boolean): Promise<DomainRecord | undefined>;
   transition(domain: string, transition: DomainTransition): Promise<DomainRecord | undefined>;
-  /** Deletes the owner's domain, frees its name and count and queues its cleanup, in one transaction. */
-  remove(domain: string, owner: string, nowMs: number): Promise<boolean>;
+  /**
+   * Deletes the domain as read (its owner's, and the account's default if it says so), frees its name and count
+   * and queues its cleanup, in one transaction; false when the name is no longer that owner's.
+   */
+  remove(record: DomainRecord, nowMs: number): Promise<boolean>;
   /** Pending domains whose next check is due. */
   dueChecks(nowMs: number, limit: number): Promise<string[]>;
   dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]>;

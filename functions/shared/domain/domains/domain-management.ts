@@ -122,7 +122,7 @@ export async function editDomain(name: string, body: object, context: DomainCont
 /** DELETE: the name stops serving and can be claimed again at once; its links are deleted in the background. */
 export async function removeDomain(name: string, context: DomainContext, deps: Pick<DomainDeps, 'domains'>): Promise<void> {
   const record = await ownedDomain(name, context, deps.domains);
-  if (!(await deps.domains.remove(record.domain, record.owner, context.nowMs))) throw new DomainNotFound(OwnMessages.domainNotFound);
+  if (!(await deps.domains.remove(record, context.nowMs))) throw new DomainNotFound(OwnMessages.domainNotFound);
 }
 
 /** POST …/verify: checks now, whatever the schedule says; a failed domain starts a new round of 7 days. */

@@ -46,7 +46,7 @@ export const linkRequestSchema = z.object({
   expiresIn: optional(expiresIn),
   maxClicks: optional(maxClicks),
   /** The custom domain (issue 17): checked against the caller's domains when the link is stored (domains/link-domains.ts). */
-  domain: optional(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.fieldType('domain', 'host name')))),
+  domain: optional(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.domainParameter))),
 });
 
 /**

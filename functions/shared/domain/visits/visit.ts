@@ -1,8 +1,7 @@
-import type { DomainRecord } from '../domains/custom-domain';
 import { isExpired, linkKey } from '../links/link';
 import { browserMayCache } from '../links/cache-lease';
 import { verifyPassword } from '../links/password';
-import type { FlagSource, LinkStore, UsageCounter } from '../ports';
+import type { DomainStore, FlagSource, LinkStore, UsageCounter } from '../ports';
 import { admitPasswordAttempt, forgivePasswordAttempt } from '../limits/rate-limits';
 import { looksLikeShortCode } from '../links/short-code';
 
@@ -43,9 +42,7 @@ export type VisitOutcome =
 export type GoneReason = 'usedUp' | 'deleted' | 'disabled';
 
 /** The custom domains visitors arrive on (a short-lived copy in the redirect: see CachedDomainLookup). */
-export interface DomainLookup {
-  find(domain: string): Promise<DomainRecord | undefined>;
-}
+export type DomainLookup = Pick<DomainStore, 'find'>;
 
 export interface VisitDeps {
   links: LinkStore;
