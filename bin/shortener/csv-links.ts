@@ -35,11 +35,25 @@ export function parseLinkRows(text: string, fileName: string): LinkRows {
 /** Whole numbers become numbers; anything else is sent as written, for the API to say what is wrong with it. */
 const numberOrText = (value: string): number | string => (/^-?\d{1,16}$/.test(value.trim()) ? Number(value) : value);
 
+/** A JSON cell (rules, variants, utm) as its value; anything that is not JSON is sent as written. */
+function jsonOrText(value: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+/** `true`/`false` in any case become booleans; anything else is sent as written. */
+const booleanOrText = (value: string): boolean | string => (/^(true|false)$/i.test(value.trim()) ? value.trim().toLowerCase() === 'true' : value);
+
 /** One row as a link request: empty cells are fields not set. */
-export function linkRequestOf(row: Record<string, string>): Record<string, string | number> {
-  const request: Record<string, string | number> = { url: row.url ?? '' };
-  for (const field of ['alias', 'password', 'domain'] as const) if (row[field]) request[field] = row[field];
+export function linkRequestOf(row: Record<string, string>): Record<string, unknown> {
+  const request: Record<string, unknown> = { url: row.url ?? '' };
+  for (const field of ['alias', 'password', 'domain', 'expiredUrl'] as const) if (row[field]) request[field] = row[field];
   for (const field of ['expiresIn', 'maxClicks'] as const) if (row[field]?.trim()) request[field] = numberOrText(row[field]);
+  for (const field of ['rules', 'variants', 'utm'] as const) if (row[field]?.trim()) request[field] = jsonOrText(row[field]);
+  if (row.forwardQuery?.trim()) request.forwardQuery = booleanOrText(row.forwardQuery);
   return request;
 }
 

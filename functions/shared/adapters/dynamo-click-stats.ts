@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DeviceClass } from '../domain/analytics/click';
+import type { DestinationLabel } from '../domain/destinations/smart-link';
 import type { DayCounts, LinkCounts } from '../domain/analytics/click-counts';
 import type { ClickStatsStore } from '../domain/ports';
 
@@ -14,7 +15,7 @@ const MARKER_SECONDS = 7 * 86_400;
 const DAY_SECONDS = 400 * 86_400;
 
 /** Dimension values are attribute names of the day item: ADD creates and increments each in one update. */
-const PREFIX = { countries: 'c#', referrers: 'r#', devices: 'd#' } as const;
+const PREFIX = { countries: 'c#', referrers: 'r#', devices: 'd#', destinations: 'x#' } as const;
 
 type Action = Record<string, unknown>;
 
@@ -54,11 +55,12 @@ export class DynamoClickStatsStore implements ClickStatsStore {
       }),
     );
     return Items.map((item) => {
-      const counts: DayCounts = { day: String(item.day), clicks: Number(item.clicks ?? 0), countries: {}, referrers: {}, devices: {} };
+      const counts: DayCounts = { day: String(item.day), clicks: Number(item.clicks ?? 0), countries: {}, referrers: {}, devices: {}, destinations: {} };
       for (const [name, value] of Object.entries(item)) {
         if (name.startsWith(PREFIX.countries)) counts.countries[name.slice(2)] = Number(value);
         else if (name.startsWith(PREFIX.referrers)) counts.referrers[name.slice(2)] = Number(value);
         else if (name.startsWith(PREFIX.devices)) counts.devices[name.slice(2) as DeviceClass] = Number(value);
+        else if (name.startsWith(PREFIX.destinations)) counts.destinations[name.slice(2) as DestinationLabel] = Number(value);
       }
       return counts;
     });
@@ -134,6 +136,7 @@ export class DynamoClickStatsStore implements ClickStatsStore {
         [PREFIX.countries, day.countries],
         [PREFIX.referrers, cappedReferrers(day.referrers)],
         [PREFIX.devices, day.devices as Record<string, number>],
+        [PREFIX.destinations, day.destinations as Record<string, number>],
       ];
       for (const [prefix, counts] of dimensions) {
         for (const [key, count] of Object.entries(counts)) {

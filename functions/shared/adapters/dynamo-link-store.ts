@@ -1,19 +1,27 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { isExpired, keyOf, type LinkRecord } from '../domain/links/link';
+import { isExpired, keyOf, removableAt, type LinkRecord } from '../domain/links/link';
 import { LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../config';
 import type { ClickOutcome, GuardedWrite, LinkChanges, LinkPosition, LinkStore, ManagedLinkStore } from '../domain/ports';
 
-/** DynamoDB's TTL attribute: epoch seconds. Rounded up so TTL never deletes a link before its expiresAt. */
+/** DynamoDB's TTL attribute: epoch seconds, when DynamoDB may remove the link (see link.ts `removableAt`). */
 export const TTL_ATTRIBUTE = 'ttl';
+
+/** What a tombstone drops: its destinations and password (it keeps its expiredUrl, for its visitors). */
+const DESTINATION_ATTRIBUTES = '#url, passwordHash, #rules, #variants, #forwardQuery, #utm';
+/** Placeholders for them: `url` and `rules` are among DynamoDB's reserved words. */
+const DESTINATION_NAMES = { '#url': 'url', '#rules': 'rules', '#variants': 'variants', '#forwardQuery': 'forwardQuery', '#utm': 'utm' };
+
+/** Fields an edit sets or (null) removes as they are; expiresAt goes with the TTL. */
+const EDITABLE_ATTRIBUTES = ['url', 'maxClicks', 'passwordHash', 'rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl'] as const;
 
 type LinkItem = LinkRecord & { [TTL_ATTRIBUTE]?: number };
 
 /** The item's `code` attribute is the link's key (link.ts `linkKey`); the record holds the bare code and the domain. */
 function toItem(link: LinkRecord): LinkItem {
   const item = { ...link, code: keyOf(link) };
-  return link.expiresAt ? { ...item, [TTL_ATTRIBUTE]: Math.ceil(Date.parse(link.expiresAt) / 1000) } : item;
+  return link.expiresAt ? { ...item, [TTL_ATTRIBUTE]: removableAt(link.expiresAt) } : item;
 }
 
 function toRecord(item: Record<string, unknown>): LinkRecord {
@@ -145,26 +153,25 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
   async update(key: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite> {
     const sets = ['updatedAt = :now'];
     const removes: string[] = [];
+    const names: Record<string, string> = { '#owner': 'owner' };
     const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
-    if (changes.url !== undefined) {
-      sets.push('#url = :url');
-      values[':url'] = changes.url;
+    // Attribute names by placeholder: `url` and `rules` are among DynamoDB's reserved words.
+    for (const attribute of EDITABLE_ATTRIBUTES) {
+      const change = changes[attribute];
+      if (change === undefined) continue;
+      names[`#${attribute}`] = attribute;
+      if (change === null) removes.push(`#${attribute}`);
+      else {
+        sets.push(`#${attribute} = :${attribute}`);
+        values[`:${attribute}`] = change;
+      }
     }
+    if (changes.expiresAt !== undefined) names['#ttl'] = TTL_ATTRIBUTE;
     if (changes.expiresAt === null) removes.push('expiresAt', '#ttl');
     else if (changes.expiresAt !== undefined) {
       sets.push('expiresAt = :expiresAt', '#ttl = :ttl');
       values[':expiresAt'] = changes.expiresAt;
-      values[':ttl'] = Math.ceil(Date.parse(changes.expiresAt) / 1000);
-    }
-    if (changes.maxClicks === null) removes.push('maxClicks');
-    else if (changes.maxClicks !== undefined) {
-      sets.push('maxClicks = :maxClicks');
-      values[':maxClicks'] = changes.maxClicks;
-    }
-    if (changes.passwordHash === null) removes.push('passwordHash');
-    else if (changes.passwordHash !== undefined) {
-      sets.push('passwordHash = :passwordHash');
-      values[':passwordHash'] = changes.passwordHash;
+      values[':ttl'] = removableAt(changes.expiresAt);
     }
     try {
       const { Attributes } = await this.client.send(
@@ -175,7 +182,7 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
           // A new click limit below the clicks already used is refused in the same step, whatever visits race it;
           // so is a new limit or password while copies of the plain link may still be served (cache-lease.ts).
           ConditionExpression: `${CHANGEABLE_BY_OWNER}${typeof changes.maxClicks === 'number' ? ' AND clicks <= :maxClicks' : ''}${guardsAdded(changes) ? ' AND (attribute_not_exists(cacheLeaseUntil) OR cacheLeaseUntil <= :nowMs)' : ''}`,
-          ExpressionAttributeNames: { '#owner': 'owner', ...(changes.url !== undefined ? { '#url': 'url' } : {}), ...(changes.expiresAt !== undefined ? { '#ttl': TTL_ATTRIBUTE } : {}) },
+          ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -193,10 +200,10 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { code: key },
-          // The TTL goes too: the code stays taken, and visitors get 410, forever.
-          UpdateExpression: 'SET deleted = :yes, updatedAt = :now REMOVE #url, passwordHash, #ttl',
+          // The TTL goes too: the code stays taken, and visitors get 410 (or its expiredUrl), forever.
+          UpdateExpression: `SET deleted = :yes, updatedAt = :now REMOVE ${DESTINATION_ATTRIBUTES}, #ttl`,
           ConditionExpression: CHANGEABLE_BY_OWNER,
-          ExpressionAttributeNames: { '#owner': 'owner', '#url': 'url', '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeNames: { '#owner': 'owner', ...DESTINATION_NAMES, '#ttl': TTL_ATTRIBUTE },
           ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -248,9 +255,9 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
         TableName: this.tableName,
         Key: { code: key },
         // The TTL goes too: a used-up link must answer 410 forever, not turn into a 404 when it would have expired.
-        UpdateExpression: 'SET retired = :yes REMOVE #url, passwordHash, #ttl',
+        UpdateExpression: `SET retired = :yes REMOVE ${DESTINATION_ATTRIBUTES}, #ttl`,
         ConditionExpression: 'attribute_exists(code)',
-        ExpressionAttributeNames: { '#url': 'url', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeNames: { ...DESTINATION_NAMES, '#ttl': TTL_ATTRIBUTE },
         ExpressionAttributeValues: { ':yes': true },
       }),
     );

@@ -2,6 +2,7 @@ import type { DayCounts, LinkCounts } from './analytics/click-counts';
 import type { Flags } from './limits/flags';
 import type { DnsRecord, DomainRecord, DomainStatus, StatusChange } from './domains/custom-domain';
 import type { LinkRecord } from './links/link';
+import type { Rule, Utm, Variant } from './destinations/smart-link';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -43,11 +44,17 @@ export interface LinkPosition {
 }
 
 /** An owner's edit: a value sets a field, null removes it, undefined leaves it as it is. */
+/** An edit: each field set, or removed by null. */
 export interface LinkChanges {
   url?: string;
   expiresAt?: string | null;
   maxClicks?: number | null;
   passwordHash?: string | null;
+  rules?: Rule[] | null;
+  variants?: Variant[] | null;
+  forwardQuery?: true | null;
+  utm?: Utm | null;
+  expiredUrl?: string | null;
 }
 
 /** A write that checks the link's state: done, or refused with the link as it was (absent when there is none). */

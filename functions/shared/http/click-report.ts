@@ -21,5 +21,7 @@ export function clickOf(outcome: VisitOutcome, request: VisitorRequest, event: A
     referrer: referrerHost(header(event, 'referer')),
     device: deviceClass(header(event, 'user-agent')),
     counted: outcome.counted,
+    // The link's url is the usual case: only other destinations are written out.
+    ...(outcome.destination === 'default' ? {} : { destination: outcome.destination }),
   };
 }

@@ -4,6 +4,7 @@ import { VisitorMessages } from '../domain/messages';
 import { asciiLocation } from '../domain/links/url-policy';
 import type { GoneReason, VisitOutcome } from '../domain/visits/visit';
 import { csrfCookie, newCsrfToken } from './csrf';
+import { variantCookie } from './variant-cookie';
 import { header, HSTS_HEADER, RETRY_AFTER_OUTAGE_SECONDS, RETRY_AFTER_UNAVAILABLE_SECONDS } from './headers';
 import { json } from './responses';
 import { PLAIN_REDIRECT_MAX_AGE_SECONDS } from '../domain/links/cache-lease';
@@ -99,13 +100,24 @@ function visitorJson(status: number, body: Record<string, unknown>, headers: Rec
   return json(status, body, { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", ...SECURITY_HEADERS, ...headers });
 }
 
+/** A plain link's browser copy, nothing kept of a link whose answer depends on the visitor (nor of guarded ones). */
+function redirectCaching(outcome: Extract<VisitOutcome, { kind: 'redirect' }>): string {
+  if (outcome.perVisitor) return 'private, no-store';
+  return outcome.cacheable ? `private, max-age=${PLAIN_REDIRECT_MAX_AGE_SECONDS}` : 'no-store';
+}
+
 function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxyResult {
   const code = request.visit.code;
   switch (outcome.kind) {
     case 'redirect':
       return {
         statusCode: 302,
-        headers: { location: asciiLocation(outcome.url), 'cache-control': outcome.cacheable ? `private, max-age=${PLAIN_REDIRECT_MAX_AGE_SECONDS}` : 'no-store', ...SECURITY_HEADERS },
+        headers: {
+          location: asciiLocation(outcome.url),
+          'cache-control': redirectCaching(outcome),
+          ...SECURITY_HEADERS,
+          ...(outcome.drawnVariant === undefined ? {} : { 'set-cookie': variantCookie(outcome.drawnVariant, code, request.secure) }),
+        },
         body: '',
       };
     // The owner can change a domain's URLs at any time: nobody keeps these.

@@ -1,6 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isLinkPreviewBot } from '../domain/visits/preview-bots';
 import type { Visit } from '../domain/visits/visit';
+import type { VisitorSignals } from '../domain/destinations/destination-choice';
+import { variantInCookie } from './variant-cookie';
 import { CSRF_COOKIE, cookieValue, csrfTokensMatch } from './csrf';
 import type { ClientKeyer } from './client-key';
 import { header } from './headers';
@@ -26,6 +28,21 @@ function postedForm(event: APIGatewayProxyEvent): URLSearchParams | undefined {
   return raw.length > MAX_FORM_BYTES ? undefined : new URLSearchParams(raw);
 }
 
+/** What a smart link's rules and variants read: as received, each worked out only if a rule asks (destination-choice.ts). */
+function visitorSignals(event: APIGatewayProxyEvent): VisitorSignals {
+  const variant = variantInCookie(header(event, 'cookie'));
+  const country = header(event, 'cloudfront-viewer-country');
+  const userAgent = header(event, 'user-agent');
+  const acceptLanguage = header(event, 'accept-language');
+  return {
+    query: Object.entries(event.multiValueQueryStringParameters ?? {}).flatMap(([name, values]) => (values ?? []).map((value) => [name, value] as const)),
+    ...(country === undefined ? {} : { country }),
+    ...(userAgent === undefined ? {} : { userAgent }),
+    ...(acceptLanguage === undefined ? {} : { acceptLanguage }),
+    ...(variant === undefined ? {} : { variant }),
+  };
+}
+
 export function wantsJson(accept: string | undefined): boolean {
   const value = (accept ?? '').toLowerCase();
   return value.includes('application/json') && !value.includes('text/html');
@@ -49,6 +66,7 @@ export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecr
       client: password !== undefined && csrfValid ? await keyClient(await trustedClientIp(event, originSecrets)) : '',
       previewBot: isLinkPreviewBot(header(event, 'user-agent')),
       ...(password !== undefined && csrfValid ? { submittedPassword: password } : {}),
+      signals: visitorSignals(event),
     },
     wantsJson: wantsJson(header(event, 'accept')),
     staleForm: password !== undefined && !csrfValid,

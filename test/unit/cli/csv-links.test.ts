@@ -11,7 +11,7 @@ describe('parseLinkRows', () => {
   });
 
   it('refuses a file without a url column, or one that is not CSV, with one line', () => {
-    expect(() => parseLinkRows('link\nhttps://example.com\n', 'a.csv')).toThrow(new UsageError('a.csv has no url column: its header row must name the columns (url,alias,password,expiresIn,maxClicks,domain), url at least'));
+    expect(() => parseLinkRows('link\nhttps://example.com\n', 'a.csv')).toThrow(new UsageError('a.csv has no url column: its header row must name the columns (url,alias,password,expiresIn,maxClicks,domain,rules,variants,forwardQuery,utm,expiredUrl), url at least'));
     expect(() => parseLinkRows('url,alias\nx,y,z\n', 'b.csv')).toThrow(/^b\.csv is not a CSV file this command can read: /);
   });
 });
@@ -21,6 +21,14 @@ describe('linkRequestOf', () => {
     expect(linkRequestOf({ url: 'https://example.com', alias: '', password: 'pw12', expiresIn: ' 3600 ', maxClicks: '' })).toEqual({ url: 'https://example.com', password: 'pw12', expiresIn: 3600 });
     expect(linkRequestOf({ url: 'https://example.com', domain: 'go.acme.com' })).toEqual({ url: 'https://example.com', domain: 'go.acme.com' });
     expect(linkRequestOf({ url: 'https://example.com', expiresIn: 'soon', maxClicks: '1.5' })).toEqual({ url: 'https://example.com', expiresIn: 'soon', maxClicks: '1.5' });
+  });
+
+  it('reads smart-link cells: JSON for rules, variants and utm, true/false for forwardQuery, text otherwise', () => {
+    const rules = [{ url: 'https://example.com/de', when: { country: ['DE'] } }];
+    expect(
+      linkRequestOf({ url: 'https://example.com', rules: JSON.stringify(rules), utm: '{"source":"news"}', forwardQuery: ' TRUE ', expiredUrl: 'https://example.com/over', variants: '' }),
+    ).toEqual({ url: 'https://example.com', rules, utm: { source: 'news' }, forwardQuery: true, expiredUrl: 'https://example.com/over' });
+    expect(linkRequestOf({ url: 'https://example.com', rules: '[not json', forwardQuery: 'yes' })).toEqual({ url: 'https://example.com', rules: '[not json', forwardQuery: 'yes' });
   });
 });
 

@@ -30,8 +30,8 @@ describe('metrics', () => {
   });
 
   it('count redirects, 404s, 410s and wrong passwords', () => {
-    recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true, counted: false });
-    recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true, counted: false });
+    recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true, counted: false, destination: 'default', perVisitor: false });
+    recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true, counted: false, destination: 'default', perVisitor: false });
     recordVisit({ kind: 'notFound' });
     recordVisit({ kind: 'gone', reason: 'usedUp' });
     recordVisit({ kind: 'passwordRequired', wrongPassword: true });

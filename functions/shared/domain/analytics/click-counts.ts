@@ -1,4 +1,5 @@
 import type { Click, DeviceClass } from './click';
+import type { DestinationLabel } from '../destinations/smart-link';
 
 /** One link's clicks on one UTC day, by dimension: what the aggregator adds and the stats endpoint reads. */
 export interface DayCounts {
@@ -7,6 +8,8 @@ export interface DayCounts {
   countries: Record<string, number>;
   referrers: Record<string, number>;
   devices: Partial<Record<DeviceClass, number>>;
+  /** Clicks sent elsewhere than the link's url (smart links); the rest of `clicks` went to its url. */
+  destinations: Partial<Record<DestinationLabel, number>>;
 }
 
 /** A batch's clicks on one link: the days they fell on, and how many the link's own counter still lacks. */
@@ -32,12 +35,13 @@ export function countClicks(clicks: readonly Click[]): LinkCounts[] {
     links.set(click.code, link);
     if (!click.counted) link.uncounted += 1;
     const day = click.at.slice(0, 10);
-    const counts = link.days.get(day) ?? { day, clicks: 0, countries: {}, referrers: {}, devices: {} };
+    const counts = link.days.get(day) ?? { day, clicks: 0, countries: {}, referrers: {}, devices: {}, destinations: {} };
     link.days.set(day, counts);
     counts.clicks += 1;
     bump(counts.countries, click.country);
     bump(counts.referrers, click.referrer);
     bump(counts.devices, click.device);
+    if (click.destination !== undefined) bump(counts.destinations, click.destination);
   }
   return [...links.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

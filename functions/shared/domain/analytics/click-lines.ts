@@ -1,4 +1,5 @@
 import { DEVICE_CLASSES, type Click } from './click';
+import { isDestinationLabel } from '../destinations/smart-link';
 
 /** The click in one log line the redirect wrote (see http/click-report.ts), or undefined for any other line. */
 export function clickInLogLine(line: string): Click | undefined {
@@ -10,9 +11,12 @@ export function clickInLogLine(line: string): Click | undefined {
   }
   const click = (parsed as { click?: Record<string, unknown> } | null)?.click;
   if (typeof click !== 'object' || click === null) return undefined;
-  const { code, at, country, referrer, device, counted } = click;
+  const { code, at, country, referrer, device, counted, destination } = click;
   if (typeof code !== 'string' || typeof at !== 'string' || Number.isNaN(Date.parse(at))) return undefined;
   if (typeof country !== 'string' || typeof referrer !== 'string' || typeof counted !== 'boolean') return undefined;
   if (!(DEVICE_CLASSES as readonly unknown[]).includes(device)) return undefined;
-  return { code, at, country, referrer, device: device as Click['device'], counted };
+  // Lines written before smart links carry no destination: their clicks went to the link's url.
+  const sentTo = destination === undefined ? {} : isDestinationLabel(destination) ? { destination } : undefined;
+  if (sentTo === undefined) return undefined;
+  return { code, at, country, referrer, device: device as Click['device'], counted, ...sentTo };
 }

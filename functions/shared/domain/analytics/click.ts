@@ -1,6 +1,8 @@
+import type { DestinationLabel } from '../destinations/smart-link';
+
 /**
- * One counted click, as the redirect reports it: the link, the time and three classified values, nothing else.
- * No address, user agent, full referring URL, cookie or visitor identifier is ever part of it.
+ * One counted click, as the redirect reports it: the link, the time, three classified values and the destination
+ * it was sent to, nothing else. No address, user agent, full referring URL, cookie or visitor identifier is ever part of it.
  */
 export interface Click {
   /** The link's key (links/link.ts `linkKey`): its code, prefixed `<domain>/` on a custom domain. */
@@ -12,8 +14,13 @@ export interface Click {
   /** The referring page's host, or "direct". */
   referrer: string;
   device: DeviceClass;
-  /** The redirect already counted this click on the link (a maxClicks link's conditional click). */
+  /**
+   * The link's own counter must not count this click: the redirect counted it already (a maxClicks link's
+   * conditional click), or the link had ended and the visitor went to its expiredUrl.
+   */
   counted: boolean;
+  /** Which of the link's destinations the visitor was sent to (smart links, issue 18); absent: its url. */
+  destination?: DestinationLabel;
 }
 
 export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet', 'bot', 'other'] as const;

@@ -26,6 +26,8 @@ export interface LinkStats {
   countries: Array<{ country: string; clicks: number }>;
   referrers: Array<{ host: string; clicks: number }>;
   devices: Record<DeviceClass, number>;
+  /** Clicks per destination the visitors were sent to (`default`, `rules[i]`, `variants[i]`, `expiredUrl`), those with any. */
+  destinations: Record<string, number>;
 }
 
 /** The UTC days of a window of `days` ending today, oldest first. */
@@ -38,25 +40,28 @@ function top(totals: Map<string, number>): Array<[string, number]> {
   return [...totals.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)).slice(0, TOP);
 }
 
-function sum(target: Map<string, number>, counts: Record<string, number>): void {
-  for (const [key, value] of Object.entries(counts)) target.set(key, (target.get(key) ?? 0) + value);
+function sum(target: Map<string, number>, counts: Partial<Record<string, number>>): void {
+  for (const [key, value] of Object.entries(counts)) target.set(key, (target.get(key) ?? 0) + (value ?? 0));
 }
 
 /**
  * The stats body: every day of the window (zeros included), the window's top 10 countries and referring hosts by
- * clicks (ties by name), its devices, and `total`, the link's all-time clicks (the link view's `clicks`).
+ * clicks (ties by name), its devices and destinations, and `total`, the link's all-time clicks (the link view's `clicks`).
  */
 export function linkStats(code: string, total: number, window: readonly string[], counted: readonly DayCounts[]): LinkStats {
   const byDay = new Map(counted.map((counts) => [counts.day, counts]));
   const countries = new Map<string, number>();
   const referrers = new Map<string, number>();
   const devices = Object.fromEntries(DEVICE_CLASSES.map((device) => [device, 0])) as Record<DeviceClass, number>;
+  const destinations = new Map<string, number>();
   for (const day of window) {
     const counts = byDay.get(day);
     if (!counts) continue;
     sum(countries, counts.countries);
     sum(referrers, counts.referrers);
     for (const device of DEVICE_CLASSES) devices[device] += counts.devices[device] ?? 0;
+    const elsewhere = Object.values(counts.destinations).reduce<number>((total, clicks) => total + (clicks ?? 0), 0);
+    sum(destinations, { ...counts.destinations, default: counts.clicks - elsewhere });
   }
   return {
     shortCode: code,
@@ -65,6 +70,7 @@ export function linkStats(code: string, total: number, window: readonly string[]
     countries: top(countries).map(([country, clicks]) => ({ country, clicks })),
     referrers: top(referrers).map(([host, clicks]) => ({ host, clicks })),
     devices,
+    destinations: Object.fromEntries([...destinations].filter(([, clicks]) => clicks > 0)),
   };
 }
 

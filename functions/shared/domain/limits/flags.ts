@@ -2,7 +2,7 @@ import { InvalidRequest, UnderMaintenance } from '../errors';
 import { Messages, OwnMessages } from '../messages';
 
 /** Operator switches, stored as SSM parameters named after these keys. */
-export const FLAG_NAMES = ['shortening', 'customAliases', 'passwordProtection', 'expiration', 'maintenance', 'customDomains'] as const;
+export const FLAG_NAMES = ['shortening', 'customAliases', 'passwordProtection', 'expiration', 'maintenance', 'customDomains', 'smartLinks'] as const;
 export type FlagName = (typeof FLAG_NAMES)[number];
 export type Flags = Record<FlagName, boolean>;
 
@@ -14,6 +14,7 @@ export const SAFE_DEFAULT_FLAGS: Flags = {
   expiration: true,
   maintenance: false,
   customDomains: true,
+  smartLinks: true,
 };
 
 export function isFlagName(value: string): value is FlagName {

@@ -3,7 +3,7 @@ import { PlanRequired } from '../errors';
 export const PLANS = ['FREE', 'INDIE', 'PRO', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains'] as const;
+export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 interface PlanTerms {
@@ -14,10 +14,13 @@ interface PlanTerms {
   customDomains: number | null;
 }
 
+/** Smart links' rules and variants (issue 18) are sold from PRO up. */
+const INDIE_FEATURES = FEATURES.filter((feature) => feature !== 'smartLinks');
+
 /** The billing plans, cheapest first: the order is what "or higher" means. */
 const PLAN_TERMS: Record<Plan, PlanTerms> = {
   FREE: { features: ['linkExpiration'], monthlyCalls: 1_000, customDomains: 0 },
-  INDIE: { features: FEATURES, monthlyCalls: 10_000, customDomains: 1 },
+  INDIE: { features: INDIE_FEATURES, monthlyCalls: 10_000, customDomains: 1 },
   PRO: { features: FEATURES, monthlyCalls: 100_000, customDomains: 10 },
   ENTERPRISE: { features: FEATURES, monthlyCalls: null, customDomains: null },
 };
@@ -29,6 +32,7 @@ const FEATURE_REQUIRES: Record<Feature, string> = {
   passwordProtection: 'Password protection requires',
   clickLimits: 'Click limits require',
   customDomains: 'Custom domains require',
+  smartLinks: 'Smart links (rules and variants) require',
 };
 
 export function isPlan(value: unknown): value is Plan {

@@ -8,7 +8,7 @@ import { creationDomains, type LinkDomains } from '../domains/link-domains';
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkRequest, type LinkRequest } from './link-request';
 import { Messages } from '../messages';
-import { findUnsafe } from './destination-safety';
+import { destinationsOf, findUnsafe, unsafeDestinationMessage } from './destination-safety';
 import { hashPassword } from './password';
 import type { AliasOverrides, LinkStore, SafetyChecker } from '../ports';
 import { generateShortCode } from './short-code';
@@ -74,10 +74,11 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
     }),
   );
 
-  const unsafe = await findUnsafe(placed.flatMap((entry) => (entry.ok ? [entry.request.url] : [])), deps.safety);
-  const checked = placed.map((entry): Pending =>
-    entry.ok && unsafe.has(entry.request.url) ? { ok: false, error: new InvalidRequest(Messages.unsafeUrl) } : entry,
-  );
+  const unsafe = await findUnsafe(placed.flatMap((entry) => (entry.ok ? destinationsOf(entry.request).map(({ url }) => url) : [])), deps.safety);
+  const checked = placed.map((entry): Pending => {
+    const refusal = entry.ok ? unsafeDestinationMessage(entry.request, unsafe) : undefined;
+    return refusal === undefined ? entry : { ok: false, error: new InvalidRequest(refusal) };
+  });
 
   const claimed = await checkAliases(checked, context.caller, deps.aliasOverrides);
   return mapWithConcurrency(claimed, WRITE_CONCURRENCY, async (entry): Promise<CreationOutcome> => {
@@ -124,6 +125,11 @@ async function store(request: LinkRequest, domain: string | undefined, context: 
     ...(request.password !== undefined ? { passwordHash: await hashPassword(request.password) } : {}),
     ...(request.expiresIn !== undefined ? { expiresAt: new Date(context.nowMs + request.expiresIn * 1000).toISOString() } : {}),
     ...(request.maxClicks !== undefined ? { maxClicks: request.maxClicks } : {}),
+    ...(request.rules !== undefined ? { rules: request.rules } : {}),
+    ...(request.variants !== undefined ? { variants: request.variants } : {}),
+    ...(request.forwardQuery ? { forwardQuery: true } : {}),
+    ...(request.utm !== undefined ? { utm: request.utm } : {}),
+    ...(request.expiredUrl !== undefined ? { expiredUrl: request.expiredUrl } : {}),
   };
   if (request.alias !== undefined) {
     const link = { ...base, code: request.alias, isAlias: true };

@@ -3,7 +3,7 @@ import { CACHE_SEAL_MS, secondsUntilLeaseEnds } from './cache-lease';
 import { assertShorteningEnabled } from '../limits/flags';
 import { Messages, OwnMessages } from '../messages';
 import type { GuardedWrite, LinkChanges, ManagedLinkStore } from '../ports';
-import { findUnsafe } from './destination-safety';
+import { destinationsOf, findUnsafe, unsafeDestinationMessage } from './destination-safety';
 import { linkKey, toLinkView, statusOf, type LinkRecord, type LinkView } from './link';
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkPatch } from './link-request';
@@ -60,11 +60,17 @@ export async function editLink(code: string, body: object, context: ManagementCo
       ...(typeof patch.password === 'string' ? { password: patch.password } : {}),
       ...(typeof patch.expiresIn === 'number' ? { expiresIn: patch.expiresIn } : {}),
       ...(typeof patch.maxClicks === 'number' ? { maxClicks: patch.maxClicks } : {}),
+      ...(patch.rules ? { rules: patch.rules } : {}),
+      ...(patch.variants ? { variants: patch.variants } : {}),
     },
     context.flags,
     context.caller.plan,
   );
-  if (patch.url !== undefined && (await findUnsafe([patch.url], deps.safety)).size > 0) throw new InvalidRequest(Messages.unsafeUrl);
+  const requested = destinationsOf(patch);
+  if (requested.length > 0) {
+    const refusal = unsafeDestinationMessage(patch, await findUnsafe(requested.map(({ url }) => url), deps.safety));
+    if (refusal !== undefined) throw new InvalidRequest(refusal);
+  }
   if (!looksLikeShortCode(code)) throw new LinkNotFound(OwnMessages.linkNotFound);
 
   const changes: LinkChanges = {
@@ -72,6 +78,11 @@ export async function editLink(code: string, body: object, context: ManagementCo
     ...(patch.expiresIn !== undefined ? { expiresAt: patch.expiresIn === null ? null : new Date(context.nowMs + patch.expiresIn * 1000).toISOString() } : {}),
     ...(patch.maxClicks !== undefined ? { maxClicks: patch.maxClicks } : {}),
     ...(patch.password !== undefined ? { passwordHash: patch.password === null ? null : await hashPassword(patch.password) } : {}),
+    ...(patch.rules !== undefined ? { rules: patch.rules } : {}),
+    ...(patch.variants !== undefined ? { variants: patch.variants } : {}),
+    ...(patch.forwardQuery !== undefined ? { forwardQuery: patch.forwardQuery === true ? true : null } : {}),
+    ...(patch.utm !== undefined ? { utm: patch.utm } : {}),
+    ...(patch.expiredUrl !== undefined ? { expiredUrl: patch.expiredUrl } : {}),
   };
   const key = linkKey(context.domain, code);
   const result = await deps.links.update(key, context.caller.owner, changes, context.nowMs);

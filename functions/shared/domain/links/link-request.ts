@@ -3,7 +3,8 @@ import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN } from './aliases';
 import { InvalidRequest } from '../errors';
 import { parseOrRefuse } from '../request-parsing';
 import { Messages, OwnMessages } from '../messages';
-import { isAcceptableDestination, normaliseDestination } from './url-policy';
+import { destination } from './destination-schema';
+import { SMART_FIELD_NAMES, smartLinkSchemas } from '../destinations/smart-link-request';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 
 export const MIN_EXPIRES_IN_SECONDS = 60;
@@ -18,10 +19,6 @@ const optional = <T extends z.ZodMiniType>(schema: T) =>
     z.transform((value: z.output<T> | null | undefined) => value ?? undefined),
   );
 
-const destination = z.pipe(
-  z.string({ error: Messages.invalidUrl }).check(z.trim(), z.refine(isAcceptableDestination, Messages.invalidUrl)),
-  z.transform((url: string) => normaliseDestination(url) ?? url),
-);
 const alias = z
   .string({ error: OwnMessages.fieldType('alias', 'string') })
   .check(z.minLength(ALIAS_MIN_LENGTH, Messages.aliasLength), z.maxLength(ALIAS_MAX_LENGTH, Messages.aliasLength), z.regex(ALIAS_PATTERN, OwnMessages.aliasCharacters));
@@ -47,17 +44,29 @@ export const linkRequestSchema = z.object({
   maxClicks: optional(maxClicks),
   /** The custom domain (issue 17): checked against the caller's domains when the link is stored (domains/link-domains.ts). */
   domain: optional(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.domainParameter))),
+  /** Smart links (issue 18): see destinations/smart-link.ts. */
+  rules: optional(smartLinkSchemas.rules),
+  variants: optional(smartLinkSchemas.variants),
+  forwardQuery: optional(smartLinkSchemas.forwardQuery),
+  utm: optional(smartLinkSchemas.utm),
+  expiredUrl: optional(smartLinkSchemas.expiredUrl),
 });
 
 /**
  * PATCH /v2/links/{code}: the same fields with the same rules and messages, each optional; null removes an
- * expiry, a click limit or a password (a link always has a destination, and its code never changes).
+ * expiry, a click limit, a password or a smart-link field, and `rules` or `variants` are replaced as a whole (a link
+ * always has a destination, and its code never changes).
  */
 export const linkPatchSchema = z.object({
   url: z.optional(destination),
   expiresIn: z.optional(z.nullable(expiresIn)),
   maxClicks: z.optional(z.nullable(maxClicks)),
   password: z.optional(z.nullable(password)),
+  rules: z.optional(z.nullable(smartLinkSchemas.rules)),
+  variants: z.optional(z.nullable(smartLinkSchemas.variants)),
+  forwardQuery: z.optional(z.nullable(smartLinkSchemas.forwardQuery)),
+  utm: z.optional(z.nullable(smartLinkSchemas.utm)),
+  expiredUrl: z.optional(z.nullable(smartLinkSchemas.expiredUrl)),
 });
 
 export type LinkPatch = z.infer<typeof linkPatchSchema>;
@@ -68,9 +77,7 @@ export function parseLinkRequest(input: unknown): LinkRequest {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new InvalidRequest(OwnMessages.itemNotObject);
   }
-  const result = linkRequestSchema.safeParse(input);
-  if (result.success) return result.data;
-  throw new InvalidRequest(result.error.issues[0]?.message ?? Messages.invalidUrl);
+  return parseOrRefuse(linkRequestSchema, input, SMART_FIELD_NAMES);
 }
 
 /**
@@ -79,7 +86,7 @@ export function parseLinkRequest(input: unknown): LinkRequest {
  */
 export function parseLinkPatch(input: object): LinkPatch {
   if ('alias' in input) throw new InvalidRequest(OwnMessages.aliasUnchangeable);
-  const patch = parseOrRefuse(linkPatchSchema, input);
+  const patch = parseOrRefuse(linkPatchSchema, input, SMART_FIELD_NAMES);
   if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.patchEmpty);
   return patch;
 }

@@ -1,5 +1,10 @@
-/** A stored link. Dates are ISO 8601 UTC with milliseconds, as the spec returns them. */
-export interface LinkRecord {
+import type { SmartFields } from '../destinations/smart-link';
+
+/**
+ * A stored link. Dates are ISO 8601 UTC with milliseconds, as the spec returns them. The smart-link fields (issue
+ * 18) go with the destination: a tombstone keeps only `expiredUrl`.
+ */
+export interface LinkRecord extends SmartFields {
   code: string;
   /** The custom domain the link lives on (issue 17); absent on the deployment's shared short domain. */
   domain?: string;
@@ -69,6 +74,23 @@ export interface LinkView {
   clicks: number;
   passwordProtected: boolean;
   status: LinkStatus;
+  rules?: SmartFields['rules'];
+  variants?: SmartFields['variants'];
+  /** Shown only when on. */
+  forwardQuery?: true;
+  utm?: SmartFields['utm'];
+  expiredUrl?: string;
+}
+
+/** The smart-link fields the view shows: the destinations go with `url` when a link is used up or deleted. */
+function smartFieldsOf(link: LinkRecord, ended: boolean): Pick<LinkView, keyof SmartFields> {
+  return {
+    ...(link.rules && !ended ? { rules: link.rules } : {}),
+    ...(link.variants && !ended ? { variants: link.variants } : {}),
+    ...(link.forwardQuery && !ended ? { forwardQuery: true } : {}),
+    ...(link.utm && !ended ? { utm: link.utm } : {}),
+    ...(link.expiredUrl ? { expiredUrl: link.expiredUrl } : {}),
+  };
 }
 
 export function shortUrlOf(code: string, shortBaseUrl: string): string {
@@ -77,11 +99,12 @@ export function shortUrlOf(code: string, shortBaseUrl: string): string {
 
 export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number): LinkView {
   const status = statusOf(link, nowMs);
+  const ended = status === 'used-up' || status === 'deleted';
   return {
     shortUrl: shortUrlOf(link.code, baseUrlOf(link, shortBaseUrl)),
     shortCode: link.code,
     domain: link.domain ?? new URL(shortBaseUrl).host,
-    ...(link.url !== undefined && status !== 'used-up' && status !== 'deleted' ? { url: link.url } : {}),
+    ...(link.url !== undefined && !ended ? { url: link.url } : {}),
     ...(link.isAlias ? { alias: link.code } : {}),
     createdAt: link.createdAt,
     updatedAt: link.updatedAt ?? link.createdAt,
@@ -90,6 +113,7 @@ export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number
     clicks: link.clicks,
     passwordProtected: link.passwordHash !== undefined,
     status,
+    ...smartFieldsOf(link, ended),
   };
 }
 
@@ -114,6 +138,17 @@ export function toCreatedLinkView(link: LinkRecord & { url: string }, shortBaseU
     ...(link.maxClicks !== undefined ? { maxClicks: link.maxClicks } : {}),
     createdAt: link.createdAt,
   };
+}
+
+/**
+ * An expired link is kept this long before DynamoDB's TTL removes it: its stats stay readable for their whole window
+ * (90 days), its code stays taken, and its visitors still reach its expiredUrl (or its domain's) rather than a 404.
+ */
+export const EXPIRED_LINK_KEPT_SECONDS = 90 * 86_400;
+
+/** When DynamoDB may remove a link that expires at `expiresAt` (epoch seconds, rounded up: never before it is due). */
+export function removableAt(expiresAt: string): number {
+  return Math.ceil(Date.parse(expiresAt) / 1000) + EXPIRED_LINK_KEPT_SECONDS;
 }
 
 export function isExpired(link: LinkRecord, nowMs: number): boolean {

@@ -1,4 +1,7 @@
-import { isExpired, linkKey } from '../links/link';
+import { isExpired, linkKey, type LinkRecord } from '../links/link';
+import { chooseDestination, type VisitorSignals } from '../destinations/destination-choice';
+import { answersPerVisitor, type DestinationLabel } from '../destinations/smart-link';
+import type { Flags } from '../limits/flags';
 import { browserMayCache } from '../links/cache-lease';
 import { verifyPassword } from '../links/password';
 import type { DomainStore, FlagSource, LinkStore, UsageCounter } from '../ports';
@@ -23,11 +26,17 @@ export interface Visit {
   previewBot: boolean;
   /** What the visitor typed into the password form (POST only). */
   submittedPassword?: string;
+  /** What a smart link's rules and variants read (issue 18). */
+  signals: VisitorSignals;
 }
 
 export type VisitOutcome =
-  /** `counted`: the click was already counted on the link (a maxClicks link's conditional click). */
-  | { kind: 'redirect'; url: string; cacheable: boolean; counted: boolean }
+  /**
+   * `counted`: the link's counter must not count this click again (a maxClicks link's conditional click, or a visit
+   * of an ended link sent to its expiredUrl); `perVisitor`: the answer depends on who asked (rules or variants), so
+   * nobody may keep it; `drawnVariant`: the variant to remember in the visitor's cookie.
+   */
+  | { kind: 'redirect'; url: string; cacheable: boolean; counted: boolean; destination: DestinationLabel; perVisitor: boolean; drawnVariant?: number }
   | { kind: 'passwordRequired'; wrongPassword: boolean }
   | { kind: 'preview' }
   /** `expired`: the code existed and its time ran out (a custom domain's expiredUrl applies). */
@@ -57,8 +66,9 @@ export interface VisitDeps {
  * the last click retires the link. Preview bots and HEAD requests never use up a click.
  */
 export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number): Promise<VisitOutcome> {
-  if ((await deps.flags.current()).maintenance) return { kind: 'maintenance' };
-  return visit.host === undefined ? visitLink(visit, visit.code, deps, nowMs) : visitOnDomain(visit, visit.host, deps, nowMs);
+  const flags = await deps.flags.current();
+  if (flags.maintenance) return { kind: 'maintenance' };
+  return visit.host === undefined ? visitLink(visit, visit.code, deps, flags, nowMs) : visitOnDomain(visit, visit.host, deps, flags, nowMs);
 }
 
 /**
@@ -66,26 +76,48 @@ export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number)
  * links: the code is looked up under the domain's key, so a code never resolves on a host it was not made on.
  * Its root, unknown codes and links that ran out go to the owner's URLs when set, else get the usual answers.
  */
-async function visitOnDomain(visit: Visit, host: string, deps: VisitDeps, nowMs: number): Promise<VisitOutcome> {
+async function visitOnDomain(visit: Visit, host: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome> {
   const domain = host === '' ? undefined : await deps.domains.find(host);
   if (domain?.status === 'disabled') return { kind: 'gone', reason: 'disabled' };
   if (domain?.status !== 'active') return { kind: 'notFound' };
   if (visit.code === '') return domain.rootUrl ? { kind: 'fallback', url: domain.rootUrl } : { kind: 'notFound' };
-  const outcome = await visitLink(visit, linkKey(domain.domain, visit.code), deps, nowMs);
+  const outcome = await visitLink(visit, linkKey(domain.domain, visit.code), deps, flags, nowMs);
   const ranOut = (outcome.kind === 'notFound' && outcome.expired === true) || (outcome.kind === 'gone' && outcome.reason !== 'disabled');
   if (ranOut && domain.expiredUrl) return { kind: 'fallback', url: domain.expiredUrl };
   if (outcome.kind === 'notFound' && !ranOut && domain.notFoundUrl) return { kind: 'fallback', url: domain.notFoundUrl };
   return outcome;
 }
 
-async function visitLink(visit: Visit, key: string, deps: VisitDeps, nowMs: number): Promise<VisitOutcome> {
+/** A link that ran out sends its visitors to its own expiredUrl when it has one (counted as such, never again on the link). */
+function ended(link: LinkRecord, outcome: VisitOutcome): VisitOutcome {
+  if (link.expiredUrl === undefined) return outcome;
+  return { kind: 'redirect', url: link.expiredUrl, cacheable: false, counted: true, destination: 'expiredUrl', perVisitor: false };
+}
+
+/** Where this visitor goes among the link's destinations (rules and variants only while the operator's flag allows them). */
+function redirectTo(link: LinkRecord & { url: string }, visit: Visit, smartLinks: boolean, nowMs: number): Extract<VisitOutcome, { kind: 'redirect' }> {
+  const smart = smartLinks ? link : { ...link, rules: undefined, variants: undefined };
+  const { url, label, drawnVariant } = chooseDestination(smart, visit.signals, nowMs);
+  const perVisitor = answersPerVisitor(smart);
+  return {
+    kind: 'redirect',
+    url,
+    cacheable: !perVisitor && browserMayCache(link, nowMs),
+    counted: false,
+    destination: label,
+    perVisitor,
+    ...(drawnVariant === undefined ? {} : { drawnVariant }),
+  };
+}
+
+async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome> {
   if (!looksLikeShortCode(visit.code)) return { kind: 'notFound' };
   const link = await deps.links.find(key);
   if (!link) return { kind: 'notFound' };
   if (link.disabled) return { kind: 'gone', reason: 'disabled' };
-  if (link.deleted) return { kind: 'gone', reason: 'deleted' };
-  if (link.retired) return { kind: 'gone', reason: 'usedUp' };
-  if (isExpired(link, nowMs) || link.url === undefined) return { kind: 'notFound', expired: true };
+  if (link.deleted) return ended(link, { kind: 'gone', reason: 'deleted' });
+  if (link.retired) return ended(link, { kind: 'gone', reason: 'usedUp' });
+  if (isExpired(link, nowMs) || link.url === undefined) return ended(link, { kind: 'notFound', expired: true });
 
   const guarded = link.passwordHash !== undefined || link.maxClicks !== undefined;
   if (guarded && visit.previewBot) return { kind: 'preview' };
@@ -98,14 +130,15 @@ async function visitLink(visit: Visit, key: string, deps: VisitDeps, nowMs: numb
     await forgivePasswordAttempt(visit.code, deps.usage, nowMs);
   }
 
-  if (link.maxClicks === undefined) return { kind: 'redirect', url: link.url, cacheable: browserMayCache(link, nowMs), counted: false };
+  if (link.maxClicks === undefined) return redirectTo({ ...link, url: link.url }, visit, flags.smartLinks, nowMs);
   if (visit.method === 'HEAD') return { kind: 'preview' };
 
   const click = await deps.links.consumeClick(key, nowMs);
-  if (click.kind === 'usedUp' || click.kind === 'deleted' || click.kind === 'disabled') return { kind: 'gone', reason: click.kind };
-  if (click.kind === 'unlimited' && click.link.url !== undefined) return { kind: 'redirect', url: click.link.url, cacheable: false, counted: false };
-  if (click.kind === 'expired') return { kind: 'notFound', expired: true };
+  if (click.kind === 'disabled') return { kind: 'gone', reason: 'disabled' };
+  if (click.kind === 'usedUp' || click.kind === 'deleted') return ended(link, { kind: 'gone', reason: click.kind });
+  if (click.kind === 'unlimited' && click.link.url !== undefined) return { ...redirectTo({ ...click.link, url: click.link.url }, visit, flags.smartLinks, nowMs), cacheable: false };
+  if (click.kind === 'expired') return ended(link, { kind: 'notFound', expired: true });
   if (click.kind !== 'counted' || click.link.url === undefined) return { kind: 'notFound' };
   if (click.link.clicks >= (click.link.maxClicks ?? Number.POSITIVE_INFINITY)) await deps.links.retire(key);
-  return { kind: 'redirect', url: click.link.url, cacheable: false, counted: true };
+  return { ...redirectTo({ ...click.link, url: click.link.url }, visit, flags.smartLinks, nowMs), cacheable: false, counted: true };
 }

@@ -5,6 +5,7 @@ import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain
 import type { LinkPage } from '../../domain/links/link-listing';
 import type { LinkStats } from '../../domain/analytics/link-stats';
 import { DEVICE_CLASSES } from '../../domain/analytics/click';
+import { DEVICES, OPERATING_SYSTEMS, UTM_FIELDS, DESTINATION_LABEL_PATTERN } from '../../domain/destinations/smart-link';
 import type { UsageReport } from '../../domain/limits/usage-report';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, Messages, OwnMessages } from '../../domain/messages';
 
@@ -40,6 +41,24 @@ export const batchResultBody = z.strictObject({
   ),
 });
 
+/** The smart-link fields as the view shows them (issue 18): stored as the request gave them, normalised. */
+const conditionsBody = z.strictObject({
+  country: z.optional(z.array(z.string())),
+  device: z.optional(z.array(z.enum(DEVICES))),
+  os: z.optional(z.array(z.enum(OPERATING_SYSTEMS))),
+  language: z.optional(z.array(z.string())),
+  query: z.optional(z.record(z.string(), z.union([z.string(), z.literal(true)]))),
+  after: z.optional(timestamp),
+  before: z.optional(timestamp),
+});
+const smartLinkBodies = {
+  rules: z.optional(z.array(z.strictObject({ url: z.string(), when: conditionsBody }))),
+  variants: z.optional(z.array(z.strictObject({ url: z.string(), weight: z.int() }))),
+  forwardQuery: z.optional(z.literal(true)),
+  utm: z.optional(z.strictObject(Object.fromEntries(UTM_FIELDS.map((field) => [field, z.optional(z.string())])) as Record<(typeof UTM_FIELDS)[number], z.ZodMiniOptional<z.ZodMiniString>>)),
+  expiredUrl: z.optional(z.string()),
+};
+
 export const linkViewBody = z.strictObject({
   shortUrl: url,
   shortCode: z.string(),
@@ -53,6 +72,7 @@ export const linkViewBody = z.strictObject({
   clicks: count,
   passwordProtected: z.boolean(),
   status: z.enum(LINK_STATUSES),
+  ...smartLinkBodies,
 });
 
 export const linkPageBody = z.strictObject({ links: z.array(linkViewBody), nextCursor: z.nullable(z.string()) });
@@ -64,6 +84,7 @@ export const linkStatsBody = z.strictObject({
   countries: z.array(z.strictObject({ country: z.string(), clicks: count })),
   referrers: z.array(z.strictObject({ host: z.string(), clicks: count })),
   devices: z.strictObject(Object.fromEntries(DEVICE_CLASSES.map((device) => [device, count])) as Record<(typeof DEVICE_CLASSES)[number], typeof count>),
+  destinations: z.record(z.string().check(z.regex(DESTINATION_LABEL_PATTERN)), count),
 });
 
 export const usageBody = z.strictObject({

@@ -58,18 +58,18 @@ describe('summing a delivery', () => {
       click({ code: 'b' }),
       click({ code: 'a', country: 'FR' }),
       click({ code: 'a', at: '2026-11-21T23:59:59.999Z', device: 'mobile' }),
-      click({ code: 'a', counted: true }),
+      click({ code: 'a', counted: true, destination: 'variants[1]' }),
     ]);
     expect(counts).toEqual([
       {
         code: 'a',
         uncounted: 2,
         days: [
-          { day: '2026-11-21', clicks: 1, countries: { DE: 1 }, referrers: { direct: 1 }, devices: { mobile: 1 } },
-          { day: '2026-11-22', clicks: 2, countries: { FR: 1, DE: 1 }, referrers: { direct: 2 }, devices: { desktop: 2 } },
+          { day: '2026-11-21', clicks: 1, countries: { DE: 1 }, referrers: { direct: 1 }, devices: { mobile: 1 }, destinations: {} },
+          { day: '2026-11-22', clicks: 2, countries: { FR: 1, DE: 1 }, referrers: { direct: 2 }, devices: { desktop: 2 }, destinations: { 'variants[1]': 1 } },
         ],
       },
-      { code: 'b', uncounted: 1, days: [{ day: '2026-11-22', clicks: 1, countries: { DE: 1 }, referrers: { direct: 1 }, devices: { desktop: 1 } }] },
+      { code: 'b', uncounted: 1, days: [{ day: '2026-11-22', clicks: 1, countries: { DE: 1 }, referrers: { direct: 1 }, devices: { desktop: 1 }, destinations: {} }] },
     ]);
   });
 });
@@ -81,6 +81,10 @@ describe('click lines', () => {
     expect(clickInLogLine('{"level":"INFO","message":"request failed"}')).toBeUndefined();
     expect(clickInLogLine('not json')).toBeUndefined();
     expect(clickInLogLine(JSON.stringify({ click: { ...click({}), device: 'toaster' } }))).toBeUndefined();
+    expect(clickInLogLine(JSON.stringify({ click: click({ destination: 'rules[19]' }) }))).toEqual(click({ destination: 'rules[19]' }));
+    for (const destination of ['rules[20]', 'variants[4]', 'elsewhere', 7]) {
+      expect(clickInLogLine(JSON.stringify({ click: { ...click({}), destination } }))).toBeUndefined();
+    }
   });
 });
 
@@ -94,8 +98,8 @@ describe('the stats body', () => {
   it('sums the window, keeps the top 10 by clicks (ties by name), and takes the all-time total from the link', () => {
     const countries = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`C${String.fromCharCode(65 + i)}`, i + 1]));
     const stats = linkStats('abc', 99, statsWindow(3, nowMs), [
-      { day: '2026-11-22', clicks: 78, countries, referrers: { 'b.example': 2, 'a.example': 2 }, devices: { desktop: 78 } },
-      { day: '2026-11-01', clicks: 5, countries: { OLD: 5 }, referrers: {}, devices: { bot: 5 } },
+      { day: '2026-11-22', clicks: 78, countries, referrers: { 'b.example': 2, 'a.example': 2 }, devices: { desktop: 78 }, destinations: {} },
+      { day: '2026-11-01', clicks: 5, countries: { OLD: 5 }, referrers: {}, devices: { bot: 5 }, destinations: {} },
     ]);
     expect(stats.total).toBe(99);
     expect(stats.days).toEqual([
@@ -111,5 +115,17 @@ describe('the stats body', () => {
       { host: 'b.example', clicks: 2 },
     ]);
     expect(stats.devices).toEqual({ desktop: 78, mobile: 0, tablet: 0, bot: 0, other: 0 });
+    expect(stats.destinations).toEqual({ default: 78 });
+  });
+
+  it('counts clicks per destination, the link\'s url taking the clicks no other destination took (older days included)', () => {
+    const day = (date: string, clicks: number, destinations: Record<string, number>) => ({ day: date, clicks, countries: {}, referrers: {}, devices: {}, destinations });
+    const stats = linkStats('abc', 30, statsWindow(3, nowMs), [
+      day('2026-11-20', 4, {}),
+      day('2026-11-21', 10, { 'variants[0]': 3, 'variants[1]': 5 }),
+      day('2026-11-22', 6, { 'variants[1]': 2, 'rules[0]': 1, expiredUrl: 3 }),
+    ]);
+    expect(stats.destinations).toEqual({ default: 6, 'variants[0]': 3, 'variants[1]': 7, 'rules[0]': 1, expiredUrl: 3 });
+    expect(linkStats('abc', 0, statsWindow(3, nowMs), []).destinations).toEqual({});
   });
 });

@@ -13,15 +13,15 @@ function setup(link?: Partial<LinkRecord>) {
   const links = new MemoryLinkStore();
   if (link) links.links.set('abc123', { code: 'abc123', url: 'https://example.com/', isAlias: false, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'key:k', ...link });
   const deps = { links, domains: new MemoryDomainStore(), flags: new FixedFlags(), usage: new MemoryUsageCounter() };
-  const visit = (fields: Partial<Visit> = {}, at = nowMs) => resolveVisit({ code: 'abc123', method: 'GET', client: '1.2.3.4', previewBot: false, ...fields }, deps, at);
+  const visit = (fields: Partial<Visit> = {}, at = nowMs) => resolveVisit({ code: 'abc123', method: 'GET', client: '1.2.3.4', previewBot: false, signals: { query: [] }, ...fields }, deps, at);
   return { links, deps, visit };
 }
 
 describe('resolving a visit', () => {
   it('redirects a plain link, cacheable by browsers only while its cache lease outlasts their copy', async () => {
-    expect(await setup({ cacheLeaseUntil: nowMs + 60_000 }).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: true, counted: false });
-    expect(await setup({ cacheLeaseUntil: nowMs + 29_000 }).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false });
-    expect(await setup({}).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false });
+    expect(await setup({ cacheLeaseUntil: nowMs + 60_000 }).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: true, counted: false, destination: 'default', perVisitor: false });
+    expect(await setup({ cacheLeaseUntil: nowMs + 29_000 }).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false, destination: 'default', perVisitor: false });
+    expect(await setup({}).visit()).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false, destination: 'default', perVisitor: false });
   });
 
   it('answers 404 for unknown codes and codes that cannot exist, without asking storage for the latter', async () => {
@@ -70,7 +70,7 @@ describe('resolving a visit', () => {
     expect(await visit()).toEqual({ kind: 'passwordRequired', wrongPassword: false });
     expect(await visit({ method: 'POST' })).toEqual({ kind: 'passwordRequired', wrongPassword: false });
     expect(await visit({ method: 'POST', submittedPassword: 'nope' })).toEqual({ kind: 'passwordRequired', wrongPassword: true });
-    expect(await visit({ method: 'POST', submittedPassword: 's3cret' })).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false });
+    expect(await visit({ method: 'POST', submittedPassword: 's3cret' })).toEqual({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false, destination: 'default', perVisitor: false });
   });
 
   it('stops password guesses after 10 per client IP in 15 minutes', async () => {
@@ -136,7 +136,7 @@ describe('visiting a custom domain', () => {
     const domains = new MemoryDomainStore();
     domains.domains.set('go.acme.com', { ...domain, ...settings });
     const deps = { links: store, domains, flags: new FixedFlags(), usage: new MemoryUsageCounter() };
-    return (code: string, host = 'go.acme.com') => resolveVisit({ code, host, method: 'GET', client: '', previewBot: false }, deps, nowMs);
+    return (code: string, host = 'go.acme.com') => resolveVisit({ code, host, method: 'GET', client: '', previewBot: false, signals: { query: [] } }, deps, nowMs);
   }
 
   it('finds only links made on that domain: a code of the shared domain or of another domain is 404 there', async () => {
