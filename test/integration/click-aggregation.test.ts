@@ -43,12 +43,12 @@ const clicksOf = async (code: string) => (await links.find(code))?.clicks;
 describe('adding a delivery of clicks', () => {
   it('counts a delivery once however often it is delivered', async () => {
     const code = await newLink();
-    const counts = countClicks([click(code), click(code, { country: 'FR', device: 'mobile' }), click(code, { referrer: 'news.example' })]);
+    const counts = countClicks([click(code), click(code, { country: 'FR', device: 'mobile', destination: 'variants[1]' }), click(code, { referrer: 'news.example', destination: 'rules[12]' })]);
     await store().apply('delivery-twice', counts, nowMs);
     await store().apply('delivery-twice', counts, nowMs);
     expect(await clicksOf(code)).toBe(3);
     expect(await store().days(code, today, today)).toEqual([
-      { day: today, clicks: 3, countries: { DE: 2, FR: 1 }, referrers: { direct: 2, 'news.example': 1 }, devices: { desktop: 2, mobile: 1 } },
+      { day: today, clicks: 3, countries: { DE: 2, FR: 1 }, referrers: { direct: 2, 'news.example': 1 }, devices: { desktop: 2, mobile: 1 }, destinations: { 'variants[1]': 1, 'rules[12]': 1 } },
     ]);
     await store().apply('another-delivery', countClicks([click(code)]), nowMs);
     expect(await clicksOf(code)).toBe(4);

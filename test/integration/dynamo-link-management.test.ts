@@ -55,6 +55,25 @@ describe('an owner\'s edit', () => {
     expect(after?.passwordHash).toBeUndefined();
   });
 
+  it('replaces smart-link fields as a whole and removes them with null, `rules` (a reserved word) included', async () => {
+    const rules = [{ url: 'https://example.com/de', when: { country: ['DE'], query: { ref: true as const } } }];
+    const variants = [{ url: 'https://example.com/a', weight: 60 }, { url: 'https://example.com/b', weight: 40 }];
+    const record = await stored({ rules, utm: { source: 'old', medium: 'email' } });
+    const changed = await store.update(record.code, 'acct:a', { variants, utm: { source: 'new' }, forwardQuery: true, expiredUrl: 'https://example.com/over' }, nowMs);
+    expect(changed).toMatchObject({ done: true, link: { rules, variants, utm: { source: 'new' }, forwardQuery: true, expiredUrl: 'https://example.com/over' } });
+    const removed = await store.update(record.code, 'acct:a', { rules: null, variants: null, utm: null, forwardQuery: null }, nowMs);
+    expect(removed.done && [removed.link.rules, removed.link.variants, removed.link.utm, removed.link.forwardQuery]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(removed.done && removed.link.expiredUrl).toBe('https://example.com/over');
+  });
+
+  it('makes a deleted link a tombstone that keeps only its expiredUrl of its destinations', async () => {
+    const record = await stored({ rules: [{ url: 'https://example.com/de', when: { country: ['DE'] } }], variants: [{ url: 'https://example.com/a', weight: 50 }, { url: 'https://example.com/b', weight: 50 }], utm: { source: 's' }, forwardQuery: true, expiredUrl: 'https://example.com/over' });
+    expect(await store.markDeleted(record.code, 'acct:a', nowMs)).toMatchObject({ done: true });
+    const tombstone = await store.find(record.code);
+    expect(tombstone).toMatchObject({ deleted: true, expiredUrl: 'https://example.com/over' });
+    expect([tombstone?.url, tombstone?.rules, tombstone?.variants, tombstone?.utm, tombstone?.forwardQuery]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+
   it('is refused, with the link as it was, for another owner, a deleted, used-up or disabled link, or a limit below the clicks', async () => {
     const theirs = await stored({ owner: 'acct:b' });
     expect(await store.update(theirs.code, 'acct:a', { url: 'https://example.org/' }, nowMs)).toEqual({ done: false, current: expect.objectContaining({ owner: 'acct:b' }) });

@@ -35,11 +35,11 @@ describe('DynamoLinkStore against DynamoDB Local', () => {
     expect((await store.find(code))?.url).toBe(`https://example.com/${winner}`);
   });
 
-  it('sets the TTL attribute in epoch seconds, never before the expiry', async () => {
+  it('sets the TTL attribute in epoch seconds, 90 days after the expiry (the stats window, the expiredUrl\'s life)', async () => {
     const expiring = link({ expiresAt: new Date(nowMs + 60_500).toISOString() });
     await store.createIfAbsent(expiring);
     const { Item } = await dynamo().send(new GetCommand({ TableName: tableName, Key: { code: expiring.code } }));
-    expect(Item?.ttl).toBe(Math.ceil((nowMs + 60_500) / 1000));
+    expect(Item?.ttl).toBe(Math.ceil((nowMs + 60_500) / 1000) + 90 * 86_400);
     expect(await store.find(expiring.code)).toEqual(expiring);
   });
 

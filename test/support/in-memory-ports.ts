@@ -60,7 +60,9 @@ export class MemoryLinkStore implements LinkStore {
 
   async retire(code: string): Promise<void> {
     const link = this.links.get(code);
-    if (link) this.links.set(code, { code, isAlias: link.isAlias, createdAt: link.createdAt, clicks: link.clicks, owner: link.owner, retired: true, ...(link.maxClicks !== undefined ? { maxClicks: link.maxClicks } : {}) });
+    if (!link) return;
+    const kept = { code, isAlias: link.isAlias, createdAt: link.createdAt, clicks: link.clicks, owner: link.owner, retired: true };
+    this.links.set(code, { ...kept, ...(link.maxClicks !== undefined ? { maxClicks: link.maxClicks } : {}), ...(link.expiredUrl !== undefined ? { expiredUrl: link.expiredUrl } : {}) });
   }
 }
 

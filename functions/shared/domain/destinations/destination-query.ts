@@ -15,7 +15,10 @@ function decodedName(part: string): string {
   }
 }
 
-const encodedPair = ([name, value]: readonly [string, string]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+/** encodeURIComponent throws on a lone surrogate, which no UTF-8 can carry: it becomes U+FFFD, as a decoder makes it. */
+const encoded = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+
+const encodedPair = ([name, value]: readonly [string, string]) => `${encoded(name)}=${encoded(value)}`;
 
 /**
  * The destination with the link's UTM tags set (replacing its own `utm_*` of the same name) and, with forwardQuery,
