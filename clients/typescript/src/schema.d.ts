@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create a short link
-         * @description Creates one short link (spec 4.1). The destination is checked by the URL safety check first.
+         * @description Creates one short link (spec 4.1). The destination is checked by the URL safety check first. A smart link also carries `rules` (the first whose conditions all hold picks the destination; PRO and up), `variants` (an A/B split kept per browser for 30 days; PRO and up), `forwardQuery`, `utm` and `expiredUrl`; every URL among them passes the same checks, and a problem names its field (`rules[2].url: ...`).
          */
         post: operations["createLink"];
         delete?: never;
@@ -87,7 +87,7 @@ export interface paths {
         head?: never;
         /**
          * Change a link
-         * @description Changes the destination, expiry, click limit or password; `null` removes an expiry, a click limit or a password. Visitors see the change within 60 seconds. Without `domain`, the account's default domain (the shared one when it has none).
+         * @description Changes the destination, expiry, click limit, password or smart-link fields; `rules` and `variants` are replaced as a whole, and `null` removes any optional field. Visitors see the change within 60 seconds (30 for a link with rules or variants, which no browser keeps). Without `domain`, the account's default domain (the shared one when it has none).
          */
         patch: operations["updateLink"];
         trace?: never;
@@ -121,7 +121,7 @@ export interface paths {
         };
         /**
          * A link's clicks
-         * @description Counted redirects per day (UTC), country, referring host and device class over the last `days` days; `total` is all clicks ever. Without `domain`, the account's default domain (the shared one when it has none).
+         * @description Counted redirects per day (UTC), country, referring host, device class and destination (`default`, `rules[i]`, `variants[i]`, `expiredUrl`: an A/B test read off) over the last `days` days; `total` is all clicks ever, which visits of an ended link sent to its expiredUrl do not add to. Without `domain`, the account's default domain (the shared one when it has none).
          */
         get: operations["getLinkStats"];
         put?: never;
@@ -355,13 +355,17 @@ export interface components {
          *     - Request body is not valid JSON
          *     - urls must be an array of link objects
          *     - Each link must be a JSON object
-         *     - Request body must set at least one of url, expiresIn, maxClicks, password
+         *     - Request body must set at least one of url, expiresIn, maxClicks, password, rules, variants, forwardQuery, utm, expiredUrl
          *     - Idempotency-Key must be 1 to 255 printable ASCII characters
          *     - Custom domains are currently disabled on this platform
          *     - domain must be a public host name of at least two labels under a public suffix, at most 253 characters: not an IP address, localhost, one of this service's own domains, a cloud provider's hostname or a look-alike name
          *     - domain must be a host name, such as go.example.com
          *     - Request body must set at least one of isDefault, rootUrl, notFoundUrl, expiredUrl
          *     - domain <domain> is not an active domain of this account
+         *     - Smart links (rules and variants) are currently disabled on this platform
+         *     - rules[2].url: Please provide a valid URL
+         *     - rules[0].when.country[1]: is not an ISO 3166-1 alpha-2 country code (such as DE or US)
+         *     - variants: the weights must add up to 100
          */
         BadRequest: {
             headers: {
@@ -414,7 +418,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains";
+                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks";
                     /** @enum {string} */
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
@@ -621,6 +625,35 @@ export interface operations {
                     expiresIn?: number | null;
                     maxClicks?: number | null;
                     domain?: string | null;
+                    rules?: {
+                        url: string;
+                        when: {
+                            country?: string[];
+                            device?: ("mobile" | "tablet" | "desktop")[];
+                            os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                            language?: string[];
+                            query?: {
+                                [key: string]: string | true;
+                            };
+                            /** Format: date-time */
+                            after?: string;
+                            /** Format: date-time */
+                            before?: string;
+                        };
+                    }[] | null;
+                    variants?: {
+                        url: string;
+                        weight: number;
+                    }[] | null;
+                    forwardQuery?: boolean | null;
+                    utm?: {
+                        source?: string;
+                        medium?: string;
+                        campaign?: string;
+                        term?: string;
+                        content?: string;
+                    } | null;
+                    expiredUrl?: string | null;
                 };
             };
         };
@@ -680,6 +713,35 @@ export interface operations {
                         expiresIn?: number | null;
                         maxClicks?: number | null;
                         domain?: string | null;
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[] | null;
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[] | null;
+                        forwardQuery?: boolean | null;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        expiredUrl?: string | null;
                     }[];
                 };
             };
@@ -769,6 +831,36 @@ export interface operations {
                             passwordProtected: boolean;
                             /** @enum {string} */
                             status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                            rules?: {
+                                url: string;
+                                when: {
+                                    country?: string[];
+                                    device?: ("mobile" | "tablet" | "desktop")[];
+                                    os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                    language?: string[];
+                                    query?: {
+                                        [key: string]: string | true;
+                                    };
+                                    /** Format: date-time */
+                                    after?: string;
+                                    /** Format: date-time */
+                                    before?: string;
+                                };
+                            }[];
+                            variants?: {
+                                url: string;
+                                weight: number;
+                            }[];
+                            /** @constant */
+                            forwardQuery?: true;
+                            utm?: {
+                                source?: string;
+                                medium?: string;
+                                campaign?: string;
+                                term?: string;
+                                content?: string;
+                            };
+                            expiredUrl?: string;
                         }[];
                         nextCursor: string | null;
                     };
@@ -822,6 +914,36 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
                     };
                 };
             };
@@ -884,6 +1006,35 @@ export interface operations {
                     expiresIn?: number | null;
                     maxClicks?: number | null;
                     password?: string | null;
+                    rules?: {
+                        url: string;
+                        when: {
+                            country?: string[];
+                            device?: ("mobile" | "tablet" | "desktop")[];
+                            os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                            language?: string[];
+                            query?: {
+                                [key: string]: string | true;
+                            };
+                            /** Format: date-time */
+                            after?: string;
+                            /** Format: date-time */
+                            before?: string;
+                        };
+                    }[] | null;
+                    variants?: {
+                        url: string;
+                        weight: number;
+                    }[] | null;
+                    forwardQuery?: boolean | null;
+                    utm?: {
+                        source?: string;
+                        medium?: string;
+                        campaign?: string;
+                        term?: string;
+                        content?: string;
+                    } | null;
+                    expiredUrl?: string | null;
                 };
             };
         };
@@ -915,6 +1066,36 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
                     };
                 };
             };
@@ -1013,6 +1194,9 @@ export interface operations {
                             tablet: number;
                             bot: number;
                             other: number;
+                        };
+                        destinations: {
+                            [key: string]: number;
                         };
                     };
                 };
@@ -1400,6 +1584,35 @@ export interface operations {
                     expiresIn?: number | null;
                     maxClicks?: number | null;
                     domain?: string | null;
+                    rules?: {
+                        url: string;
+                        when: {
+                            country?: string[];
+                            device?: ("mobile" | "tablet" | "desktop")[];
+                            os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                            language?: string[];
+                            query?: {
+                                [key: string]: string | true;
+                            };
+                            /** Format: date-time */
+                            after?: string;
+                            /** Format: date-time */
+                            before?: string;
+                        };
+                    }[] | null;
+                    variants?: {
+                        url: string;
+                        weight: number;
+                    }[] | null;
+                    forwardQuery?: boolean | null;
+                    utm?: {
+                        source?: string;
+                        medium?: string;
+                        campaign?: string;
+                        term?: string;
+                        content?: string;
+                    } | null;
+                    expiredUrl?: string | null;
                 };
             };
         };
@@ -1458,6 +1671,35 @@ export interface operations {
                         expiresIn?: number | null;
                         maxClicks?: number | null;
                         domain?: string | null;
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[] | null;
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[] | null;
+                        forwardQuery?: boolean | null;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        expiredUrl?: string | null;
                     }[];
                 };
             };

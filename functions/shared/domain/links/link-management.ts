@@ -1,7 +1,7 @@
 import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound, LinkStillCached } from '../errors';
 import { CACHE_SEAL_MS, secondsUntilLeaseEnds } from './cache-lease';
 import { assertShorteningEnabled } from '../limits/flags';
-import { Messages, OwnMessages } from '../messages';
+import { OwnMessages } from '../messages';
 import type { GuardedWrite, LinkChanges, ManagedLinkStore } from '../ports';
 import { destinationsOf, findUnsafe, unsafeDestinationMessage } from './destination-safety';
 import { linkKey, toLinkView, statusOf, type LinkRecord, type LinkView } from './link';

@@ -63,6 +63,11 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
   ...(['bodyNotObject', 'bodyMalformed', 'urlsNotArray', 'itemNotObject', 'patchEmpty', 'idempotencyKeyInvalid'] as const).map((key) => OwnMessages[key]),
   ...(['domainsDisabled', 'domainInvalid', 'domainParameter', 'domainPatchEmpty'] as const).map((key) => OwnMessages[key]),
   OwnMessages.domainNotUsable('<domain>'),
+  OwnMessages.smartLinksDisabled,
+  // A smart-link field's problem names its path, however deep (issue 18).
+  OwnMessages.smartFieldProblem('rules[2].url', Messages.invalidUrl),
+  OwnMessages.smartFieldProblem('rules[0].when.country[1]', OwnMessages.countryUnknown),
+  OwnMessages.smartFieldProblem('variants', OwnMessages.variantWeightsTotal),
 ];
 
 const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], Json> = {

@@ -59,7 +59,8 @@ const domainQuery = z.object({ domain: z.optional(z.string()) });
 const CREATE_LINK: OperationDoc = {
   operationId: 'createLink',
   summary: 'Create a short link',
-  description: 'Creates one short link (spec 4.1). The destination is checked by the URL safety check first.',
+  description:
+    'Creates one short link (spec 4.1). The destination is checked by the URL safety check first. A smart link also carries `rules` (the first whose conditions all hold picks the destination; PRO and up), `variants` (an A/B split kept per browser for 30 days; PRO and up), `forwardQuery`, `utm` and `expiredUrl`; every URL among them passes the same checks, and a problem names its field (`rules[2].url: ...`).',
   tag: 'Links',
   bearer: true,
   guarded: true,
@@ -111,7 +112,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'PATCH /v2/links/{code}': {
     operationId: 'updateLink',
     summary: 'Change a link',
-    description: `Changes the destination, expiry, click limit or password; \`null\` removes an expiry, a click limit or a password. Visitors see the change within 60 seconds.${onDomain}`,
+    description: `Changes the destination, expiry, click limit, password or smart-link fields; \`rules\` and \`variants\` are replaced as a whole, and \`null\` removes any optional field. Visitors see the change within 60 seconds (30 for a link with rules or variants, which no browser keeps).${onDomain}`,
     tag: 'Links',
     bearer: true,
     guarded: true,
@@ -152,7 +153,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'GET /v2/links/{code}/stats': {
     operationId: 'getLinkStats',
     summary: "A link's clicks",
-    description: `Counted redirects per day (UTC), country, referring host and device class over the last \`days\` days; \`total\` is all clicks ever.${onDomain}`,
+    description: `Counted redirects per day (UTC), country, referring host, device class and destination (\`default\`, \`rules[i]\`, \`variants[i]\`, \`expiredUrl\`: an A/B test read off) over the last \`days\` days; \`total\` is all clicks ever, which visits of an ended link sent to its expiredUrl do not add to.${onDomain}`,
     tag: 'Analytics',
     bearer: true,
     guarded: true,
