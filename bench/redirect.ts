@@ -9,14 +9,38 @@ import { load, median, round, startBenchStack, type LoadResult } from './support
 /**
  * Issue 5's target: plain-link redirects through the local stack deliver at least 0.8 of the requests per second
  * of raw GetItem calls to the same DynamoDB Local at the same concurrency (issue 11: 1.0). Issue 17 adds a link on
- * a customer's domain (through the local edge, Host header and all) beside the shared one. All go through
- * autocannon over HTTP, alternating, over several rounds.
+ * a customer's domain (through the local edge, Host header and all) beside the shared one; issue 18 a smart link
+ * with 20 rules and 4 variants, visited by a browser no rule matches and without a cookie, so every rule is read
+ * and a variant drawn on every visit. All go through autocannon over HTTP, alternating, over several rounds.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 10;
 const SECONDS = 5;
 
 const CUSTOM_DOMAIN = 'go.bench-example.com';
+
+/** Twenty rules of every kind of condition, none of which the bench's visitor meets (so all are read). */
+const SMART_LINK = {
+  url: 'https://example.com/hot',
+  rules: Array.from({ length: 20 }, (_, index) => ({
+    url: `https://example.com/rule-${index}`,
+    when: [
+      { country: ['DE', 'AT', 'CH'], device: ['desktop'] },
+      { language: ['fr', 'pt-BR'], os: ['windows'] },
+      { os: ['ios', 'android'] },
+      { query: { ref: `campaign-${index}`, promo: true } },
+      { after: '2099-01-01T00:00:00Z', device: ['desktop'] },
+    ][index % 5],
+  })),
+  variants: [1, 2, 3, 4].map((index) => ({ url: `https://example.com/variant-${index}`, weight: 25 })),
+  forwardQuery: true,
+  utm: { source: 'bench', campaign: 'smart' },
+};
+const SMART_VISITOR = {
+  'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36',
+  'accept-language': 'en-US,en;q=0.9,es;q=0.5',
+  'cloudfront-viewer-country': 'US',
+};
 
 async function main(): Promise<void> {
   const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-hosts-')), 'hosts');
@@ -30,6 +54,9 @@ async function main(): Promise<void> {
     if (verified.json().status !== 'active') throw new Error(`the bench domain did not become active: ${verified.text}`);
     const onDomain = await http('POST', '/v2/shorten', { headers: jsonHeaders(devApiKey()), body: { url: 'https://example.com/hot', domain: CUSTOM_DOMAIN } });
     const customCode = onDomain.json<{ shortCode: string }>().shortCode;
+    const smart = await http('POST', '/v2/shorten', { headers: jsonHeaders(devApiKey()), body: SMART_LINK });
+    if (smart.status !== 201) throw new Error(`the bench's smart link was refused: ${smart.text}`);
+    const smartCode = smart.json<{ shortCode: string }>().shortCode;
     const linksTable = stackOutput(StackOutputs.linksTable);
     await dynamo().send(new PutCommand({ TableName: linksTable, Item: { code: 'baseline-item', url: 'https://example.com/hot', clicks: 0 } }));
 
@@ -46,6 +73,9 @@ async function main(): Promise<void> {
     };
     const redirect = { url: `${stack.url}/${shortCode}`, method: 'GET' as const };
     const customRedirect = { url: `${stack.url}/${customCode}`, method: 'GET' as const, headers: { host: CUSTOM_DOMAIN } };
+    const smartRedirect = { url: `${stack.url}/${smartCode}?ref=newsletter&page=2`, method: 'GET' as const, headers: SMART_VISITOR };
+    // The plain link asked the way the smart one is (a browser's headers, a query string): what the rules themselves cost.
+    const dressedRedirect = { ...smartRedirect, url: `${stack.url}/${shortCode}?ref=newsletter&page=2` };
 
     const probe = await load({ ...getItem, amount: 5, connections: 1 });
     if (probe.non2xx > 0) throw new Error('the raw GetItem baseline is refused by DynamoDB Local');
@@ -53,6 +83,8 @@ async function main(): Promise<void> {
     const baselines: LoadResult[] = [];
     const redirects: LoadResult[] = [];
     const customRedirects: LoadResult[] = [];
+    const smartRedirects: LoadResult[] = [];
+    const dressedRedirects: LoadResult[] = [];
     const onlyRedirects = (visits: LoadResult) => visits.errors === 0 && visits.byClass['3xx'] > 0 && visits.byClass['2xx'] + visits.byClass['4xx'] + visits.byClass['5xx'] === 0;
     // The order rotates each round: a run of redirects leaves the aggregator a backlog of click lines to count
     // while the next run goes, so whichever ran second would always pay for the first.
@@ -60,6 +92,8 @@ async function main(): Promise<void> {
       { name: 'GetItem', options: getItem, results: baselines, check: (result: LoadResult) => result.errors === 0 && result.byClass['2xx'] > 0 && result.non2xx === 0 },
       { name: 'redirect', options: redirect, results: redirects, check: onlyRedirects },
       { name: 'custom domain', options: customRedirect, results: customRedirects, check: onlyRedirects },
+      { name: 'smart link', options: smartRedirect, results: smartRedirects, check: onlyRedirects },
+      { name: 'plain, smart request', options: dressedRedirect, results: dressedRedirects, check: onlyRedirects },
     ];
     for (let round = 0; round <= ROUNDS; round += 1) {
       const order = subjects.map((_, index) => subjects[(index + round) % subjects.length] as (typeof subjects)[number]);
@@ -76,11 +110,17 @@ async function main(): Promise<void> {
     const baselineRps = median(baselines.map((result) => result.requestsPerSecond));
     const redirectRps = median(redirects.map((result) => result.requestsPerSecond));
     const customRps = median(customRedirects.map((result) => result.requestsPerSecond));
+    const smartRps = median(smartRedirects.map((result) => result.requestsPerSecond));
+    const dressedRps = median(dressedRedirects.map((result) => result.requestsPerSecond));
     console.log(`| raw GetItem to DynamoDB Local, ${CONNECTIONS} connections | ${round(baselineRps, 0)} req/s, p99 ${median(baselines.map((r) => r.p99))} ms |`);
     console.log(`| plain-link redirect through the local stack | ${round(redirectRps, 0)} req/s, p99 ${median(redirects.map((r) => r.p99))} ms |`);
     console.log(`| plain-link redirect on a custom domain (local edge, Host header) | ${round(customRps, 0)} req/s, p99 ${median(customRedirects.map((r) => r.p99))} ms |`);
+    console.log(`| smart-link redirect: 20 rules read, 1 of 4 variants drawn, query and UTM merged | ${round(smartRps, 0)} req/s, p99 ${median(smartRedirects.map((r) => r.p99))} ms |`);
     console.log(`| ratio, shared domain (target ≥ 1.0) | ${round(redirectRps / baselineRps)} |`);
     console.log(`| ratio, custom domain (target ≥ 1.0) | ${round(customRps / baselineRps)} |`);
+    console.log(`| plain-link redirect asked like the smart one (browser headers, query string) | ${round(dressedRps, 0)} req/s, p99 ${median(dressedRedirects.map((r) => r.p99))} ms |`);
+    console.log(`| ratio, smart link (target ≥ 1.0) | ${round(smartRps / baselineRps)} |`);
+    console.log(`| ratio, smart link to the plain link asked alike (the rules' own cost) | ${round(smartRps / dressedRps)} |`);
   } finally {
     await stack.stop();
   }

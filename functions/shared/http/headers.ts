@@ -1,10 +1,21 @@
 /** Small HTTP helpers shared by every handler, kept apart so the redirect bundle pulls in nothing else. */
 
+type Headers = Record<string, string | undefined>;
+
+/** Each event's headers by lower-case name, made on the first lookup: a visit reads a dozen of them. */
+const lowerCased = new WeakMap<Headers, Map<string, string | undefined>>();
+
 /** Header lookup that ignores case, as HTTP does (API Gateway passes names as the client sent them). */
-export function header(event: { headers?: Record<string, string | undefined> | null }, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  const entry = Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
-  return entry?.[1] ?? undefined;
+export function header(event: { headers?: Headers | null }, name: string): string | undefined {
+  if (!event.headers) return undefined;
+  let byName = lowerCased.get(event.headers);
+  if (!byName) {
+    byName = new Map();
+    // The first of two names differing only in case wins, as before.
+    for (const [key, value] of Object.entries(event.headers)) if (!byName.has(key.toLowerCase())) byName.set(key.toLowerCase(), value);
+    lowerCased.set(event.headers, byName);
+  }
+  return byName.get(name.toLowerCase()) ?? undefined;
 }
 
 /**

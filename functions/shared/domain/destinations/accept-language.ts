@@ -5,22 +5,19 @@
  */
 const MAX_HEADER_LENGTH = 1024;
 const MAX_ENTRIES = 32;
-const LANGUAGE_TAG = /^[a-z]{1,8}(-[a-z0-9]{1,8})*$/i;
-const QUALITY = /^q=(0(\.\d{0,3})?|1(\.0{0,3})?)$/i;
+/** One entry: a language tag and at most a quality value (RFC 9110 gives Accept-Language no other parameter). */
+const ENTRY = /^\s*([a-z]{1,8}(?:-[a-z0-9]{1,8})*)\s*(?:;\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*)?$/i;
 
 export function acceptedLanguages(header: string | undefined): string[] {
   if (!header) return [];
   const entries: Array<{ tag: string; quality: number; position: number }> = [];
-  header
-    .slice(0, MAX_HEADER_LENGTH)
-    .split(',', MAX_ENTRIES)
-    .forEach((entry, position) => {
-      const [tag = '', ...parameters] = entry.split(';').map((part) => part.trim());
-      if (!LANGUAGE_TAG.test(tag)) return;
-      const weight = parameters.find((parameter) => /^q\s*=/i.test(parameter))?.replace(/\s+/g, '');
-      const quality = weight === undefined ? 1 : QUALITY.test(weight) ? Number(weight.slice(2)) : 0;
-      if (quality > 0) entries.push({ tag: tag.toLowerCase(), quality, position });
-    });
+  const parts = header.slice(0, MAX_HEADER_LENGTH).split(',', MAX_ENTRIES);
+  for (const [position, part] of parts.entries()) {
+    const match = ENTRY.exec(part);
+    if (!match?.[1]) continue;
+    const quality = match[2] === undefined ? 1 : Number(match[2]);
+    if (quality > 0) entries.push({ tag: match[1].toLowerCase(), quality, position });
+  }
   entries.sort((a, b) => b.quality - a.quality || a.position - b.position);
   return [...new Set(entries.map((entry) => entry.tag))];
 }

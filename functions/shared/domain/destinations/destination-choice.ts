@@ -1,8 +1,8 @@
 import { deviceClass, viewerCountry, type DeviceClass } from '../analytics/click';
 import { acceptedLanguages, languageMatches, negotiatedLanguage } from './accept-language';
-import { decoratedDestination, type QueryPairs } from './destination-query';
+import { prepareDestination, withVisitorQuery, type PreparedDestination, type QueryPairs } from './destination-query';
 import { operatingSystem } from './operating-system';
-import { answersPerVisitor, VARIANT_WEIGHT_TOTAL, type DestinationLabel, type OperatingSystem, type RuleConditions, type SmartFields, type Variant } from './smart-link';
+import { VARIANT_WEIGHT_TOTAL, type DestinationLabel, type OperatingSystem, type RuleConditions, type SmartFields, type Variant } from './smart-link';
 
 /** What a visit tells about the visitor, as received: read only as far as the link's rules need. */
 export interface VisitorSignals {
@@ -50,13 +50,56 @@ class VisitorTraits {
   }
 }
 
-function holds(when: RuleConditions, visitor: VisitorTraits, language: () => string | undefined, nowMs: number): boolean {
-  if (when.after !== undefined && nowMs < Date.parse(when.after)) return false;
-  if (when.before !== undefined && nowMs >= Date.parse(when.before)) return false;
+/** A rule's conditions in the form a visit reads fastest: instants as numbers, query conditions as a list. */
+interface CompiledRule {
+  destination: PreparedDestination;
+  when: RuleConditions;
+  afterMs?: number;
+  beforeMs?: number;
+  query?: ReadonlyArray<[string, string | true]>;
+}
+
+/** A link's destinations taken apart once: a link kept in the redirect's memory is compiled once per container. */
+interface CompiledLink {
+  rules: readonly CompiledRule[];
+  /** Every language any rule names: what the visitor's languages are negotiated against. */
+  languages: readonly string[];
+  variants: readonly PreparedDestination[];
+  fallback: PreparedDestination;
+}
+
+const compiledLinks = new WeakMap<object, CompiledLink>();
+
+function compile(link: SmartFields & { url: string }): CompiledLink {
+  const known = compiledLinks.get(link);
+  if (known) return known;
+  const rules = (link.rules ?? []).map(
+    ({ url, when }): CompiledRule => ({
+      destination: prepareDestination(url, link.utm),
+      when,
+      ...(when.after === undefined ? {} : { afterMs: Date.parse(when.after) }),
+      ...(when.before === undefined ? {} : { beforeMs: Date.parse(when.before) }),
+      ...(when.query === undefined ? {} : { query: Object.entries(when.query) }),
+    }),
+  );
+  const compiled = {
+    rules,
+    languages: rules.flatMap((rule) => rule.when.language ?? []),
+    variants: (link.variants ?? []).map((variant) => prepareDestination(variant.url, link.utm)),
+    fallback: prepareDestination(link.url, link.utm),
+  };
+  compiledLinks.set(link, compiled);
+  return compiled;
+}
+
+function holds(rule: CompiledRule, visitor: VisitorTraits, language: () => string | undefined, nowMs: number): boolean {
+  const { when } = rule;
+  if (rule.afterMs !== undefined && nowMs < rule.afterMs) return false;
+  if (rule.beforeMs !== undefined && nowMs >= rule.beforeMs) return false;
   if (when.country !== undefined && !when.country.includes(visitor.country)) return false;
   if (when.device !== undefined && !(when.device as readonly string[]).includes(visitor.device)) return false;
   if (when.os !== undefined && !when.os.some((os) => os === visitor.os)) return false;
-  if (when.query !== undefined && !Object.entries(when.query).every(([name, expected]) => visitor.hasParameter(name, expected))) return false;
+  if (rule.query !== undefined && !rule.query.every(([name, expected]) => visitor.hasParameter(name, expected))) return false;
   if (when.language !== undefined) {
     const served = language();
     if (served === undefined || !when.language.some((range) => languageMatches(range, served))) return false;
@@ -75,24 +118,36 @@ function variantFor(variants: readonly Variant[], cookie: number | undefined, dr
   return { index: variants.length - 1, drawn: true };
 }
 
+export interface ChoiceOptions {
+  /** Rules and variants apply (the operator's `smartLinks` flag); UTM tags and forwarding apply regardless. */
+  smart?: boolean;
+  draw?: () => number;
+}
+
 /**
  * Where this visitor goes: the first rule whose conditions all hold, else a variant (kept per browser), else the
- * link's url; then the UTM tags and, with forwardQuery, the visitor's query.
+ * link's url; then the UTM tags and, with forwardQuery, the visitor's query. `link` is the stored record itself, so
+ * that a link the redirect keeps in memory is taken apart once, not on every visit.
  */
-export function chooseDestination(link: SmartFields & { url: string }, signals: VisitorSignals, nowMs: number, draw: () => number = Math.random): Destination {
-  if (!answersPerVisitor(link) && !link.forwardQuery && link.utm === undefined) return { url: link.url, label: 'default' };
-  const visitor = new VisitorTraits(signals);
-  const decorate = (url: string) => decoratedDestination(url, link.forwardQuery ? signals.query : [], link.utm);
-  let served: { language?: string } | undefined;
-  const language = () => (served ??= { language: negotiatedLanguage(visitor.languages, (link.rules ?? []).flatMap((rule) => rule.when.language ?? [])) }).language;
-
-  const rule = link.rules?.findIndex((candidate) => holds(candidate.when, visitor, language, nowMs)) ?? -1;
-  const matched = link.rules?.[rule];
-  if (matched) return { url: decorate(matched.url), label: `rules[${rule}]` };
-  if (link.variants) {
-    const { index, drawn } = variantFor(link.variants, signals.variant, draw);
-    const variant = link.variants[index];
-    if (variant) return { url: decorate(variant.url), label: `variants[${index}]`, ...(drawn ? { drawnVariant: index } : {}) };
+export function chooseDestination(link: SmartFields & { url: string }, signals: VisitorSignals, nowMs: number, options: ChoiceOptions = {}): Destination {
+  const smart = options.smart ?? true;
+  if (link.forwardQuery !== true && link.utm === undefined && (!smart || (link.rules === undefined && link.variants === undefined))) {
+    return { url: link.url, label: 'default' };
   }
-  return { url: decorate(link.url), label: 'default' };
+  const compiled = compile(link);
+  const decorate = (destination: PreparedDestination) => (link.forwardQuery ? withVisitorQuery(destination, signals.query) : destination.tagged);
+  if (smart) {
+    const visitor = new VisitorTraits(signals);
+    let served: { language?: string } | undefined;
+    const language = () => (served ??= { language: negotiatedLanguage(visitor.languages, compiled.languages) }).language;
+    const rule = compiled.rules.findIndex((candidate) => holds(candidate, visitor, language, nowMs));
+    const matched = compiled.rules[rule];
+    if (matched) return { url: decorate(matched.destination), label: `rules[${rule}]` };
+    if (link.variants) {
+      const { index, drawn } = variantFor(link.variants, signals.variant, options.draw ?? Math.random);
+      const variant = compiled.variants[index];
+      if (variant) return { url: decorate(variant), label: `variants[${index}]`, ...(drawn ? { drawnVariant: index } : {}) };
+    }
+  }
+  return { url: decorate(compiled.fallback), label: 'default' };
 }

@@ -21,25 +21,52 @@ const encoded = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDBF
 const encodedPair = ([name, value]: readonly [string, string]) => `${encoded(name)}=${encoded(value)}`;
 
 /**
- * The destination with the link's UTM tags set (replacing its own `utm_*` of the same name) and, with forwardQuery,
- * the visitor's parameters appended where the destination has none of that name (its own win on a clash). The
- * destination's own query keeps its exact bytes and its fragment stays last; added parts are percent-encoded, so
- * the result stays a valid ASCII Location.
+ * A destination taken apart once per cached link, so a visit only appends: the URL with the link's UTM tags set
+ * (replacing its own `utm_*` of the same name), and what a forwarded query must not repeat.
  */
-export function decoratedDestination(url: string, forwarded: QueryPairs, utm: Utm | undefined): string {
+export interface PreparedDestination {
+  /** The destination with its UTM tags: what a visitor gets without forwarding. */
+  tagged: string;
+  /** Before the query, the destination's own parameters (exact bytes, tags replaced), the tags, the fragment. */
+  base: string;
+  own: readonly string[];
+  tags: readonly string[];
+  fragment: string;
+  /** Parameter names a visitor's parameter may not take: the destination's own and the tags'. */
+  taken: ReadonlySet<string>;
+}
+
+export function prepareDestination(url: string, utm: Utm | undefined): PreparedDestination {
   const tags = UTM_FIELDS.flatMap((field): Array<[string, string]> => (utm?.[field] === undefined ? [] : [[`utm_${field}`, utm[field]]]));
-  if (forwarded.length === 0 && tags.length === 0) return url;
   const hashAt = url.indexOf('#');
   const fragment = hashAt === -1 ? '' : url.slice(hashAt);
   const withoutFragment = hashAt === -1 ? url : url.slice(0, hashAt);
   const queryAt = withoutFragment.indexOf('?');
   const base = queryAt === -1 ? withoutFragment : withoutFragment.slice(0, queryAt);
-  const tagged = new Set(tags.map(([name]) => name));
-  const own = (queryAt === -1 ? [] : withoutFragment.slice(queryAt + 1).split('&')).filter((part) => part !== '' && !tagged.has(decodedName(part)));
-  const ownNames = new Set(own.map(decodedName));
-  const visitors = forwarded.filter(([name]) => !ownNames.has(name) && !tagged.has(name)).map(encodedPair);
-  const compose = (parts: readonly string[]) => `${base}${parts.length > 0 ? `?${parts.join('&')}` : ''}${fragment}`;
-  const tagsEncoded = tags.map(encodedPair);
-  const full = compose([...own, ...visitors, ...tagsEncoded]);
-  return full.length <= MAX_LOCATION_LENGTH ? full : compose([...own, ...tagsEncoded]);
+  const tagNames = new Set(tags.map(([name]) => name));
+  const own = (queryAt === -1 ? [] : withoutFragment.slice(queryAt + 1).split('&')).filter((part) => part !== '' && !tagNames.has(decodedName(part)));
+  const prepared = { base, own, tags: tags.map(encodedPair), fragment, taken: new Set([...own.map(decodedName), ...tagNames]) };
+  return { ...prepared, tagged: tags.length === 0 ? url : compose(prepared, []) };
+}
+
+function compose(destination: Omit<PreparedDestination, 'tagged' | 'taken'>, visitors: readonly string[]): string {
+  const parts = [...destination.own, ...visitors, ...destination.tags];
+  return `${destination.base}${parts.length > 0 ? `?${parts.join('&')}` : ''}${destination.fragment}`;
+}
+
+/**
+ * The destination with the visitor's parameters appended where it has none of that name (its own and the UTM tags
+ * win on a clash). The destination's own query keeps its exact bytes and its fragment stays last; added parts are
+ * percent-encoded, so the result stays a valid ASCII Location.
+ */
+export function withVisitorQuery(destination: PreparedDestination, forwarded: QueryPairs): string {
+  const visitors = forwarded.filter(([name]) => !destination.taken.has(name)).map(encodedPair);
+  if (visitors.length === 0) return destination.tagged;
+  const full = compose(destination, visitors);
+  return full.length <= MAX_LOCATION_LENGTH ? full : destination.tagged;
+}
+
+/** The two steps at once: for one-off uses and tests. */
+export function decoratedDestination(url: string, forwarded: QueryPairs, utm: Utm | undefined): string {
+  return withVisitorQuery(prepareDestination(url, utm), forwarded);
 }

@@ -19,6 +19,9 @@ const PREVIEW_BOT_PATTERNS = [
   /bitlybot|snapchat|mastodon|bluesky|cardyb|iframely|microsoftpreview|teams/i,
 ];
 
+/** One pattern for all: every visit asks, and one pass over the User-Agent is several times cheaper than fourteen. */
+const PREVIEW_BOT = new RegExp(PREVIEW_BOT_PATTERNS.map((pattern) => `(?:${pattern.source})`).join('|'), 'i');
+
 export function isLinkPreviewBot(userAgent: string | undefined): boolean {
-  return userAgent !== undefined && PREVIEW_BOT_PATTERNS.some((pattern) => pattern.test(userAgent));
+  return userAgent !== undefined && PREVIEW_BOT.test(userAgent);
 }

@@ -88,6 +88,8 @@ async function visitOnDomain(visit: Visit, host: string, deps: VisitDeps, flags:
   return outcome;
 }
 
+const hasDestination = (link: LinkRecord): link is LinkRecord & { url: string } => link.url !== undefined;
+
 /** A link that ran out sends its visitors to its own expiredUrl when it has one (counted as such, never again on the link). */
 function ended(link: LinkRecord, outcome: VisitOutcome): VisitOutcome {
   if (link.expiredUrl === undefined) return outcome;
@@ -96,9 +98,8 @@ function ended(link: LinkRecord, outcome: VisitOutcome): VisitOutcome {
 
 /** Where this visitor goes among the link's destinations (rules and variants only while the operator's flag allows them). */
 function redirectTo(link: LinkRecord & { url: string }, visit: Visit, smartLinks: boolean, nowMs: number): Extract<VisitOutcome, { kind: 'redirect' }> {
-  const smart = smartLinks ? link : { ...link, rules: undefined, variants: undefined };
-  const { url, label, drawnVariant } = chooseDestination(smart, visit.signals, nowMs);
-  const perVisitor = answersPerVisitor(smart);
+  const { url, label, drawnVariant } = chooseDestination(link, visit.signals, nowMs, { smart: smartLinks });
+  const perVisitor = smartLinks && answersPerVisitor(link);
   return {
     kind: 'redirect',
     url,
@@ -117,7 +118,7 @@ async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flag
   if (link.disabled) return { kind: 'gone', reason: 'disabled' };
   if (link.deleted) return ended(link, { kind: 'gone', reason: 'deleted' });
   if (link.retired) return ended(link, { kind: 'gone', reason: 'usedUp' });
-  if (isExpired(link, nowMs) || link.url === undefined) return ended(link, { kind: 'notFound', expired: true });
+  if (isExpired(link, nowMs) || !hasDestination(link)) return ended(link, { kind: 'notFound', expired: true });
 
   const guarded = link.passwordHash !== undefined || link.maxClicks !== undefined;
   if (guarded && visit.previewBot) return { kind: 'preview' };
@@ -130,15 +131,15 @@ async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flag
     await forgivePasswordAttempt(visit.code, deps.usage, nowMs);
   }
 
-  if (link.maxClicks === undefined) return redirectTo({ ...link, url: link.url }, visit, flags.smartLinks, nowMs);
+  if (link.maxClicks === undefined) return redirectTo(link, visit, flags.smartLinks, nowMs);
   if (visit.method === 'HEAD') return { kind: 'preview' };
 
   const click = await deps.links.consumeClick(key, nowMs);
   if (click.kind === 'disabled') return { kind: 'gone', reason: 'disabled' };
   if (click.kind === 'usedUp' || click.kind === 'deleted') return ended(link, { kind: 'gone', reason: click.kind });
-  if (click.kind === 'unlimited' && click.link.url !== undefined) return { ...redirectTo({ ...click.link, url: click.link.url }, visit, flags.smartLinks, nowMs), cacheable: false };
+  if (click.kind === 'unlimited' && hasDestination(click.link)) return { ...redirectTo(click.link, visit, flags.smartLinks, nowMs), cacheable: false };
   if (click.kind === 'expired') return ended(link, { kind: 'notFound', expired: true });
-  if (click.kind !== 'counted' || click.link.url === undefined) return { kind: 'notFound' };
+  if (click.kind !== 'counted' || !hasDestination(click.link)) return { kind: 'notFound' };
   if (click.link.clicks >= (click.link.maxClicks ?? Number.POSITIVE_INFINITY)) await deps.links.retire(key);
-  return { ...redirectTo({ ...click.link, url: click.link.url }, visit, flags.smartLinks, nowMs), cacheable: false, counted: true };
+  return { ...redirectTo(click.link, visit, flags.smartLinks, nowMs), cacheable: false, counted: true };
 }

@@ -80,8 +80,8 @@ describe('rules together', () => {
 
   it('come before variants, which apply only when no rule holds', () => {
     const fields = { rules: [rule('de', { country: ['DE'] })], variants: [{ url: 'https://example.com/a', weight: 50 }, { url: 'https://example.com/b', weight: 50 }] };
-    expect(chooseDestination(link(fields), visitor({ country: 'DE' }), nowMs, () => 0)).toEqual({ url: 'https://example.com/de', label: 'rules[0]' });
-    expect(chooseDestination(link(fields), visitor({ country: 'FR' }), nowMs, () => 0.7)).toEqual({ url: 'https://example.com/b', label: 'variants[1]', drawnVariant: 1 });
+    expect(chooseDestination(link(fields), visitor({ country: "DE" }), nowMs, { draw: () => 0 })).toEqual({ url: 'https://example.com/de', label: 'rules[0]' });
+    expect(chooseDestination(link(fields), visitor({ country: "FR" }), nowMs, { draw: () => 0.7 })).toEqual({ url: 'https://example.com/b', label: 'variants[1]', drawnVariant: 1 });
   });
 
   it('decorate every destination with the UTM tags and the forwarded query', () => {
@@ -100,14 +100,14 @@ describe('variants', () => {
   ];
 
   it('are drawn by weight for a browser without a cookie, which is then told its variant', () => {
-    expect(chooseDestination(link({ variants }), visitor(), nowMs, () => 0.699)).toMatchObject({ label: 'variants[0]', drawnVariant: 0 });
-    expect(chooseDestination(link({ variants }), visitor(), nowMs, () => 0.7)).toMatchObject({ label: 'variants[1]', drawnVariant: 1 });
-    expect(chooseDestination(link({ variants }), visitor(), nowMs, () => 0.9999)).toMatchObject({ label: 'variants[2]', drawnVariant: 2 });
+    expect(chooseDestination(link({ variants }), visitor(), nowMs, { draw: () => 0.699 })).toMatchObject({ label: 'variants[0]', drawnVariant: 0 });
+    expect(chooseDestination(link({ variants }), visitor(), nowMs, { draw: () => 0.7 })).toMatchObject({ label: 'variants[1]', drawnVariant: 1 });
+    expect(chooseDestination(link({ variants }), visitor(), nowMs, { draw: () => 0.9999 })).toMatchObject({ label: 'variants[2]', drawnVariant: 2 });
   });
 
   it('keep a browser on the variant its cookie holds, and draw again when the cookie names none', () => {
-    expect(chooseDestination(link({ variants }), visitor({ variant: 2 }), nowMs, () => 0)).toEqual({ url: 'https://example.com/c', label: 'variants[2]' });
-    expect(chooseDestination(link({ variants }), visitor({ variant: 3 }), nowMs, () => 0)).toMatchObject({ label: 'variants[0]', drawnVariant: 0 });
+    expect(chooseDestination(link({ variants }), visitor({ variant: 2 }), nowMs, { draw: () => 0 })).toEqual({ url: 'https://example.com/c', label: 'variants[2]' });
+    expect(chooseDestination(link({ variants }), visitor({ variant: 3 }), nowMs, { draw: () => 0 })).toMatchObject({ label: 'variants[0]', drawnVariant: 0 });
   });
 
   it('split 10,000 visits within 2 points of each weight', () => {
