@@ -54,6 +54,8 @@ export class ServiceStack extends Stack {
     };
     // Powertools' idempotency utility, for creations sent with an Idempotency-Key only.
     const idempotencyBundle = { [BESIDE_THE_BUNDLE.idempotency]: 'functions/shared/adapters/idempotency-store.ts' };
+    // The smart-link fields' schemas, for requests that carry them only (smart-link-request.ts).
+    const smartLinksBundle = { [BESIDE_THE_BUNDLE.smartLinks]: 'functions/shared/domain/destinations/smart-link-request.ts' };
     // Anonymous callers and password attempts are counted by keyed hashes of their addresses (http/client-key.ts).
     const clientKey = new DeploymentSecret(this, 'ClientKey', {
       secretName: `${config.appName}-${config.stage}-client-key`,
@@ -66,7 +68,7 @@ export class ServiceStack extends Stack {
       description: 'POST /v2/shorten and /v1/shorten',
       memorySize: 512,
       environment: { ...creationEnvironment, ...clientKeyEnvironment },
-      lazyBundles: idempotencyBundle,
+      lazyBundles: { ...idempotencyBundle, ...smartLinksBundle },
       removalPolicy,
     });
     const batch = new ServiceFunction(this, 'BatchFunction', {
@@ -76,7 +78,7 @@ export class ServiceStack extends Stack {
       memorySize: BATCH_FUNCTION.memorySize,
       timeoutSeconds: BATCH_FUNCTION.timeoutSeconds,
       environment: { ...creationEnvironment, ...clientKeyEnvironment },
-      lazyBundles: idempotencyBundle,
+      lazyBundles: { ...idempotencyBundle, ...smartLinksBundle },
       removalPolicy,
     });
     for (const fn of [create, batch]) {
@@ -93,6 +95,7 @@ export class ServiceStack extends Stack {
       description: 'GET/PATCH/DELETE /v2/links..., GET /v2/usage: accounts managing their links',
       memorySize: 512,
       environment: creationEnvironment,
+      lazyBundles: smartLinksBundle,
       removalPolicy,
     });
     links

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { linkRequestSchema } from '../../functions/shared/domain/links/link-request';
+import { SMART_FIELD_NAMES } from '../../functions/shared/domain/destinations/smart-link';
 
 /** A stop the user must fix (a bad file, a missing setting): one line, exit code 2. */
 export class UsageError extends Error {}
 
 /** The columns are the fields of a link request, as the API parses them. */
-const LINK_COLUMNS = Object.keys(linkRequestSchema.shape);
+const LINK_COLUMNS = [...Object.keys(linkRequestSchema.shape), ...SMART_FIELD_NAMES];
 
 export interface LinkRows {
   columns: string[];

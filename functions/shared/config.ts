@@ -20,6 +20,8 @@ export const BESIDE_THE_BUNDLE = {
   redoc: 'redoc.standalone.js',
   /** The claim rules of custom domains (the Public Suffix List), a bundle of its own for the domains function. */
   domainNames: 'domain-names.mjs',
+  /** The smart-link fields' schemas, a bundle of their own for the creation and link functions. */
+  smartLinks: 'smart-links.mjs',
 } as const;
 
 /** The links table's index of each account's links by creation time. */

@@ -1,8 +1,7 @@
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontAttachments } from './adapters/cloudfront-attachments';
 import { ResolverAttachments } from './adapters/resolver-attachments';
+import { besideTheBundle } from './bundle-beside';
 import { BESIDE_THE_BUNDLE, config } from './config';
 import type { ClaimableDomain } from './domain/domains/domain-name';
 import type { DomainAttachments } from './domain/ports';
@@ -19,15 +18,5 @@ export function domainAttachments(): DomainAttachments {
 
 /** The claim rules, a bundle beside the function's (lib/custom-domains.ts): read by the first POST /v2/domains only. */
 export function claimRulesOnFirstUse(): () => Promise<ClaimableDomain> {
-  let rules: Promise<ClaimableDomain> | undefined;
-  return () => {
-    rules ??= import(pathToFileURL(path.join(process.env.LAMBDA_TASK_ROOT ?? '.', BESIDE_THE_BUNDLE.domainNames)).href).then(
-      (bundle: { claimableDomain: ClaimableDomain }) => bundle.claimableDomain,
-      (error: unknown) => {
-        rules = undefined; // the next request tries again
-        throw error;
-      },
-    );
-    return rules;
-  };
+  return besideTheBundle(BESIDE_THE_BUNDLE.domainNames, (bundle: { claimableDomain: ClaimableDomain }) => bundle.claimableDomain);
 }

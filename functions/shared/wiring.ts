@@ -9,9 +9,11 @@ import { DynamoLinkStore } from './adapters/dynamo-link-store';
 import { DynamoUsageCounter } from './adapters/dynamo-usage-counter';
 import { GoogleSafeBrowsingChecker } from './adapters/google-safe-browsing';
 import { SsmFlagSource } from './adapters/ssm-flag-source';
-import { config } from './config';
+import { besideTheBundle } from './bundle-beside';
+import { BESIDE_THE_BUNDLE, config } from './config';
 import { originSecretValues, type OriginSecrets } from './http/trusted-viewer';
-import type { SafetyChecker } from './domain/ports';
+import type { SafetyChecker, SmartFieldsLoader } from './domain/ports';
+import type { SmartFieldParsers } from './domain/destinations/smart-link-request';
 import { MetricName } from './metric-names';
 import { count, logger } from './observability';
 
@@ -107,4 +109,9 @@ export function safetyChecker(): SafetyChecker {
       count(MetricName.safetyCheckFailures);
     },
   });
+}
+
+/** The smart-link fields' parsers, a bundle beside the function's (lib/service-stack.ts), loaded by the first request that needs them. */
+export function smartFieldsOnFirstUse(): SmartFieldsLoader {
+  return besideTheBundle(BESIDE_THE_BUNDLE.smartLinks, (bundle: { smartFieldParsers: SmartFieldParsers }) => bundle.smartFieldParsers);
 }

@@ -86,3 +86,28 @@ describe('the claim rules beside the domains function (issue 17)', () => {
     expect(JSON.parse(output)).toEqual(['go.acme.com', null]);
   });
 });
+
+describe('the smart-link schemas beside the creation and link functions (issue 18)', () => {
+  const parsers = functions.filter((fn) => ['create', 'batch', 'links'].includes(fn.environment.POWERTOOLS_SERVICE_NAME ?? ''));
+
+  it('ship beside create, batch and links only, and stay out of every main bundle but the document\'s', () => {
+    expect(parsers).toHaveLength(3);
+    for (const fn of functions) {
+      const name = fn.environment.POWERTOOLS_SERVICE_NAME;
+      const beside = path.join(path.dirname(fn.entryFile), BESIDE_THE_BUNDLE.smartLinks);
+      // The country list is the schemas' own data: a main bundle holding it holds them (the docs function describes them).
+      const inMainBundle = readFileSync(fn.entryFile, 'utf8').includes('"AD","AE","AF"');
+      expect([name, existsSync(beside), inMainBundle]).toEqual([name, parsers.includes(fn), name === 'docs']);
+    }
+  });
+
+  it.each(parsers.map((fn) => [fn.environment.POWERTOOLS_SERVICE_NAME, fn] as const))('import as ESM beside %s and parse, answering a problem (named by its field) rather than throwing a class of their own', (_name, fn) => {
+    const file = path.join(path.dirname(fn.entryFile), BESIDE_THE_BUNDLE.smartLinks);
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(file).href)});
+      const parsed = m.smartFieldParsers.request({ utm: { source: 'mail' } });
+      const refused = m.smartFieldParsers.patch({ rules: [{ url: 'https://example.com/', when: { country: ['XX'] } }] });
+      console.log(JSON.stringify([parsed.value.utm, refused]));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(JSON.parse(output)).toEqual([{ source: 'mail' }, { ok: false, message: 'rules[0].when.country[0]: is not an ISO 3166-1 alpha-2 country code (such as DE or US)' }]);
+  });
+});

@@ -1,3 +1,4 @@
+import { smartFieldParsers } from '../../functions/shared/domain/destinations/smart-link-request';
 import { SAFE_DEFAULT_FLAGS, type Flags } from '../../functions/shared/domain/limits/flags';
 import { isExpired, keyOf, type LinkRecord } from '../../functions/shared/domain/links/link';
 import type { DomainRecord } from '../../functions/shared/domain/domains/custom-domain';
@@ -220,3 +221,6 @@ export class FixedAttachments implements DomainAttachments {
     return true;
   }
 }
+
+/** The smart-link fields' parsers as the functions load them, imported directly. */
+export const smartFields = async () => smartFieldParsers;

@@ -3,6 +3,7 @@ import type { Flags } from './limits/flags';
 import type { DnsRecord, DomainRecord, DomainStatus, StatusChange } from './domains/custom-domain';
 import type { LinkRecord } from './links/link';
 import type { Rule, Utm, Variant } from './destinations/smart-link';
+import type { SmartFieldParsers } from './destinations/smart-link-request';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -177,3 +178,6 @@ export interface DomainAttachments {
   /** Removes what `check` created; false while that is still under way (try again later). */
   detach(domain: string): Promise<boolean>;
 }
+
+/** The smart-link fields' parsers, loaded on first use (a bundle beside the function's: see smart-link-request.ts). */
+export type SmartFieldsLoader = () => Promise<SmartFieldParsers>;

@@ -13,6 +13,13 @@ export function wholeNumberParameter(min: number, max: number, message: string) 
   );
 }
 
+/** Clients often send null for "not set"; treat it as absent rather than as a type error. */
+export const nullAsAbsent = <T extends z.ZodMiniType>(schema: T) =>
+  z.pipe(
+    z.nullish(schema),
+    z.transform((value: z.output<T> | null | undefined) => value ?? undefined),
+  );
+
 /** `['rules', 2, 'url']` → `rules[2].url`. */
 export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
   return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`)).join('');
@@ -23,10 +30,17 @@ export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
  * under `pathNamed` fields, whose messages say only what is wrong and get the field's path in front.
  */
 export function parseOrRefuse<T extends z.ZodMiniType>(schema: T, input: unknown, pathNamed: ReadonlySet<string> = new Set()): z.output<T> {
+  const result = parsed(schema, input, pathNamed);
+  if (result.ok) return result.value;
+  throw new InvalidRequest(result.message);
+}
+
+/** The same without throwing: what a bundle of its own hands back, since its error classes are not the caller's. */
+export function parsed<T extends z.ZodMiniType>(schema: T, input: unknown, pathNamed: ReadonlySet<string>): { ok: true; value: z.output<T> } | { ok: false; message: string } {
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0];
-  if (!issue) throw new InvalidRequest('Invalid request');
+  if (!issue) return { ok: false, message: 'Invalid request' };
   const named = typeof issue.path[0] === 'string' && pathNamed.has(issue.path[0]);
-  throw new InvalidRequest(named ? OwnMessages.smartFieldProblem(fieldPath(issue.path), issue.message) : issue.message);
+  return { ok: false, message: named ? OwnMessages.smartFieldProblem(fieldPath(issue.path), issue.message) : issue.message };
 }

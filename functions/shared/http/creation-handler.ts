@@ -9,7 +9,7 @@ import type { Caller } from '../domain/accounts/caller';
 import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
 import { OwnMessages } from '../domain/messages';
 import { clientKeys, deploymentDigest } from '../client-key-wiring';
-import { aliasOverrides, domainStore, flagSource, linkStore, safetyChecker, shortBaseUrlReader, usageCounter } from '../wiring';
+import { aliasOverrides, domainStore, flagSource, linkStore, safetyChecker, shortBaseUrlReader, smartFieldsOnFirstUse, usageCounter } from '../wiring';
 import { apiGuard } from './api-guard';
 import { guardedHandler } from './guarded-handler';
 import { header } from './headers';
@@ -19,7 +19,7 @@ import { readJsonObject } from './json-body';
 import type { HttpResponse } from './responses';
 
 /** What the single and batch creation handlers share: their adapters, built once per container, and middleware. */
-const deps: CreationDeps = { links: linkStore(), safety: safetyChecker(), aliasOverrides: aliasOverrides(), domains: domainStore() };
+const deps: CreationDeps = { links: linkStore(), safety: safetyChecker(), aliasOverrides: aliasOverrides(), domains: domainStore(), smartFields: smartFieldsOnFirstUse() };
 const usage = usageCounter();
 const hasIdempotencyKey = (event: APIGatewayProxyEvent) => header(event, IDEMPOTENCY_KEY_HEADER) !== undefined;
 const digest = deploymentDigest();

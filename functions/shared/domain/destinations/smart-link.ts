@@ -46,6 +46,18 @@ export interface SmartFields {
   expiredUrl?: string;
 }
 
+/** The smart-link fields of a request: problems in them are reported with their path. */
+export const SMART_FIELD_NAMES: ReadonlySet<string> = new Set(['rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl']);
+
+/** A request or edit that sets one of them (null counts in an edit, where it removes the field). */
+export function carriesSmartFields(input: unknown, nullCounts: boolean): boolean {
+  if (typeof input !== 'object' || input === null) return false;
+  return [...SMART_FIELD_NAMES].some((name) => {
+    const value = (input as Record<string, unknown>)[name];
+    return value !== undefined && (nullCounts || value !== null);
+  });
+}
+
 export const MAX_RULES = 20;
 export const VARIANT_COUNT = { min: 2, max: 4 } as const;
 export const VARIANT_WEIGHT_TOTAL = 100;

@@ -10,7 +10,8 @@ import { parseLinkRequest, type LinkRequest } from './link-request';
 import { Messages } from '../messages';
 import { destinationsOf, findUnsafe, unsafeDestinationMessage } from './destination-safety';
 import { hashPassword } from './password';
-import type { AliasOverrides, LinkStore, SafetyChecker } from '../ports';
+import type { AliasOverrides, LinkStore, SafetyChecker, SmartFieldsLoader } from '../ports';
+import { carriesSmartFields } from '../destinations/smart-link';
 import { generateShortCode } from './short-code';
 
 export interface CreationDeps {
@@ -18,6 +19,7 @@ export interface CreationDeps {
   safety: SafetyChecker;
   aliasOverrides: AliasOverrides;
   domains: LinkDomains;
+  smartFields: SmartFieldsLoader;
 }
 
 export interface CreationContext {
@@ -51,9 +53,10 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
   assertShorteningEnabled(context.flags);
   const plan = planOf(context.caller);
 
+  const smart = items.some((item) => carriesSmartFields(item, false)) ? await deps.smartFields() : undefined;
   const validated = items.map((item): Pending => {
     try {
-      const request = parseLinkRequest(item);
+      const request = parseLinkRequest(item, smart);
       assertFeaturesAllowed(request, context.flags, plan);
       return { ok: true, request };
     } catch (error) {

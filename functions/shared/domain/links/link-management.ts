@@ -7,6 +7,7 @@ import { destinationsOf, findUnsafe, unsafeDestinationMessage } from './destinat
 import { linkKey, toLinkView, statusOf, type LinkRecord, type LinkView } from './link';
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkPatch } from './link-request';
+import { carriesSmartFields } from '../destinations/smart-link';
 import { hashPassword } from './password';
 import { looksLikeShortCode } from './short-code';
 import type { ManagementContext, ManagementDeps } from './link-viewing';
@@ -52,7 +53,7 @@ async function refuseWhileCached(key: string, current: LinkRecord | undefined, c
  * needs neither its flag nor the plan that sells it.
  */
 export async function editLink(code: string, body: object, context: ManagementContext, deps: ManagementDeps): Promise<LinkView> {
-  const patch = parseLinkPatch(body);
+  const patch = parseLinkPatch(body, carriesSmartFields(body, true) ? await deps.smartFields() : undefined);
   // A new destination is a shortening in all but name: it follows creation's switch.
   if (patch.url !== undefined) assertShorteningEnabled(context.flags);
   assertFeaturesAllowed(

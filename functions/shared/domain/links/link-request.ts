@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN } from './aliases';
 import { InvalidRequest } from '../errors';
-import { parseOrRefuse } from '../request-parsing';
+import { nullAsAbsent, parseOrRefuse } from '../request-parsing';
 import { Messages, OwnMessages } from '../messages';
 import { destination } from './destination-schema';
-import { SMART_FIELD_NAMES, smartLinkSchemas } from '../destinations/smart-link-request';
+import { carriesSmartFields } from '../destinations/smart-link';
+import type { SmartFieldParsers, SmartLinkPatch, SmartLinkRequest } from '../destinations/smart-link-request';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 
 export const MIN_EXPIRES_IN_SECONDS = 60;
@@ -12,12 +13,7 @@ export const MIN_EXPIRES_IN_SECONDS = 60;
 export const MAX_EXPIRES_IN_SECONDS = 315_360_000;
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
 
-/** Clients often send null for "not set"; treat it as absent rather than as a type error. */
-const optional = <T extends z.ZodMiniType>(schema: T) =>
-  z.pipe(
-    z.nullish(schema),
-    z.transform((value: z.output<T> | null | undefined) => value ?? undefined),
-  );
+const optional = nullAsAbsent;
 
 const alias = z
   .string({ error: OwnMessages.fieldType('alias', 'string') })
@@ -44,12 +40,6 @@ export const linkRequestSchema = z.object({
   maxClicks: optional(maxClicks),
   /** The custom domain (issue 17): checked against the caller's domains when the link is stored (domains/link-domains.ts). */
   domain: optional(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.domainParameter))),
-  /** Smart links (issue 18): see destinations/smart-link.ts. */
-  rules: optional(smartLinkSchemas.rules),
-  variants: optional(smartLinkSchemas.variants),
-  forwardQuery: optional(smartLinkSchemas.forwardQuery),
-  utm: optional(smartLinkSchemas.utm),
-  expiredUrl: optional(smartLinkSchemas.expiredUrl),
 });
 
 /**
@@ -62,31 +52,43 @@ export const linkPatchSchema = z.object({
   expiresIn: z.optional(z.nullable(expiresIn)),
   maxClicks: z.optional(z.nullable(maxClicks)),
   password: z.optional(z.nullable(password)),
-  rules: z.optional(z.nullable(smartLinkSchemas.rules)),
-  variants: z.optional(z.nullable(smartLinkSchemas.variants)),
-  forwardQuery: z.optional(z.nullable(smartLinkSchemas.forwardQuery)),
-  utm: z.optional(z.nullable(smartLinkSchemas.utm)),
-  expiredUrl: z.optional(z.nullable(smartLinkSchemas.expiredUrl)),
 });
 
-export type LinkPatch = z.infer<typeof linkPatchSchema>;
+/** Besides these, a request and an edit may carry the smart-link fields (destinations/smart-link-request.ts). */
+export type LinkPatch = z.infer<typeof linkPatchSchema> & Partial<SmartLinkPatch>;
 
-export type LinkRequest = z.infer<typeof linkRequestSchema>;
+export type LinkRequest = z.infer<typeof linkRequestSchema> & Partial<SmartLinkRequest>;
 
-export function parseLinkRequest(input: unknown): LinkRequest {
+/** The smart-link fields' parsers, a bundle of their own: needed only by requests that carry one of them. */
+function smartParsers(parsers: SmartFieldParsers | undefined): SmartFieldParsers {
+  if (!parsers) throw new Error('a request with smart-link fields was parsed without their parsers: load them first (carriesSmartFields)');
+  return parsers;
+}
+
+function accepted<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!result.ok) throw new InvalidRequest(result.message);
+  return definedOnly(result.value as object) as T;
+}
+
+/** The spec's fields first, in spec order, then the smart-link ones: the first problem found is reported. */
+export function parseLinkRequest(input: unknown, smart?: SmartFieldParsers): LinkRequest {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new InvalidRequest(OwnMessages.itemNotObject);
   }
-  return parseOrRefuse(linkRequestSchema, input, SMART_FIELD_NAMES);
+  const request = parseOrRefuse(linkRequestSchema, input);
+  return carriesSmartFields(input, false) ? { ...request, ...accepted(smartParsers(smart).request(input)) } : request;
 }
+
+const definedOnly = <T extends object>(fields: T): T => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
 
 /**
  * An edit must change something: an empty body, or one of unknown fields only, is refused. `alias` is the one
  * creation field a PATCH cannot take (the code is the link), so it is refused by name rather than ignored.
  */
-export function parseLinkPatch(input: object): LinkPatch {
+export function parseLinkPatch(input: object, smart?: SmartFieldParsers): LinkPatch {
   if ('alias' in input) throw new InvalidRequest(OwnMessages.aliasUnchangeable);
-  const patch = parseOrRefuse(linkPatchSchema, input, SMART_FIELD_NAMES);
+  const spec = parseOrRefuse(linkPatchSchema, input);
+  const patch: LinkPatch = carriesSmartFields(input, true) ? { ...spec, ...accepted(smartParsers(smart).patch(input)) } : spec;
   if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.patchEmpty);
   return patch;
 }

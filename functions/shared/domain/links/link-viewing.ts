@@ -6,7 +6,7 @@ import type { ApiKeyCaller } from '../accounts/caller';
 import { LinkNotFound } from '../errors';
 import type { Flags } from '../limits/flags';
 import { OwnMessages } from '../messages';
-import type { ManagedLinkStore, SafetyChecker } from '../ports';
+import type { ManagedLinkStore, SafetyChecker, SmartFieldsLoader } from '../ports';
 import { linkKey, toLinkView, type LinkRecord, type LinkView } from './link';
 import { looksLikeShortCode } from './short-code';
 
@@ -23,6 +23,7 @@ export interface ManagementContext {
 export interface ManagementDeps {
   links: ManagedLinkStore;
   safety: SafetyChecker;
+  smartFields: SmartFieldsLoader;
 }
 
 /** Another account's link and no link at all answer the same: the other account's link is never revealed. */

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { statsQuerySchema } from '../../domain/analytics/link-stats';
 import { MAX_BATCH_ITEMS } from '../../domain/links/batch-request';
 import { linkPatchSchema, linkRequestSchema } from '../../domain/links/link-request';
+import { smartLinkPatchShape, smartLinkRequestShape } from '../../domain/destinations/smart-link-request';
 import { listQuerySchema } from '../../domain/links/link-listing';
 import { qrQuerySchema } from '../qr-code';
 import type { ApiRouteKey } from '../routes';
@@ -286,4 +287,9 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
 };
 
 /** The request bodies' schemas, by kind: what the handlers parse with. */
-export const REQUEST_BODIES = { link: linkRequestSchema, patch: linkPatchSchema, domain: domainRequestSchema, domainPatch: domainPatchSchema } as const;
+export const REQUEST_BODIES = {
+  link: z.extend(linkRequestSchema, smartLinkRequestShape),
+  patch: z.extend(linkPatchSchema, smartLinkPatchShape),
+  domain: domainRequestSchema,
+  domainPatch: domainPatchSchema,
+} as const;

@@ -6,7 +6,7 @@ import { createLinks } from '../../../../functions/shared/domain/links/link-crea
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 import { hashPassword } from '../../../../functions/shared/domain/links/password';
 import { resolveVisit, type Visit } from '../../../../functions/shared/domain/visits/visit';
-import { FixedFlags, ListSafetyChecker, MemoryAliasOverrides, MemoryDomainStore, MemoryLinkStore, MemoryUsageCounter } from '../../../support/in-memory-ports';
+import { FixedFlags, ListSafetyChecker, MemoryAliasOverrides, MemoryDomainStore, MemoryLinkStore, MemoryUsageCounter, smartFields } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 const caller = (plan: 'FREE' | 'INDIE' | 'PRO' | 'ENTERPRISE'): Caller => ({ kind: 'apiKey', keyId: 'k', accountId: 'a', owner: 'acct:a', plan });
@@ -16,7 +16,7 @@ const variants = [{ url: 'https://example.com/a', weight: 50 }, { url: 'https://
 async function create(item: object, options: { plan?: 'FREE' | 'INDIE' | 'PRO'; flags?: Partial<Flags>; unsafe?: string[] } = {}) {
   const links = new MemoryLinkStore();
   const context = { caller: caller(options.plan ?? 'PRO'), flags: { ...SAFE_DEFAULT_FLAGS, ...options.flags }, nowMs, shortBaseUrl: 'https://sho.rt' };
-  const deps = { links, safety: new ListSafetyChecker(options.unsafe), aliasOverrides: new MemoryAliasOverrides(), domains: new MemoryDomainStore() };
+  const deps = { links, safety: new ListSafetyChecker(options.unsafe), aliasOverrides: new MemoryAliasOverrides(), domains: new MemoryDomainStore(), smartFields };
   const [outcome] = await createLinks([{ url: 'https://example.com/', ...item }], context, deps);
   return { outcome, links, safety: deps.safety };
 }

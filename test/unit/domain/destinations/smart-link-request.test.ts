@@ -1,6 +1,7 @@
 import { InvalidRequest } from '../../../../functions/shared/domain/errors';
 import { parseLinkPatch, parseLinkRequest } from '../../../../functions/shared/domain/links/link-request';
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
+import { smartFieldParsers } from '../../../../functions/shared/domain/destinations/smart-link-request';
 
 const url = 'https://example.com/';
 const rule = (when: unknown, ruleUrl = 'https://example.com/de') => ({ url: ruleUrl, when });
@@ -14,11 +15,11 @@ function refusal(parse: () => unknown): string {
   }
   throw new Error('expected the request to be refused');
 }
-const messageFor = (input: object) => refusal(() => parseLinkRequest({ url, ...input }));
+const messageFor = (input: object) => refusal(() => parseLinkRequest({ url, ...input }, smartFieldParsers));
 
 describe('smart-link fields of a link request', () => {
   it('keep every condition, normalised: country codes upper case, languages canonical, instants in UTC, no repeats', () => {
-    const request = parseLinkRequest({
+    const input = {
       url,
       rules: [
         rule({ country: ['de', 'DE', ' at '], device: ['mobile', 'tablet'], os: ['ios'], language: ['pt-br', 'ZH-hant', 'de'], query: { ref: 'mail', promo: true } }),
@@ -28,7 +29,8 @@ describe('smart-link fields of a link request', () => {
       forwardQuery: true,
       utm: { source: ' news ', campaign: 'Frühling' },
       expiredUrl: 'https://example.com/over',
-    });
+    };
+    const request = parseLinkRequest(input, smartFieldParsers);
     expect(request).toMatchObject({
       rules: [
         { url: 'https://example.com/de', when: { country: ['DE', 'AT'], device: ['mobile', 'tablet'], os: ['ios'], language: ['pt-BR', 'zh-Hant', 'de'], query: { ref: 'mail', promo: true } } },
@@ -39,6 +41,12 @@ describe('smart-link fields of a link request', () => {
       utm: { source: 'news', campaign: 'Frühling' },
       expiredUrl: 'https://example.com/over',
     });
+  });
+
+  it('need their parsers only when a request carries one of them (null on creation is absent)', () => {
+    expect(() => parseLinkRequest({ url, rules: [rule({ os: ['ios'] })] })).toThrow(/without their parsers/);
+    expect(() => parseLinkPatch({ utm: null })).toThrow(/without their parsers/);
+    expect(parseLinkRequest({ url, alias: 'plain-one' })).toEqual({ url, alias: 'plain-one' });
   });
 
   it('treat null as absent on creation', () => {
@@ -83,8 +91,8 @@ describe('smart-link fields of a link request', () => {
   });
 
   it('an edit replaces rules or variants as a whole, removes them with null, and counts as a change', () => {
-    expect(parseLinkPatch({ rules: null, variants: null, utm: null, expiredUrl: null, forwardQuery: false })).toEqual({ rules: null, variants: null, utm: null, expiredUrl: null, forwardQuery: false });
-    expect(parseLinkPatch({ rules: [rule({ os: ['android'] })] })).toEqual({ rules: [rule({ os: ['android'] })] });
-    expect(refusal(() => parseLinkPatch({ rules: [rule({ os: ['beos'] })] }))).toBe(`rules[0].when.os[0]: ${OwnMessages.osUnknown}`);
+    expect(parseLinkPatch({ rules: null, variants: null, utm: null, expiredUrl: null, forwardQuery: false }, smartFieldParsers)).toEqual({ rules: null, variants: null, utm: null, expiredUrl: null, forwardQuery: false });
+    expect(parseLinkPatch({ rules: [rule({ os: ['android'] })] }, smartFieldParsers)).toEqual({ rules: [rule({ os: ['android'] })] });
+    expect(refusal(() => parseLinkPatch({ rules: [rule({ os: ['beos'] })] }, smartFieldParsers))).toBe(`rules[0].when.os[0]: ${OwnMessages.osUnknown}`);
   });
 });

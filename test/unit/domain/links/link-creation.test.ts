@@ -4,7 +4,7 @@ import { createLinks, type CreationContext, type CreationOutcome } from '../../.
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 import { verifyPassword } from '../../../../functions/shared/domain/links/password';
 import type { Caller } from '../../../../functions/shared/domain/accounts/caller';
-import { ListSafetyChecker, MemoryAliasOverrides, MemoryDomainStore, MemoryLinkStore } from '../../../support/in-memory-ports';
+import { ListSafetyChecker, MemoryAliasOverrides, MemoryDomainStore, MemoryLinkStore, smartFields } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 const pro: Caller = { kind: 'apiKey', keyId: 'key_pro', accountId: 'acct_pro', owner: 'acct:acct_pro', plan: 'PRO' };
@@ -20,7 +20,7 @@ function setup(options: { caller?: Caller; flags?: Partial<Flags>; unsafe?: stri
     shortBaseUrl: 'https://sho.rt/',
   };
   const domains = new MemoryDomainStore();
-  const create = (...items: unknown[]) => createLinks(items, context, { links, safety, aliasOverrides: new MemoryAliasOverrides(options.overrides), domains });
+  const create = (...items: unknown[]) => createLinks(items, context, { links, safety, aliasOverrides: new MemoryAliasOverrides(options.overrides), domains, smartFields });
   return { links, safety, create, domains };
 }
 

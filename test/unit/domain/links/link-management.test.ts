@@ -5,7 +5,7 @@ import { deleteLink, editLink } from '../../../../functions/shared/domain/links/
 import { viewLink, type ManagementContext } from '../../../../functions/shared/domain/links/link-viewing';
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 import type { GuardedWrite, LinkChanges, ManagedLinkStore } from '../../../../functions/shared/domain/ports';
-import { ListSafetyChecker } from '../../../support/in-memory-ports';
+import { ListSafetyChecker, smartFields } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 const context: ManagementContext = {
@@ -31,7 +31,7 @@ function store(answer: GuardedWrite, found: LinkRecord | undefined = link) {
     keysOnDomain: async () => ({ keys: [] }),
     sealCache: async () => undefined,
   };
-  return { links, updates, safety: new ListSafetyChecker(['https://bad.example.com/']) };
+  return { links, updates, safety: new ListSafetyChecker(['https://bad.example.com/']), smartFields };
 }
 
 describe('viewing a link', () => {
