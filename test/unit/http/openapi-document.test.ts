@@ -6,6 +6,7 @@ import { LIST_LIMIT } from '../../../functions/shared/domain/links/link-listing'
 import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
 import { openApiDocument } from '../../../functions/shared/http/openapi/document';
 import { ROUTES } from '../../../functions/shared/http/routes';
+import { DESTINATION_LABEL_PATTERN, MAX_RULES, OPERATING_SYSTEMS, VARIANT_COUNT } from '../../../functions/shared/domain/destinations/smart-link';
 
 /** Issue 12: the document describes every API route, and its facts come from where the handlers get theirs. */
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -43,6 +44,22 @@ describe('the OpenAPI document', () => {
     expect(batch.properties.urls).toMatchObject({ minItems: 1, maxItems: MAX_BATCH_ITEMS, items: single });
     const limit = operation('get', '/v2/links').parameters.find((parameter: Json) => parameter.name === 'limit');
     expect(limit.schema).toEqual({ type: 'integer', minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max });
+  });
+
+  it('describes the smart-link fields (issue 18) from their own schemas: on creation, batch items, edits, views and stats', () => {
+    const single = operation('post', '/v2/shorten').requestBody.content['application/json'].schema;
+    const rules = single.properties.rules.anyOf[0];
+    expect(rules).toMatchObject({ type: 'array', minItems: 1, maxItems: MAX_RULES });
+    expect(rules.items.properties.when.properties.os.items.enum).toEqual([...OPERATING_SYSTEMS]);
+    expect(rules.items.properties.when.additionalProperties).toBe(false);
+    expect(single.properties.variants.anyOf[0]).toMatchObject({ minItems: VARIANT_COUNT.min, maxItems: VARIANT_COUNT.max });
+    expect(Object.keys(single.properties)).toEqual(expect.arrayContaining(['forwardQuery', 'utm', 'expiredUrl']));
+    const patch = operation('patch', '/v2/links/{code}').requestBody.content['application/json'].schema;
+    expect(Object.keys(patch.properties)).toEqual(expect.arrayContaining(['rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl']));
+    const view = jsonSchemaOf(operation('get', '/v2/links/{code}').responses['200']);
+    expect(Object.keys(view.properties)).toEqual(expect.arrayContaining(['rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl']));
+    const stats = jsonSchemaOf(operation('get', '/v2/links/{code}/stats').responses['200']);
+    expect(stats.properties.destinations.propertyNames.pattern).toBe(DESTINATION_LABEL_PATTERN.source);
   });
 
   it("takes its messages from the message table: the spec's 401, 429 and 503 strings exactly", () => {
