@@ -8,7 +8,7 @@ import { anyPathSegment, anyText } from '../support/unicode-arbitraries';
  * is below 500 (503 only as the documented outage answer, which does not happen here) and in one of the service's
  * shapes. Each property uses its own keys, so the per-key minute limit is not what answers.
  */
-const RUNS = { fields: 1200, headers: 1200, paths: 1600, forms: 600 };
+const RUNS = { fields: 1200, headers: 1200, paths: 1600, forms: 600, queries: 400 };
 
 const urlLike = fc.oneof(
   anyText(60).map((text) => `https://example.com/${text}`),
@@ -25,9 +25,30 @@ const linkFields = fc.record(
     password: fc.oneof({ arbitrary: anyText(3), weight: 6 }, { arbitrary: anyText(12), weight: 1 }, { arbitrary: field, weight: 1 }),
     expiresIn: fc.oneof(fc.integer(), fc.double(), field),
     maxClicks: fc.oneof(fc.integer(), fc.double(), field),
+    // Smart links (issue 18): nested fields, each condition fed any text or JSON.
+    rules: fc.oneof(field, fc.array(fc.record({ url: urlLike, when: fc.dictionary(fc.constantFrom('country', 'device', 'os', 'language', 'query', 'after', 'before', 'city'), fc.oneof(field, fc.array(anyText(8), { maxLength: 3 }))) }), { maxLength: 3 })),
+    variants: fc.oneof(field, fc.array(fc.record({ url: urlLike, weight: fc.oneof(fc.integer({ min: -1, max: 101 }), field) }), { maxLength: 5 })),
+    forwardQuery: field,
+    utm: fc.oneof(field, fc.dictionary(fc.constantFrom('source', 'medium', 'campaign', 'term', 'content', 'other'), anyText(30))),
+    expiredUrl: fc.oneof(urlLike, field),
   },
   { requiredKeys: [] },
 );
+
+/** A smart link reads the visitor's country, languages, user agent, cookie and query string (issue 18). */
+async function smartLink(): Promise<string> {
+  const response = await http('POST', '/v2/shorten', {
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${devApiKey()}` },
+    body: {
+      url: 'https://example.com/smart?own=1',
+      rules: [{ url: 'https://example.com/de', when: { country: ['DE'], language: ['de'] } }, { url: 'https://example.com/q', when: { query: { ref: true }, os: ['ios'] } }],
+      variants: [{ url: 'https://example.com/a', weight: 50 }, { url: 'https://example.com/b', weight: 50 }],
+      forwardQuery: true,
+      utm: { source: 'ünïcode' },
+    },
+  });
+  return response.json<{ shortCode: string }>().shortCode;
+}
 
 /** Up to 1,000 calls a minute per key: a key every 500 runs keeps the limit out of the way. */
 async function keys(count: number): Promise<string[]> {
@@ -59,12 +80,13 @@ describe('full Unicode everywhere', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${devApiKey()}` },
       body: { url: 'https://example.com/headers', password: 'correct horse' },
     })).json<{ shortCode: string }>().shortCode;
+    const smart = await smartLink();
     const headerValue = anyText(40).map((text) => Buffer.from(text, 'utf8'));
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(['POST', '/v2/shorten'], ['POST', '/v1/shorten'], ['GET', `/${code}`], ['POST', `/${code}`], ['HEAD', `/${code}`]),
-        fc.subarray(['authorization', 'content-type', 'accept', 'user-agent', 'cookie', 'cloudfront-viewer-address', 'x-origin-verify', 'x-forwarded-proto', 'referer', 'idempotency-key']),
+        fc.constantFrom(['POST', '/v2/shorten'], ['POST', '/v1/shorten'], ['GET', `/${code}`], ['POST', `/${code}`], ['HEAD', `/${code}`], ['GET', `/${smart}?ref=1&x=%E2%9C%93`], ['HEAD', `/${smart}`]),
+        fc.subarray(['authorization', 'content-type', 'accept', 'user-agent', 'cookie', 'cloudfront-viewer-address', 'x-origin-verify', 'x-forwarded-proto', 'referer', 'idempotency-key', 'accept-language', 'cloudfront-viewer-country']),
         headerValue,
         fc.boolean(),
         async ([method, path], names, value, validKey) => {
@@ -107,6 +129,19 @@ describe('full Unicode everywhere', () => {
         },
       ),
       { numRuns: RUNS.forms },
+    );
+  });
+
+  it('in a smart link\'s query string, which it forwards: any names and values, malformed encodings too', async () => {
+    const smart = await smartLink();
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(anyPathSegment, anyPathSegment), { minLength: 1, maxLength: 4 }), async (pairs) => {
+        const response = await rawHttp('GET', `/${smart}?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`, [['accept-language', 'de']]);
+        expectServiceShape(response, 'GET');
+        // Every redirect leads to one of the link's hosts, with an ASCII Location whatever was forwarded.
+        expect(response.status === 302 ? String(response.headers.location) : 'https://example.com/').toMatch(/^https:\/\/example\.com\/[\x21-\x7e]*$/);
+      }),
+      { numRuns: RUNS.queries },
     );
   });
 
