@@ -73,6 +73,8 @@ describe('click statistics', () => {
         { host: 'social.example', clicks: 1 },
       ],
       devices: { desktop: 2, mobile: 1, tablet: 1, bot: 1, other: 1 },
+      // A plain link has one destination (issue 18).
+      destinations: { default: 6 },
     });
     expect(counted.days).toHaveLength(7);
     expect(counted.days.map((day) => day.date)).toEqual([...counted.days.map((day) => day.date)].sort());
