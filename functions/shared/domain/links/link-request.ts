@@ -13,8 +13,6 @@ export const MIN_EXPIRES_IN_SECONDS = 60;
 export const MAX_EXPIRES_IN_SECONDS = 315_360_000;
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
 
-const optional = nullAsAbsent;
-
 const alias = z
   .string({ error: OwnMessages.fieldType('alias', 'string') })
   .check(z.minLength(ALIAS_MIN_LENGTH, Messages.aliasLength), z.maxLength(ALIAS_MAX_LENGTH, Messages.aliasLength), z.regex(ALIAS_PATTERN, OwnMessages.aliasCharacters));
@@ -34,12 +32,12 @@ const maxClicks = z
  */
 export const linkRequestSchema = z.object({
   url: destination,
-  alias: optional(alias),
-  password: optional(password),
-  expiresIn: optional(expiresIn),
-  maxClicks: optional(maxClicks),
+  alias: nullAsAbsent(alias),
+  password: nullAsAbsent(password),
+  expiresIn: nullAsAbsent(expiresIn),
+  maxClicks: nullAsAbsent(maxClicks),
   /** The custom domain (issue 17): checked against the caller's domains when the link is stored (domains/link-domains.ts). */
-  domain: optional(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.domainParameter))),
+  domain: nullAsAbsent(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.domainParameter))),
 });
 
 /**
@@ -65,6 +63,9 @@ function smartParsers(parsers: SmartFieldParsers | undefined): SmartFieldParsers
   return parsers;
 }
 
+const definedOnly = <T extends object>(fields: T): T => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
+
+/** The bundle's answer as this side's: its fields as parsed, or this side's 400 with its message. */
 function accepted<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
   if (!result.ok) throw new InvalidRequest(result.message);
   return definedOnly(result.value as object) as T;
@@ -78,8 +79,6 @@ export function parseLinkRequest(input: unknown, smart?: SmartFieldParsers): Lin
   const request = parseOrRefuse(linkRequestSchema, input);
   return carriesSmartFields(input, false) ? { ...request, ...accepted(smartParsers(smart).request(input)) } : request;
 }
-
-const definedOnly = <T extends object>(fields: T): T => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
 
 /**
  * An edit must change something: an empty body, or one of unknown fields only, is refused. `alias` is the one
