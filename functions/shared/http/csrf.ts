@@ -17,7 +17,8 @@ export function csrfCookie(token: string, code: string, secure: boolean): string
 }
 
 export function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
-  for (const part of (cookieHeader ?? '').split(';')) {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return rest.join('=');
   }

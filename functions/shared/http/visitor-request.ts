@@ -34,8 +34,10 @@ function visitorSignals(event: APIGatewayProxyEvent): VisitorSignals {
   const country = header(event, 'cloudfront-viewer-country');
   const userAgent = header(event, 'user-agent');
   const acceptLanguage = header(event, 'accept-language');
+  const query: Array<readonly [string, string]> = [];
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) for (const value of values ?? []) query.push([name, value]);
   return {
-    query: Object.entries(event.multiValueQueryStringParameters ?? {}).flatMap(([name, values]) => (values ?? []).map((value) => [name, value] as const)),
+    query,
     ...(country === undefined ? {} : { country }),
     ...(userAgent === undefined ? {} : { userAgent }),
     ...(acceptLanguage === undefined ? {} : { acceptLanguage }),

@@ -24,7 +24,7 @@ export interface Destination {
 
 /** Each trait is worked out once, and only when a condition asks for it. */
 class VisitorTraits {
-  private cache: { country?: string; device?: DeviceClass; os?: OperatingSystem | null; languages?: string[] } = {};
+  private cache: { country?: string; device?: DeviceClass; os?: OperatingSystem | null; languages?: readonly string[] } = {};
 
   constructor(readonly signals: VisitorSignals) {}
 
@@ -41,7 +41,7 @@ class VisitorTraits {
     return this.cache.os ?? undefined;
   }
 
-  get languages(): string[] {
+  get languages(): readonly string[] {
     return (this.cache.languages ??= acceptedLanguages(this.signals.acceptLanguage));
   }
 
@@ -98,8 +98,13 @@ function holds(rule: CompiledRule, visitor: VisitorTraits, language: () => strin
   if (rule.beforeMs !== undefined && nowMs >= rule.beforeMs) return false;
   if (when.country !== undefined && !when.country.includes(visitor.country)) return false;
   if (when.device !== undefined && !(when.device as readonly string[]).includes(visitor.device)) return false;
-  if (when.os !== undefined && !when.os.some((os) => os === visitor.os)) return false;
-  if (rule.query !== undefined && !rule.query.every(([name, expected]) => visitor.hasParameter(name, expected))) return false;
+  if (when.os !== undefined) {
+    const os = visitor.os;
+    if (os === undefined || !when.os.includes(os)) return false;
+  }
+  if (rule.query !== undefined) {
+    for (const [name, expected] of rule.query) if (!visitor.hasParameter(name, expected)) return false;
+  }
   if (when.language !== undefined) {
     const served = language();
     if (served === undefined || !when.language.some((range) => languageMatches(range, served))) return false;
@@ -140,9 +145,9 @@ export function chooseDestination(link: SmartFields & { url: string }, signals: 
     const visitor = new VisitorTraits(signals);
     let served: { language?: string } | undefined;
     const language = () => (served ??= { language: negotiatedLanguage(visitor.languages, compiled.languages) }).language;
-    const rule = compiled.rules.findIndex((candidate) => holds(candidate, visitor, language, nowMs));
-    const matched = compiled.rules[rule];
-    if (matched) return { url: decorate(matched.destination), label: `rules[${rule}]` };
+    for (const [index, rule] of compiled.rules.entries()) {
+      if (holds(rule, visitor, language, nowMs)) return { url: decorate(rule.destination), label: `rules[${index}]` };
+    }
     if (link.variants) {
       const { index, drawn } = variantFor(link.variants, signals.variant, options.draw ?? Math.random);
       const variant = compiled.variants[index];

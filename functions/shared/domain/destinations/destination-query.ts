@@ -16,7 +16,8 @@ function decodedName(part: string): string {
 }
 
 /** encodeURIComponent throws on a lone surrogate, which no UTF-8 can carry: it becomes U+FFFD, as a decoder makes it. */
-const encoded = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+const encoded = (text: string) =>
+  encodeURIComponent(/[\uD800-\uDFFF]/.test(text) ? text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD') : text);
 
 const encodedPair = ([name, value]: readonly [string, string]) => `${encoded(name)}=${encoded(value)}`;
 
@@ -60,7 +61,8 @@ function compose(destination: Omit<PreparedDestination, 'tagged' | 'taken'>, vis
  * percent-encoded, so the result stays a valid ASCII Location.
  */
 export function withVisitorQuery(destination: PreparedDestination, forwarded: QueryPairs): string {
-  const visitors = forwarded.filter(([name]) => !destination.taken.has(name)).map(encodedPair);
+  const visitors: string[] = [];
+  for (const pair of forwarded) if (!destination.taken.has(pair[0])) visitors.push(encodedPair(pair));
   if (visitors.length === 0) return destination.tagged;
   const full = compose(destination, visitors);
   return full.length <= MAX_LOCATION_LENGTH ? full : destination.tagged;

@@ -43,6 +43,14 @@ describe('reading Accept-Language', () => {
     );
   });
 
+  it('answers a header seen before as the first time, however many others came between', () => {
+    const first = acceptedLanguages('de-AT, de;q=0.8, en;q=0.1');
+    for (let i = 0; i < 1_000; i += 1) acceptedLanguages(`x-${i}, en`);
+    expect(acceptedLanguages('de-AT, de;q=0.8, en;q=0.1')).toEqual(first);
+    expect(first).toEqual(['de-at', 'de', 'en']);
+    expect(acceptedLanguages('x-999, en')).toEqual(['x-999', 'en']);
+  });
+
   it('reads at most a bounded part of a huge header', () => {
     expect(acceptedLanguages(`${'x-'.repeat(100_000)}en`)).toEqual([]);
     expect(acceptedLanguages(Array.from({ length: 1000 }, () => 'en').join(','))).toEqual(['en']);
