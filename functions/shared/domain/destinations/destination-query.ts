@@ -67,8 +67,3 @@ export function withVisitorQuery(destination: PreparedDestination, forwarded: Qu
   const full = compose(destination, visitors);
   return full.length <= MAX_LOCATION_LENGTH ? full : destination.tagged;
 }
-
-/** The two steps at once: for one-off uses and tests. */
-export function decoratedDestination(url: string, forwarded: QueryPairs, utm: Utm | undefined): string {
-  return withVisitorQuery(prepareDestination(url, utm), forwarded);
-}

@@ -1,5 +1,9 @@
 import fc from 'fast-check';
-import { decoratedDestination } from '../../../../functions/shared/domain/destinations/destination-query';
+import { prepareDestination, withVisitorQuery, type QueryPairs } from '../../../../functions/shared/domain/destinations/destination-query';
+import type { Utm } from '../../../../functions/shared/domain/destinations/smart-link';
+
+/** What a visit does with a cached link's destination: prepared once, then the visitor's query appended. */
+const decoratedDestination = (url: string, forwarded: QueryPairs, utm: Utm | undefined) => withVisitorQuery(prepareDestination(url, utm), forwarded);
 
 describe('forwarding the visitor\'s query and setting UTM tags', () => {
   it('leaves the destination as it is when there is nothing to add', () => {
