@@ -1,5 +1,5 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
 import { Construct } from 'constructs';
 
@@ -29,6 +29,8 @@ export class DataTables extends Construct {
   readonly idempotency: Table;
   /** Customer domains by name, each account's domain count and default, and the scheduler's work (dynamo-domain-store.ts). */
   readonly domains: Table;
+  /** Accounts' webhooks, their delivery logs (TTL 30 days) and in-flight places (webhooks/dynamo-webhook-store.ts). */
+  readonly webhooks: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -42,6 +44,8 @@ export class DataTables extends Construct {
       ...common,
       partitionKey: { name: 'code', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
+      // Webhook events come from this stream: every committed change, TTL removals included.
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
     });
     // An account's links, newest first: listing is a Query on the owner, never a Scan.
     this.links.addGlobalSecondaryIndex({
@@ -77,6 +81,8 @@ export class DataTables extends Construct {
       ...common,
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
+      // Quota crossings (webhook events) are read off this stream.
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
       // Counters of the current minute, quarter-hour and month: a 35-day backup would only keep them past their use.
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false },
     });
@@ -99,6 +105,12 @@ export class DataTables extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     Validations.of(this.idempotency).acknowledge({ id: 'AwsSolutions-DDB3', reason: 'Day-long retry records: restoring them is worth nothing.' });
+    this.webhooks = new Table(this, 'Webhooks', {
+      ...common,
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+    });
     this.accounts = new Table(this, 'Accounts', { ...common, partitionKey: { name: 'accountId', type: AttributeType.STRING } });
     this.aliasOverrides = new Table(this, 'AliasOverrides', {
       ...common,

@@ -40,6 +40,12 @@ export const THRESHOLDS = {
   clickDeadLetters: 1,
   /** Scheduled domain runs EventBridge could not start: checks and cleanups wait while they fail. */
   domainScheduleFailures: 1,
+  /** Webhook attempts that failed (the endpoint's fault or ours) in five minutes: worth a look, not yet a loss. */
+  webhookDeliveryFailures: 100,
+  /** Seconds the oldest delivery task has waited: a backlog, since a retry's wait is at most 15 minutes per hop. */
+  webhookOldestTaskSeconds: 1_800,
+  /** Tasks or stream batches given up on: events that wait in a dead-letter queue until replayed. */
+  webhookDeadLetters: 1,
 } as const;
 
 const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
@@ -47,7 +53,9 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'docs' | 'redirect' | 'authorizer' | 'aggregator' | 'domains' | 'domainWorker', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'docs' | 'redirect' | 'authorizer' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer', IFunction>;
+  /** The webhook delivery queue and the dead-letter queues of deliveries and stream batches. */
+  webhookQueues: { deliveries: IQueue; deliveryDeadLetters: IQueue; streamDeadLetters: IQueue };
   /** Click deliveries the aggregator failed on three times. */
   clickDeadLetters: IQueue;
   /** The rule that runs the domain worker every minute. */
@@ -119,6 +127,18 @@ export class Monitoring extends Construct {
     alarm('ClickDeliveryLag', lag, THRESHOLDS.clickDeliveryLagMs, 'Clicks wait too long to be counted: stats lag behind visits');
     const deadLetters = props.clickDeadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' });
     alarm('ClickDeadLetters', deadLetters, THRESHOLDS.clickDeadLetters, 'Click deliveries failed three times and wait in the dead-letter queue');
+
+    const { deliveries, deliveryDeadLetters, streamDeadLetters } = props.webhookQueues;
+    alarm('WebhookDeliveryFailures', this.custom(MetricName.webhookDeliveryFailures, 'webhook-deliverer'), THRESHOLDS.webhookDeliveryFailures, 'Many webhook attempts failed: endpoints down, or the deliverer cannot reach them');
+    alarm(
+      'WebhookOldestTask',
+      deliveries.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.webhookOldestTaskSeconds,
+      'A webhook delivery task has waited over 30 minutes: the deliverer is behind or stopped',
+    );
+    for (const [name, queue] of [['WebhookDeliveryDeadLetters', deliveryDeadLetters], ['WebhookStreamDeadLetters', streamDeadLetters]] as const) {
+      alarm(name, queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), THRESHOLDS.webhookDeadLetters, 'Webhook events wait in a dead-letter queue: replay them after fixing the cause');
+    }
 
     const scheduleFailures = new Metric({
       namespace: 'AWS/Events',

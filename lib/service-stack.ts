@@ -15,6 +15,7 @@ import { BATCH_FUNCTION } from './capacity';
 import { ServiceFunction } from './service-function';
 import { ShortDomain } from './short-domain';
 import { CustomDomains } from './custom-domains';
+import { Webhooks } from './webhooks';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -185,23 +186,43 @@ export class ServiceStack extends Stack {
     domains.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(domains);
     this.api.addRoutesOf('domains', domains);
+    const webhooks = new Webhooks(this, 'Webhooks', {
+      tables,
+      apiEnvironment: creationEnvironment,
+      shortBaseUrlEnvironment: { [EnvNames.shortBaseUrlParameter]: shortBaseUrlName, ...(config.shortDomain ? { [EnvNames.shortBaseUrl]: `https://${config.shortDomain}` } : {}) },
+      removalPolicy,
+    });
+    webhooks.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(webhooks.api);
+    flags.grantRead(webhooks.router);
+    this.api.addRoutesOf('webhooks', webhooks.api);
+    // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
+    const aggregator = clickCounting.aggregator;
+    aggregator
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem'], { onlyAttributes: ['code', 'owner'] })
+      .bindTable(tables.webhooks, EnvNames.webhooksTable, ['Query'])
+      .addEnvironment(EnvNames.deliveryQueueUrl, webhooks.queue.queueUrl)
+      .addEnvironment(EnvNames.flagsPrefix, flags.prefix);
+    webhooks.queue.grantSendMessages(aggregator);
+    flags.grantRead(aggregator);
     new StringParameter(this, 'ShortBaseUrlParameter', {
       parameterName: shortBaseUrlName,
       stringValue: shortDomain.baseUrl,
       description: 'Base URL of short links (read once per Lambda container)',
     });
     // Granted by name: a reference to the parameter itself would make the functions wait for the distribution.
-    for (const fn of [create, batch, links, qr, domains]) allowGetParameter(this, fn, shortBaseUrlName);
+    for (const fn of [create, batch, links, qr, domains, webhooks.router, webhooks.deliverer]) allowGetParameter(this, fn, shortBaseUrlName);
     if (config.safeBrowsingKeyParameter) {
       // A SecureString under the account's default key (aws/ssm), which GetParameter decrypts without a key grant.
-      for (const fn of [create, batch, links, domains]) allowGetParameter(this, fn, config.safeBrowsingKeyParameter);
+      for (const fn of [create, batch, links, domains, webhooks.api]) allowGetParameter(this, fn, config.safeBrowsingKeyParameter);
     }
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker },
+      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
       clickDeadLetters: clickCounting.deadLetters,
+      webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,
-      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains },
+      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains, webhooks: tables.webhooks },
       alarmEmail: config.alarmEmail,
     });
 
@@ -214,6 +235,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.aliasOverridesTable]: tables.aliasOverrides.tableName,
       [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
       [StackOutputs.domainsTable]: tables.domains.tableName,
+      [StackOutputs.webhooksTable]: tables.webhooks.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

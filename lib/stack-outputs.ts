@@ -8,6 +8,7 @@ export enum StackOutputs {
   aliasOverridesTable = 'AliasOverridesTableName',
   idempotencyTable = 'IdempotencyTableName',
   domainsTable = 'DomainsTableName',
+  webhooksTable = 'WebhooksTableName',
   flagsPrefix = 'FlagsParameterPrefix',
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',

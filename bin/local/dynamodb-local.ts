@@ -71,7 +71,7 @@ export class DynamoDbLocal {
 
   /**
    * Creates each table the template declares (keeping existing ones and their data), turns on its TTL, and adds
-   * the indexes a kept table from an older template lacks, as CloudFormation would on deploy.
+   * the indexes and stream a kept table from an older template lacks, as CloudFormation would on deploy.
    */
   async ensureTables(tables: readonly TableSpec[]): Promise<void> {
     const client = this.client();
@@ -84,6 +84,7 @@ export class DynamoDbLocal {
             AttributeDefinitions: table.attributeDefinitions,
             BillingMode: 'PAY_PER_REQUEST',
             ...(table.globalSecondaryIndexes.length > 0 ? { GlobalSecondaryIndexes: table.globalSecondaryIndexes } : {}),
+            ...(table.streamViewType ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.streamViewType } } : {}),
           }),
         );
         if (table.ttlAttribute) {
@@ -100,6 +101,9 @@ export class DynamoDbLocal {
 
   private async addMissingIndexes(client: DynamoDBClient, table: TableSpec): Promise<void> {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: table.name }));
+    if (table.streamViewType && !Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: table.name, StreamSpecification: { StreamEnabled: true, StreamViewType: table.streamViewType } }));
+    }
     const existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
     for (const index of table.globalSecondaryIndexes.filter((candidate) => !existing.has(candidate.IndexName))) {
       await client.send(

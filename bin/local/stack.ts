@@ -15,6 +15,8 @@ import { LocalGateway } from './gateway';
 import { LocalFunction } from './lambda-runtime';
 import { LocalLogSubscription } from './log-subscription';
 import { SsmStandIn } from './ssm-standin';
+import { SqsStandIn } from './sqs-standin';
+import { LocalStreamSource } from './stream-source';
 import { loadTemplate, readTopology, type CustomerEdgeSpec, type Topology } from './template';
 
 export const PROJECT_ROOT = path.join(__dirname, '..', '..');
@@ -40,6 +42,8 @@ export interface RunningLocalStack {
   shortBaseUrl: string;
   devApiKey: string;
   topology: Topology;
+  /** The SQS stand-in's queues (tests read their depth). */
+  queues: SqsStandIn;
   stop(): Promise<void>;
 }
 
@@ -72,8 +76,9 @@ export function readLocalTopology(shortBaseUrl: string): Topology {
 }
 
 /** What the SDK in every local process needs to reach the emulators instead of AWS. */
-export function localAwsEnvironment(dynamoDbPort: number, ssmPort: number): Record<string, string> {
+export function localAwsEnvironment(dynamoDbPort: number, ssmPort: number, sqsPort?: number): Record<string, string> {
   return {
+    ...(sqsPort ? { AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${sqsPort}` } : {}),
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -119,6 +124,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       ssm.put(name, secret.jsonKey ? JSON.stringify({ [secret.jsonKey]: value }) : value, 'SecureString');
     }
 
+    // Webhook retries wait on the schedule scaled by LOCAL_WEBHOOK_TIME_SCALE; the queue's redelivery after a failed
+    // invocation follows the same scale.
+    const webhookTimeScale = Number(process.env.LOCAL_WEBHOOK_TIME_SCALE) || 1;
+    const queues = new SqsStandIn(topology.queues, LOCAL_REGION, webhookTimeScale);
+    const sqsPort = await queues.listen(0);
+    stopping.push(() => queues.close());
+
     const documents = DynamoDBDocumentClient.from(dynamo.client(), { marshallOptions: { removeUndefinedValues: true } });
     const keys = new DynamoKeyStore(documents, String(topology.outputs[StackOutputs.apiKeysTable]));
     const directory = new AccountDirectory(keys, new DynamoAccountStore(documents, String(topology.outputs[StackOutputs.accountsTable])));
@@ -127,7 +139,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines). No CloudFront
     // either: customer domains are checked with the resolver, LOCAL_HOSTS_FILE first (resolver-attachments.ts).
     const sharedEnvironment = {
-      ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort),
+      ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort, sqsPort),
+      // Receivers on this machine a local run may deliver webhooks to, and the retry schedule's scale (README).
+      ...(process.env.LOCAL_WEBHOOK_ALLOW ? { [EnvNames.localWebhookAllow]: process.env.LOCAL_WEBHOOK_ALLOW } : {}),
+      ...(process.env.LOCAL_WEBHOOK_TIME_SCALE ? { [EnvNames.localWebhookTimeScale]: process.env.LOCAL_WEBHOOK_TIME_SCALE } : {}),
       POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true',
       [EnvNames.localDomains]: 'resolver',
       ...(process.env.LOCAL_HOSTS_FILE ? { [EnvNames.localHostsFile]: path.resolve(process.env.LOCAL_HOSTS_FILE) } : {}),
@@ -152,6 +167,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     stopping.push(() => Promise.all(subscriptions.map((subscription) => subscription.close())));
     await Promise.all([...functions.values()].map((fn) => fn.ready));
 
+    // Lambda's event source mappings: queues polled, table streams read from now on.
+    for (const source of topology.queueSources) {
+      const consumer = functions.get(source.functionId);
+      if (consumer) queues.consume(source, consumer, log);
+    }
+    stopping.push(() => queues.stopConsuming());
+    for (const source of topology.streamSources) {
+      const consumer = functions.get(source.functionId);
+      if (!consumer) continue;
+      const reader = new LocalStreamSource(source, consumer, `http://127.0.0.1:${options.dynamoDbPort}`, LOCAL_REGION, queues, log);
+      await reader.start(dynamo.client());
+      stopping.push(() => reader.stop());
+    }
+
     const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge, ssm), new URL(options.shortBaseUrl).hostname);
     const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off', ...(customerEdge ? { customerEdge } : {}) });
     await gateway.listen(options.port);
@@ -168,7 +197,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       timer.unref();
       stopping.push(() => clearInterval(timer));
     }
-    return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, stop };
+    return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, queues, stop };
   } catch (error) {
     await stop();
     throw error;

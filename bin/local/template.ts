@@ -56,6 +56,8 @@ export interface TableSpec {
   keySchema: Array<{ AttributeName: string; KeyType: 'HASH' | 'RANGE' }>;
   attributeDefinitions: Array<{ AttributeName: string; AttributeType: 'S' | 'N' | 'B' }>;
   ttlAttribute?: string;
+  /** StreamSpecification's view type, when the table has a stream. */
+  streamViewType?: 'NEW_IMAGE' | 'OLD_IMAGE' | 'NEW_AND_OLD_IMAGES' | 'KEYS_ONLY';
   globalSecondaryIndexes: Array<{
     IndexName: string;
     KeySchema: Array<{ AttributeName: string; KeyType: 'HASH' | 'RANGE' }>;
@@ -100,8 +102,36 @@ export interface CustomerEdgeSpec {
   originHeaders: Array<{ name: string; secretName: string; jsonKey: string }>;
 }
 
+/** An SQS queue: its visibility timeout and redrive policy. */
+export interface QueueSpec {
+  id: string;
+  visibilityTimeoutSeconds: number;
+  deadLetter?: { queueId: string; maxReceiveCount: number };
+}
+
+/** A Lambda event source mapping on an SQS queue. */
+export interface QueueSourceSpec {
+  functionId: string;
+  queueId: string;
+  batchSize: number;
+  reportBatchItemFailures: boolean;
+}
+
+/** A Lambda event source mapping on a table's stream, with its filter patterns (JSON) and failure destination. */
+export interface StreamSourceSpec {
+  functionId: string;
+  tableName: string;
+  batchSize: number;
+  filterPatterns: unknown[];
+  retryAttempts: number;
+  onFailureQueueId?: string;
+}
+
 export interface Topology {
   stage: string;
+  queues: QueueSpec[];
+  queueSources: QueueSourceSpec[];
+  streamSources: StreamSourceSpec[];
   schedules: ScheduleSpec[];
   customerEdge?: CustomerEdgeSpec;
   logSubscriptions: LogSubscriptionSpec[];
@@ -173,6 +203,8 @@ export function createResolver(template: Template, names: LocalNames) {
     const resource = template.Resources[id];
     // SSM parameters answer Ref with their name; everything else local is named by its logical id.
     if (resource?.Type === 'AWS::SSM::Parameter') return resource.Properties?.Name ?? id;
+    // A queue's Ref is its URL; the local SQS stand-in reads the queue's name (its logical id) off the end.
+    if (resource?.Type === 'AWS::SQS::Queue') return `https://sqs.${names.region}.amazonaws.com/000000000000/${id}`;
     return id;
   };
 
@@ -183,6 +215,8 @@ export function createResolver(template: Template, names: LocalNames) {
       return `arn:aws:lambda:${names.region}:000000000000:function:${id}`;
     }
     if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'Arn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}`;
+    if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'StreamArn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}/stream/local`;
+    if (resource?.Type === 'AWS::SQS::Queue' && attribute === 'Arn') return `arn:aws:sqs:${names.region}:000000000000:${id}`;
     return `${id}.${attribute}`;
   };
 
@@ -307,7 +341,9 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
   const tables = resourcesOfType(template, 'AWS::DynamoDB::Table').map(([id, resource]): TableSpec => {
     const properties = resource.Properties ?? {};
     const ttl = properties.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
+    const stream = properties.StreamSpecification as { StreamViewType?: TableSpec['streamViewType'] } | undefined;
     return {
+      ...(stream?.StreamViewType ? { streamViewType: stream.StreamViewType } : {}),
       name: id,
       keySchema: properties.KeySchema as unknown as TableSpec['keySchema'],
       attributeDefinitions: properties.AttributeDefinitions as unknown as TableSpec['attributeDefinitions'],
@@ -355,11 +391,47 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     });
   });
 
+  const queues = resourcesOfType(template, 'AWS::SQS::Queue').map(([id, resource]): QueueSpec => {
+    const redrive = resource.Properties?.RedrivePolicy as { deadLetterTargetArn?: Json; maxReceiveCount?: number } | undefined;
+    const deadLetterId = referencedId(redrive?.deadLetterTargetArn);
+    return {
+      id,
+      visibilityTimeoutSeconds: Number(resource.Properties?.VisibilityTimeout ?? 30),
+      ...(deadLetterId ? { deadLetter: { queueId: deadLetterId, maxReceiveCount: Number(redrive?.maxReceiveCount ?? 1) } } : {}),
+    };
+  });
+  const queueIds = new Set(queues.map((queue) => queue.id));
+  const tableIds = new Set(resourcesOfType(template, 'AWS::DynamoDB::Table').map(([id]) => id));
+  const queueSources: QueueSourceSpec[] = [];
+  const streamSources: StreamSourceSpec[] = [];
+  for (const [, resource] of resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')) {
+    const properties = resource.Properties ?? {};
+    const functionId = referencedId(properties.FunctionName);
+    const sourceId = referencedId(properties.EventSourceArn);
+    if (!functionId || !sourceId || !functions.has(functionId)) continue;
+    const batchSize = Number(properties.BatchSize ?? 10);
+    if (queueIds.has(sourceId)) {
+      const responseTypes = (properties.FunctionResponseTypes ?? []) as string[];
+      queueSources.push({ functionId, queueId: sourceId, batchSize, reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures') });
+    } else if (tableIds.has(sourceId)) {
+      const filters = ((properties.FilterCriteria as { Filters?: Array<{ Pattern?: string }> } | undefined)?.Filters ?? []).map((filter) => JSON.parse(String(filter.Pattern)) as unknown);
+      const onFailure = referencedId((properties.DestinationConfig as { OnFailure?: { Destination?: Json } } | undefined)?.OnFailure?.Destination);
+      streamSources.push({
+        functionId,
+        tableName: sourceId,
+        batchSize,
+        filterPatterns: filters,
+        retryAttempts: Number(properties.MaximumRetryAttempts ?? 10),
+        ...(onFailure && queueIds.has(onFailure) ? { onFailureQueueId: onFailure } : {}),
+      });
+    }
+  }
+
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const customerEdge = readCustomerEdge(template);
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), schedules, ...(customerEdge ? { customerEdge } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), queues, queueSources, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
 }
 
 const RATE_UNITS_MS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };

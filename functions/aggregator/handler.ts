@@ -2,18 +2,25 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { countClicks } from '../shared/domain/analytics/click-counts';
 import { clickInLogLine } from '../shared/domain/analytics/click-lines';
+import { clickEventsOf } from '../shared/domain/webhooks/account-events';
+import { queueEvents } from '../shared/domain/webhooks/event-fanout';
 import { decodeLogDelivery, deliveryId } from '../shared/http/log-delivery';
 import { MetricName } from '../shared/metric-names';
 import { count, logger, metrics, publishMetrics } from '../shared/observability';
-import { clickStats } from '../shared/wiring';
+import { deliveryQueue, webhookStore } from '../shared/webhook-wiring';
+import { clickStats, flagSource, linkStore } from '../shared/wiring';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 
 const stats = clickStats();
+const links = linkStore();
+const flags = flagSource();
+const webhooks = { webhooks: webhookStore(), queue: deliveryQueue() };
 
 /**
  * The redirect's click lines, delivered in batches by the log group's subscription filter: summed per (link, day,
- * dimension) and added exactly once per delivery. A failure throws, so the delivery is retried (and, past the
- * retries, kept in the dead-letter queue); parts already applied are not applied again.
+ * dimension) and added exactly once per delivery, then each counted click queued as link.clicked for the owners'
+ * webhooks. A failure throws, so the delivery is retried (and, past the retries, kept in the dead-letter queue);
+ * parts already applied are not applied again, and events already queued are queued again with the same ids.
  */
 async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> {
   const delivery = decodeLogDelivery(event);
@@ -21,10 +28,15 @@ async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> 
   const clicks = delivery.logEvents.flatMap((logEvent) => clickInLogLine(logEvent.message) ?? []);
   if (clicks.length === 0) return;
   const nowMs = Date.now();
-  await stats.apply(deliveryId(delivery), countClicks(clicks), nowMs);
+  const id = deliveryId(delivery);
+  await stats.apply(id, countClicks(clicks), nowMs);
   count(MetricName.clicksCounted, clicks.length);
   // How long the oldest click of the batch waited to be counted: the delivery-lag alarm watches its maximum.
   metrics.addMetric(MetricName.clickDeliveryLag, MetricUnit.Milliseconds, nowMs - Math.min(...clicks.map((click) => Date.parse(click.at))));
+  if ((await flags.current()).webhooks) {
+    const events = await clickEventsOf(clicks, id, (key) => links.ownerOf(key));
+    count(MetricName.webhookEventsQueued, await queueEvents(events, webhooks, nowMs));
+  }
 }
 
 export const handler = middy(aggregate).use(injectLambdaContext(logger, { resetKeys: true })).use(publishMetrics());

@@ -54,10 +54,15 @@ export const EnvNames = {
   routingEndpoint: 'ROUTING_ENDPOINT',
   localHostsFile: 'LOCAL_HOSTS_FILE',
   localDomains: 'LOCAL_DOMAINS',
+  webhooksTable: 'WEBHOOKS_TABLE',
+  accountsTable: 'ACCOUNTS_TABLE',
+  deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
+  localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
+  localWebhookTimeScale: 'LOCAL_WEBHOOK_TIME_SCALE',
 } as const;
 
 export const config = {
-  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable') => required(EnvNames[name]),
+  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable') => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),
   shortBaseUrlParameter: () => required(EnvNames.shortBaseUrlParameter),
@@ -79,4 +84,12 @@ export const config = {
   /** Set by the local stack: domains are checked with the resolver instead of CloudFront (see local-attachments.ts). */
   localDomains: () => optional(EnvNames.localDomains) === 'resolver',
   localHostsFile: () => optional(EnvNames.localHostsFile),
+  deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
+  /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
+  localWebhookAllow: () => optional(EnvNames.localWebhookAllow),
+  /** A local run's factor on every webhook wait (tests: 0.001); 1 otherwise. */
+  webhookTimeScale: () => {
+    const scale = Number(optional(EnvNames.localWebhookTimeScale) ?? 1);
+    return Number.isFinite(scale) && scale > 0 && scale <= 1 ? scale : 1;
+  },
 };

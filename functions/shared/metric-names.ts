@@ -15,6 +15,11 @@ export const MetricName = {
   passwordFailures: 'PasswordFailures',
   clicksCounted: 'ClicksCounted',
   clickDeliveryLag: 'ClickDeliveryLag',
+  webhookEventsQueued: 'WebhookEventsQueued',
+  webhookDeliveries: 'WebhookDeliveries',
+  webhookDeliveryFailures: 'WebhookDeliveryFailures',
+  webhooksDisabled: 'WebhooksDisabled',
+  webhookDeliveryLag: 'WebhookDeliveryLag',
 } as const;
 
 export type MetricName = (typeof MetricName)[keyof typeof MetricName];

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SSMClient } from '@aws-sdk/client-ssm';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { reportOutages, TRANSPORT_LIMITS } from './outages';
 
 /**
@@ -11,6 +12,7 @@ import { reportOutages, TRANSPORT_LIMITS } from './outages';
 let dynamoClient: DynamoDBClient | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;
 let ssmClient: SSMClient | undefined;
+let sqsClient: SQSClient | undefined;
 
 /** The plain client, for libraries that bring their own marshalling (Powertools' idempotency store). */
 export function dynamoPlain(): DynamoDBClient {
@@ -28,4 +30,10 @@ export function dynamo(): DynamoDBDocumentClient {
 export function ssm(): SSMClient {
   ssmClient ??= reportOutages(new SSMClient(TRANSPORT_LIMITS));
   return ssmClient;
+}
+
+export function sqs(): SQSClient {
+  // The client's endpoint, not the queue URL's host: the same on AWS, and a local run's stand-in gets the calls.
+  sqsClient ??= reportOutages(new SQSClient({ ...TRANSPORT_LIMITS, useQueueUrlAsEndpoint: false }));
+  return sqsClient;
 }

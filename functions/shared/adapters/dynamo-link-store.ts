@@ -24,7 +24,8 @@ function toItem(link: LinkRecord): LinkItem {
   return link.expiresAt ? { ...item, [TTL_ATTRIBUTE]: removableAt(link.expiresAt) } : item;
 }
 
-function toRecord(item: Record<string, unknown>): LinkRecord {
+/** A stored item as the domain's record (the stream's images too). */
+export function toRecord(item: Record<string, unknown>): LinkRecord {
   const { [TTL_ATTRIBUTE]: _ttl, ...record } = item as unknown as LinkItem;
   return record.domain === undefined ? record : { ...record, code: record.code.slice(record.domain.length + 1) };
 }
@@ -247,6 +248,14 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
       }),
     );
     return { keys: Items.map((item) => String(item.code)), ...(LastEvaluatedKey ? { next: JSON.stringify(LastEvaluatedKey) } : {}) };
+  }
+
+  /** The link's owner only (the aggregator's grant names no other attribute); undefined when the link is gone. */
+  async ownerOf(key: string): Promise<string | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { code: key }, ProjectionExpression: '#code, #owner', ExpressionAttributeNames: { '#code': 'code', '#owner': 'owner' } }),
+    );
+    return typeof Item?.owner === 'string' ? Item.owner : undefined;
   }
 
   async retire(key: string): Promise<void> {

@@ -15,9 +15,10 @@ export class DynamoUsageCounter implements UsageCounter {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: counterId },
-          UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
+          // The limit rides along: the table's stream then tells a quota's crossings without reading the plan.
+          UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl), #limit = :limit',
           ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-          ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+          ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl', '#limit': 'limit' },
           ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': expiresAtEpochSeconds },
           ReturnValues: 'UPDATED_NEW',
         }),

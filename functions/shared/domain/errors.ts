@@ -76,3 +76,6 @@ export class DomainInUse extends DomainError {}
 
 /** Not one of the caller's domains, or none at all: the same answer, never revealing another account's (404). */
 export class DomainNotFound extends DomainError {}
+
+/** Not one of the caller's webhooks, or none at all: the same answer (404). */
+export class WebhookNotFound extends DomainError {}

@@ -1,4 +1,6 @@
 import type { DayCounts, LinkCounts } from './analytics/click-counts';
+import type { DeliveryAttempt, WebhookRecord } from './webhooks/webhook';
+import type { DeliveryTask } from './webhooks/delivery';
 import type { Flags } from './limits/flags';
 import type { DnsRecord, DomainRecord, DomainStatus, StatusChange } from './domains/custom-domain';
 import type { LinkRecord } from './links/link';
@@ -181,3 +183,39 @@ export interface DomainAttachments {
 
 /** The smart-link fields' parsers, loaded on first use (a bundle beside the function's: see smart-link-request.ts). */
 export type SmartFieldsLoader = () => Promise<SmartFieldParsers>;
+
+/** Changes an owner or the deliverer makes to a webhook; `null` removes the field. */
+export interface WebhookChanges {
+  url?: string;
+  events?: WebhookRecord['events'];
+  description?: string;
+  enabled?: boolean;
+  disabledReason?: string | null;
+  failingSince?: null;
+  secret?: string;
+  previousSecret?: WebhookRecord['previousSecret'];
+  updatedAt?: string;
+}
+
+export interface WebhookStore {
+  /** Adds it unless the owner already has `limit` webhooks (kept exact by a counter in the same transaction). */
+  add(record: WebhookRecord, limit: number): Promise<'added' | 'overLimit'>;
+  list(owner: string): Promise<WebhookRecord[]>;
+  find(owner: string, id: string): Promise<WebhookRecord | undefined>;
+  /** The record after the change, or undefined when it does not exist (any more). */
+  update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | undefined>;
+  remove(owner: string, id: string): Promise<boolean>;
+  /** Newest first; `cursor` is a previous page's `next`, undefined when it is not one. */
+  deliveries(webhookId: string, limit: number, cursor?: string): Promise<{ items: DeliveryAttempt[]; next?: string } | undefined>;
+  recordAttempt(webhookId: string, attempt: DeliveryAttempt): Promise<void>;
+  /** Starts a failure streak unless one runs; returns its start (epoch ms). */
+  markFailing(owner: string, id: string, nowMs: number): Promise<number | undefined>;
+  /** One of the webhook's `slots` in-flight places, leased until `leaseUntilMs`; undefined when all are taken. */
+  acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<number | undefined>;
+  releaseSlot(webhookId: string, slot: number): Promise<void>;
+}
+
+/** The delivery queue: tasks wait there until due, however far off (see sqs-delivery-queue.ts). */
+export interface DeliveryQueue {
+  send(tasks: readonly DeliveryTask[], nowMs: number): Promise<void>;
+}

@@ -3,6 +3,7 @@ import {
   DependencyUnavailable,
   DomainInUse,
   DomainNotFound,
+  WebhookNotFound,
   IdempotencyKeyInProgress,
   IdempotencyKeyReused,
   InvalidRequest,
@@ -44,6 +45,7 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof BodyTooLarge) return json(413, badRequestBody(413, error.message, request, nowMs));
   if (error instanceof LinkNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof DomainNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof WebhookNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof DomainInUse) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });
   if (error instanceof LinkDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });

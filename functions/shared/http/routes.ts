@@ -2,7 +2,7 @@
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -23,6 +23,11 @@ export const ROUTES = [
   { path: '/v2/domains', methods: ['GET', 'POST'], target: 'domains', apiKey: true },
   { path: '/v2/domains/{domain}', methods: ['GET', 'PATCH', 'DELETE'], target: 'domains', apiKey: true },
   { path: '/v2/domains/{domain}/verify', methods: ['POST'], target: 'domains', apiKey: true },
+  { path: '/v2/webhooks', methods: ['GET', 'POST'], target: 'webhooks', apiKey: true },
+  { path: '/v2/webhooks/{id}', methods: ['GET', 'PATCH', 'DELETE'], target: 'webhooks', apiKey: true },
+  { path: '/v2/webhooks/{id}/rotate-secret', methods: ['POST'], target: 'webhooks', apiKey: true },
+  { path: '/v2/webhooks/{id}/test', methods: ['POST'], target: 'webhooks', apiKey: true },
+  { path: '/v2/webhooks/{id}/deliveries', methods: ['GET'], target: 'webhooks', apiKey: true },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },

@@ -2,7 +2,7 @@ import { InvalidRequest, UnderMaintenance } from '../errors';
 import { Messages, OwnMessages } from '../messages';
 
 /** Operator switches, stored as SSM parameters named after these keys. */
-export const FLAG_NAMES = ['shortening', 'customAliases', 'passwordProtection', 'expiration', 'maintenance', 'customDomains', 'smartLinks'] as const;
+export const FLAG_NAMES = ['shortening', 'customAliases', 'passwordProtection', 'expiration', 'maintenance', 'customDomains', 'smartLinks', 'webhooks'] as const;
 export type FlagName = (typeof FLAG_NAMES)[number];
 export type Flags = Record<FlagName, boolean>;
 
@@ -15,6 +15,7 @@ export const SAFE_DEFAULT_FLAGS: Flags = {
   maintenance: false,
   customDomains: true,
   smartLinks: true,
+  webhooks: true,
 };
 
 export function isFlagName(value: string): value is FlagName {
@@ -45,4 +46,9 @@ export function assertShorteningEnabled(flags: Flags): void {
 /** Custom domains (issue 17) follow the other switches: off means 400 for every request that uses them. */
 export function assertCustomDomainsEnabled(flags: Flags): void {
   if (!flags.customDomains) throw new InvalidRequest(OwnMessages.domainsDisabled);
+}
+
+/** Webhooks (issue 19): off means 400 on their routes and no new events queued (queued ones are still delivered). */
+export function assertWebhooksEnabled(flags: Flags): void {
+  if (!flags.webhooks) throw new InvalidRequest(OwnMessages.webhooksDisabled);
 }

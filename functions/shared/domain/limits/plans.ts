@@ -3,7 +3,7 @@ import { PlanRequired } from '../errors';
 export const PLANS = ['FREE', 'INDIE', 'PRO', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks'] as const;
+export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks', 'webhooks'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 interface PlanTerms {
@@ -33,6 +33,7 @@ const FEATURE_REQUIRES: Record<Feature, string> = {
   clickLimits: 'Click limits require',
   customDomains: 'Custom domains require',
   smartLinks: 'Smart links (rules and variants) require',
+  webhooks: 'Webhooks require',
 };
 
 export function isPlan(value: unknown): value is Plan {

@@ -1,0 +1,178 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { listen } from './listen';
+import type { QueueSourceSpec, QueueSpec } from './template';
+
+/**
+ * A stand-in for the slice of SQS this service uses: SendMessage(Batch) in the SDK's AWS JSON 1.0 protocol, with
+ * DelaySeconds, and Lambda's SQS event source on top: batches to the consuming function, a failed invocation or a
+ * reported item failure makes a message visible again, and past the queue's maxReceiveCount it moves to the
+ * dead-letter queue, as the template's redrive policy says. Messages live in memory (the queue of a local run).
+ */
+interface Message {
+  id: string;
+  body: string;
+  sentAt: number;
+  visibleAt: number;
+  receiveCount: number;
+  inFlight: boolean;
+}
+
+class SqsError extends Error {
+  constructor(readonly type: string, message: string) {
+    super(message);
+  }
+}
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+/** SQS caps a message's delay at 15 minutes. */
+const MAX_DELAY_SECONDS = 900;
+
+export interface QueueConsumer {
+  invoke(event: unknown): Promise<unknown>;
+}
+
+export class SqsStandIn {
+  private readonly queues = new Map<string, { spec: QueueSpec; messages: Message[] }>();
+  private readonly pumps: NodeJS.Timeout[] = [];
+  private server?: Server;
+
+  /** `retryScale` shortens the wait before a failed message is offered again (LOCAL_WEBHOOK_TIME_SCALE). */
+  constructor(specs: readonly QueueSpec[], private readonly region: string, private readonly retryScale = 1) {
+    for (const spec of specs) this.queues.set(spec.id, { spec, messages: [] });
+  }
+
+  /** Messages waiting or in flight (tests and the CLI's status read it). */
+  depth(queueId: string): number {
+    return this.queues.get(queueId)?.messages.length ?? 0;
+  }
+
+  bodies(queueId: string): string[] {
+    return (this.queues.get(queueId)?.messages ?? []).map((message) => message.body);
+  }
+
+  send(queueId: string, body: string, delaySeconds = 0): string {
+    const queue = this.queues.get(queueId);
+    if (!queue) throw new SqsError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
+    if (!Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > MAX_DELAY_SECONDS) throw new SqsError('InvalidParameterValue', 'DelaySeconds must be 0 to 900');
+    const now = Date.now();
+    const id = randomUUID();
+    queue.messages.push({ id, body, sentAt: now, visibleAt: now + delaySeconds * 1000, receiveCount: 0, inFlight: false });
+    return id;
+  }
+
+  /** Lambda's poller: up to `concurrency` batches in flight, each message offered again after a failure. */
+  consume(source: QueueSourceSpec, consumer: QueueConsumer, log: (message: string) => void, concurrency = 4): void {
+    const queue = this.queues.get(source.queueId);
+    if (!queue) throw new Error(`event source on unknown queue ${source.queueId}`);
+    let running = 0;
+    const pump = () => {
+      while (running < concurrency) {
+        const now = Date.now();
+        const batch = queue.messages.filter((message) => !message.inFlight && message.visibleAt <= now).slice(0, source.batchSize);
+        if (batch.length === 0) return;
+        for (const message of batch) {
+          message.inFlight = true;
+          message.receiveCount += 1;
+        }
+        running += 1;
+        void this.invoke(queue.spec, batch, source, consumer, log).finally(() => {
+          running -= 1;
+        });
+      }
+    };
+    const timer = setInterval(pump, 20);
+    timer.unref();
+    this.pumps.push(timer);
+  }
+
+  private async invoke(spec: QueueSpec, batch: Message[], source: QueueSourceSpec, consumer: QueueConsumer, log: (message: string) => void): Promise<void> {
+    const event = {
+      Records: batch.map((message) => ({
+        messageId: message.id,
+        receiptHandle: message.id,
+        body: message.body,
+        attributes: { ApproximateReceiveCount: String(message.receiveCount), SentTimestamp: String(message.sentAt) },
+        messageAttributes: {},
+        md5OfBody: md5(message.body),
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:${this.region}:000000000000:${spec.id}`,
+        awsRegion: this.region,
+      })),
+    };
+    let failed: Set<string>;
+    try {
+      const result = (await consumer.invoke(event)) as { batchItemFailures?: Array<{ itemIdentifier: string }> } | undefined;
+      failed = new Set(source.reportBatchItemFailures ? (result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier) : []);
+    } catch (error) {
+      log(`${source.functionId} failed on ${batch.length} message(s) of ${spec.id}: ${String(error)}`);
+      failed = new Set(batch.map((message) => message.id));
+    }
+    const queue = this.queues.get(spec.id);
+    if (!queue) return;
+    const retryAt = Date.now() + Math.max(1_000, spec.visibilityTimeoutSeconds * 1000 * this.retryScale);
+    for (const message of batch) {
+      message.inFlight = false;
+      if (!failed.has(message.id)) {
+        queue.messages.splice(queue.messages.indexOf(message), 1);
+        continue;
+      }
+      message.visibleAt = retryAt;
+      if (spec.deadLetter && message.receiveCount >= spec.deadLetter.maxReceiveCount) {
+        queue.messages.splice(queue.messages.indexOf(message), 1);
+        this.send(spec.deadLetter.queueId, message.body);
+      }
+    }
+  }
+
+  private handle(operation: string, input: Record<string, unknown>): unknown {
+    const queueId = String(input.QueueUrl ?? '').split('/').pop() ?? '';
+    switch (operation) {
+      case 'SendMessage': {
+        const body = String(input.MessageBody ?? '');
+        return { MessageId: this.send(queueId, body, Number(input.DelaySeconds ?? 0)), MD5OfMessageBody: md5(body) };
+      }
+      case 'SendMessageBatch': {
+        const entries = (input.Entries as Array<{ Id: string; MessageBody: string; DelaySeconds?: number }> | undefined) ?? [];
+        if (entries.length === 0 || entries.length > 10) throw new SqsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', 'A batch holds 1 to 10 entries.');
+        return {
+          Successful: entries.map((entry) => ({ Id: entry.Id, MessageId: this.send(queueId, entry.MessageBody, Number(entry.DelaySeconds ?? 0)), MD5OfMessageBody: md5(entry.MessageBody) })),
+          Failed: [],
+        };
+      }
+      default:
+        throw new SqsError('InvalidAction', `The stand-in does not implement ${operation}`);
+    }
+  }
+
+  listen(port: number, host = '127.0.0.1'): Promise<number> {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const operation = String(request.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
+        let status = 200;
+        let body: unknown;
+        try {
+          body = this.handle(operation, JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>);
+        } catch (error) {
+          status = 400;
+          body = error instanceof SqsError ? { __type: error.type, message: error.message } : { __type: 'InternalError', message: 'stand-in failure' };
+        }
+        response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
+        response.end(JSON.stringify(body));
+      });
+    });
+    return listen(this.server, port, host);
+  }
+
+  /** No more batches handed out (before the consuming functions stop). */
+  stopConsuming(): void {
+    for (const timer of this.pumps.splice(0)) clearInterval(timer);
+  }
+
+  close(): Promise<void> {
+    this.stopConsuming();
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}

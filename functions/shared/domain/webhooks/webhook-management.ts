@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import type { ApiKeyCaller } from '../accounts/caller';
+import { InvalidRequest, WebhookNotFound } from '../errors';
+import { assertWebhooksEnabled, type Flags } from '../limits/flags';
+import { assertPlanIncludes } from '../limits/plans';
+import { findUnsafe } from '../links/destination-safety';
+import { normaliseDestination } from '../links/url-policy';
+import { OwnMessages } from '../messages';
+import type { DeliveryQueue, SafetyChecker, WebhookChanges, WebhookStore } from '../ports';
+import { parseOrRefuse } from '../request-parsing';
+import { hostPortOf } from './address-policy';
+import { eventId } from './link-events';
+import { newSigningSecret } from './signing';
+import { MAX_WEBHOOKS_PER_ACCOUNT, PREVIOUS_SECRET_KEPT_MS, toWebhookView, type DeliveryAttempt, type WebhookRecord, type WebhookView } from './webhook';
+import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema } from './webhook-request';
+
+export interface WebhookContext {
+  caller: ApiKeyCaller;
+  flags: Flags;
+  nowMs: number;
+  /** A local run's receivers on this machine (LOCAL_WEBHOOK_ALLOW); empty on AWS. */
+  localReceivers: ReadonlySet<string>;
+}
+
+export interface WebhookDeps {
+  webhooks: WebhookStore;
+  queue: DeliveryQueue;
+  safety: SafetyChecker;
+}
+
+/**
+ * A destination's rules (public host, no credentials, no look-alike) and https; a local run's listed receivers
+ * (`host:port`) pass as they are, http included. Undefined when refused.
+ */
+export function acceptedWebhookUrl(candidate: string, localReceivers: ReadonlySet<string>): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(candidate.trim());
+  } catch {
+    return undefined;
+  }
+  if (parsed.username || parsed.password || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) return undefined;
+  if (localReceivers.has(hostPortOf(parsed))) return parsed.href;
+  const normalised = normaliseDestination(candidate.trim());
+  return normalised?.startsWith('https:') ? normalised : undefined;
+}
+
+async function checkedUrl(candidate: string, context: WebhookContext, safety: SafetyChecker): Promise<string> {
+  const url = acceptedWebhookUrl(candidate, context.localReceivers);
+  if (!url) throw new InvalidRequest(OwnMessages.webhookUrl);
+  if (context.localReceivers.has(hostPortOf(new URL(url)))) return url;
+  if ((await findUnsafe([url], safety)).size > 0) throw new InvalidRequest(OwnMessages.webhookUrlUnsafe);
+  return url;
+}
+
+function allowed(context: WebhookContext): void {
+  assertWebhooksEnabled(context.flags);
+  assertPlanIncludes(context.caller.plan, 'webhooks');
+}
+
+/** POST /v2/webhooks: the one answer that shows the secret. */
+export async function addWebhook(body: object, context: WebhookContext, deps: WebhookDeps): Promise<WebhookView & { secret: string }> {
+  allowed(context);
+  const request = parseOrRefuse(webhookRequestSchema, body);
+  const url = await checkedUrl(request.url, context, deps.safety);
+  const now = new Date(context.nowMs).toISOString();
+  const record: WebhookRecord = {
+    id: `wh_${randomBytes(12).toString('base64url')}`,
+    owner: context.caller.owner,
+    url,
+    events: request.events,
+    description: request.description ?? '',
+    enabled: true,
+    createdAt: now,
+    updatedAt: now,
+    secret: newSigningSecret(),
+  };
+  if ((await deps.webhooks.add(record, MAX_WEBHOOKS_PER_ACCOUNT)) === 'overLimit') throw new InvalidRequest(OwnMessages.webhookLimit(MAX_WEBHOOKS_PER_ACCOUNT));
+  return { ...toWebhookView(record), secret: record.secret };
+}
+
+export async function listWebhooks(context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<{ webhooks: WebhookView[] }> {
+  allowed(context);
+  const records = await deps.webhooks.list(context.caller.owner);
+  return { webhooks: records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)).map(toWebhookView) };
+}
+
+/** Another account's webhook and no webhook at all answer the same. */
+async function owned(id: string, context: WebhookContext, webhooks: WebhookStore): Promise<WebhookRecord> {
+  allowed(context);
+  const record = /^wh_[A-Za-z0-9_-]{1,64}$/.test(id) ? await webhooks.find(context.caller.owner, id) : undefined;
+  if (!record) throw new WebhookNotFound(OwnMessages.webhookNotFound);
+  return record;
+}
+
+export async function viewWebhook(id: string, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<WebhookView> {
+  return toWebhookView(await owned(id, context, deps.webhooks));
+}
+
+async function changed(id: string, context: WebhookContext, webhooks: WebhookStore, changes: WebhookChanges): Promise<WebhookRecord> {
+  const updated = await webhooks.update(context.caller.owner, id, { ...changes, updatedAt: new Date(context.nowMs).toISOString() });
+  if (!updated) throw new WebhookNotFound(OwnMessages.webhookNotFound);
+  return updated;
+}
+
+/** PATCH: `enabled: true` restarts a webhook the service turned off (its reason and failure streak go). */
+export async function editWebhook(id: string, body: object, context: WebhookContext, deps: WebhookDeps): Promise<WebhookView> {
+  await owned(id, context, deps.webhooks);
+  const patch = parseOrRefuse(webhookPatchSchema, body);
+  if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.webhookPatchEmpty);
+  const changes: WebhookChanges = {
+    ...(patch.url !== undefined ? { url: await checkedUrl(patch.url, context, deps.safety) } : {}),
+    ...(patch.events !== undefined ? { events: patch.events } : {}),
+    ...(patch.description !== undefined ? { description: patch.description } : {}),
+    ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+    ...(patch.enabled === true ? { disabledReason: null, failingSince: null } : {}),
+  };
+  return toWebhookView(await changed(id, context, deps.webhooks, changes));
+}
+
+export async function removeWebhook(id: string, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<void> {
+  await owned(id, context, deps.webhooks);
+  if (!(await deps.webhooks.remove(context.caller.owner, id))) throw new WebhookNotFound(OwnMessages.webhookNotFound);
+}
+
+/** A new secret; the old one keeps signing beside it for 24 hours (a second rotation ends the first's overlap). */
+export async function rotateSecret(id: string, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<WebhookView & { secret: string }> {
+  const record = await owned(id, context, deps.webhooks);
+  const secret = newSigningSecret();
+  const updated = await changed(id, context, deps.webhooks, { secret, previousSecret: { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS } });
+  return { ...toWebhookView(updated), secret };
+}
+
+/** POST …/test: a webhook.test event, queued like any other (a disabled webhook gets it too: that is how to try one). */
+export async function testWebhook(id: string, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks' | 'queue'>): Promise<{ eventId: string }> {
+  const record = await owned(id, context, deps.webhooks);
+  const timestamp = new Date(context.nowMs).toISOString();
+  const id_ = eventId('webhook.test', record.id, timestamp, randomBytes(8).toString('hex'));
+  await deps.queue.send(
+    [{ webhookId: record.id, owner: record.owner, event: { id: id_, type: 'webhook.test', timestamp, data: { webhookId: record.id, url: record.url } }, attempt: 1, dueAt: context.nowMs }],
+    context.nowMs,
+  );
+  return { eventId: id_ };
+}
+
+export async function listDeliveries(
+  id: string,
+  parameters: Record<string, string | undefined> | null,
+  context: WebhookContext,
+  deps: Pick<WebhookDeps, 'webhooks'>,
+): Promise<{ deliveries: DeliveryAttempt[]; nextCursor?: string }> {
+  const record = await owned(id, context, deps.webhooks);
+  const query = parseOrRefuse(deliveriesQuerySchema, parameters ?? {});
+  const page = await deps.webhooks.deliveries(record.id, query.limit ?? 20, query.cursor);
+  if (!page) throw new InvalidRequest(OwnMessages.cursorParameter);
+  return { deliveries: page.items, ...(page.next ? { nextCursor: page.next } : {}) };
+}

@@ -1,0 +1,95 @@
+/**
+ * An account's webhook (issue 19): where its events are sent, which ones, and the secrets they are signed with.
+ * Secrets stay in the record (HMAC needs them); the API shows one only in the answer that made it.
+ */
+
+/** Events a webhook may subscribe to; `webhook.test` is sent on request to any webhook and cannot be chosen. */
+export const SUBSCRIBABLE_EVENTS = [
+  'link.created',
+  'link.updated',
+  'link.deleted',
+  'link.disabled',
+  'link.enabled',
+  'link.expired',
+  'link.used-up',
+  'link.clicked',
+  'quota.warning',
+  'quota.exhausted',
+] as const;
+export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
+export type EventType = SubscribableEvent | 'webhook.test';
+
+export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
+export const MAX_DESCRIPTION_LENGTH = 200;
+/** After a rotation the old secret signs beside the new one this long, so receivers can switch without a gap. */
+export const PREVIOUS_SECRET_KEPT_MS = 24 * 3_600_000;
+/** A webhook whose every attempt failed this long is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
+/** The delivery log keeps attempts this long (its TTL). */
+export const DELIVERIES_KEPT_SECONDS = 30 * 86_400;
+
+export interface WebhookRecord {
+  id: string;
+  owner: string;
+  url: string;
+  events: SubscribableEvent[];
+  description: string;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  secret: string;
+  /** The secret before the last rotation, still signing until `until` (epoch ms). */
+  previousSecret?: { secret: string; until: number };
+  /** Why the service turned it off (410, or 5 days of failures); gone when the owner turns it on again. */
+  disabledReason?: string;
+  /** Epoch ms of the first failed attempt since the last success. */
+  failingSince?: number;
+}
+
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: SubscribableEvent[];
+  description: string;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  disabledReason?: string;
+}
+
+export const toWebhookView = (record: WebhookRecord): WebhookView => ({
+  id: record.id,
+  url: record.url,
+  events: record.events,
+  description: record.description,
+  enabled: record.enabled,
+  createdAt: record.createdAt,
+  updatedAt: record.updatedAt,
+  ...(record.disabledReason ? { disabledReason: record.disabledReason } : {}),
+});
+
+/** The secrets that sign a delivery at `nowMs`: the current one, and the previous one within its 24 hours. */
+export function signingSecrets(record: Pick<WebhookRecord, 'secret' | 'previousSecret'>, nowMs: number): string[] {
+  return record.previousSecret && record.previousSecret.until > nowMs ? [record.secret, record.previousSecret.secret] : [record.secret];
+}
+
+/** What a receiver gets: `{type, timestamp, data}`. */
+export interface WebhookEvent {
+  /** The `webhook-id` header: the same on every attempt, so receivers can drop repeats. */
+  id: string;
+  type: EventType;
+  /** ISO 8601: when it happened (the change, the click). */
+  timestamp: string;
+  data: unknown;
+}
+
+/** One attempt as GET …/deliveries lists it. */
+export interface DeliveryAttempt {
+  eventId: string;
+  event: EventType;
+  attempt: number;
+  at: string;
+  status?: number;
+  error?: string;
+  durationMs: number;
+}

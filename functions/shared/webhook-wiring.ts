@@ -1,0 +1,10 @@
+import { sqs, dynamo } from './adapters/clients';
+import { DynamoWebhookStore } from './adapters/dynamo-webhook-store';
+import { SqsDeliveryQueue } from './adapters/sqs-delivery-queue';
+import { config } from './config';
+import { parseLocalAllowList } from './domain/webhooks/address-policy';
+
+/** The webhook functions' adapters (issue 19), apart from wiring.ts so no other bundle carries the SQS client. */
+export const webhookStore = () => new DynamoWebhookStore(dynamo(), config.table('webhooksTable'));
+export const deliveryQueue = () => new SqsDeliveryQueue(sqs(), config.deliveryQueueUrl());
+export const localReceivers = () => parseLocalAllowList(config.localWebhookAllow());
