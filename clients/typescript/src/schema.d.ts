@@ -224,6 +224,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhooks
+         * @description Every webhook of the account, oldest first, without secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook
+         * @description Events of the account (see the document's `webhooks`) are POSTed to `url`, signed by the Standard Webhooks scheme with the `secret` shown in this answer only. The URL follows a link destination's rules and must be https. At most 10 per account; INDIE and up.
+         */
+        post: operations["addWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * View a webhook
+         * @description Its settings and, when the service turned it off (a 410 answer, or 5 days of failed attempts), why.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook
+         * @description No delivery starts after this, queued and retried ones included.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook
+         * @description `url`, `events`, `description`, `enabled`. `enabled: true` restarts a webhook the service turned off.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event, delivered like any other (a disabled webhook gets it too); the delivery log shows how it went.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts
+         * @description The latest attempts, newest first, kept 30 days: the status the endpoint answered, or the error (timeout, refused address, connection failure), and how long it took. Answers themselves are never kept.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -325,7 +437,228 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "link.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.created
+         * @description A link was created (API, batch or CSV import). `data` is the link view. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.updated
+         * @description A link's destination or settings changed (PATCH). `data` is the link view after the change. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.deleted
+         * @description A link was deleted (DELETE, or its domain removed). `data` is the link view, status `deleted`. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.disabled
+         * @description An operator took the link down. `data` is the link view, status `disabled`. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.enabled
+         * @description An operator restored a link taken down. `data` is the link view. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkEnabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.expired
+         * @description A link's expiry was reached (sent when it is due), and again with the same id when DynamoDB's TTL removes it 90 days later. `data` is the link view, status `expired`. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.used-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.used-up
+         * @description A link reached its `maxClicks`. `data` is the link view, status `used-up`. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkUsedUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.clicked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.clicked
+         * @description One counted click (within about 30 seconds). `data` is the click as stats count it: no address, no user agent. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkClicked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "quota.warning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * quota.warning
+         * @description The account used 80 % of its month's API calls. `data`: the month, calls used, the limit. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onQuotaWarning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "quota.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * quota.exhausted
+         * @description The account used all of its month's API calls. `data`: the month, calls used, the limit. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onQuotaExhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent by POST /v2/webhooks/{id}/test. `data` names the webhook. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: never;
     responses: {
@@ -418,7 +751,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks";
+                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks";
                     /** @enum {string} */
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
@@ -1543,6 +1876,356 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: {
+                            id: string;
+                            url: string;
+                            events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                            description: string;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            disabledReason?: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook and its signing secret. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        disabledReason?: string;
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (`wh_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        disabledReason?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (`wh_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook was removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (`wh_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string;
+                    events?: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        disabledReason?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (`wh_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook and its new secret. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        disabledReason?: string;
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (`wh_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event was queued. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        eventId: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook's id (`wh_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts; pass `nextCursor` as `cursor` for the next. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            eventId: string;
+                            /** @enum {string} */
+                            event: "link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "webhook.test";
+                            attempt: number;
+                            /** Format: date-time */
+                            at: string;
+                            status?: number;
+                            error?: string;
+                            durationMs: number;
+                        }[];
+                        nextCursor?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -1790,6 +2473,748 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+        };
+    };
+    onLinkCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.updated";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.deleted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.disabled";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkEnabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.enabled";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.expired";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkUsedUp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.used-up";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkClicked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.clicked";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        code: string;
+                        domain?: string;
+                        /** Format: date-time */
+                        at: string;
+                        country: string;
+                        referrer: string;
+                        /** @enum {string} */
+                        device: "desktop" | "mobile" | "tablet" | "bot" | "other";
+                        destination?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onQuotaWarning: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "quota.warning";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        month: string;
+                        used: number;
+                        limit: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onQuotaExhausted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "quota.exhausted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        month: string;
+                        used: number;
+                        limit: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.test";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        webhookId: string;
+                        url: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -7,6 +7,7 @@ import { idempotencyKeySchema } from '../idempotency-key';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency-terms';
 import type { ApiRouteKey } from '../routes';
 import { ERROR_RESPONSES, OPERATIONS, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
+import { webhookEvents } from './webhook-events';
 import {
   planRequiredBody,
   quotaExceededBody,
@@ -126,6 +127,7 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
 const PATH_PARAMETERS: Record<string, string> = {
   code: 'The short code (or alias).',
   domain: 'The custom domain, e.g. go.example.com (an IDN in Unicode or punycode).',
+  id: 'The webhook\'s id (`wh_…`).',
 };
 
 function parameters(route: string, doc: OperationDoc): Json[] {
@@ -182,6 +184,7 @@ const TAGS: Record<Tag, string> = {
   Analytics: 'Clicks of a link.',
   Account: "The account's plan and usage.",
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
+  Webhooks: 'Signed HTTP calls to your endpoint when your links change or are clicked (see `webhooks`).',
   'Anonymous (v1)': 'The earlier endpoints without a key, limited per source address.',
   Service: 'Health and this documentation.',
 };
@@ -213,6 +216,7 @@ export function openApiDocument(serverUrl: string): Json {
     security: [{ bearerAuth: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
+    webhooks: webhookEvents(),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key issued by the operators.' } },
       headers: HEADERS,

@@ -7,7 +7,24 @@ import { listQuerySchema } from '../../domain/links/link-listing';
 import { qrQuerySchema } from '../qr-code';
 import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
-import { batchResultBody, createdLinkBody, domainListBody, domainViewBody, healthBody, linkPageBody, linkStatsBody, linkViewBody, usageBody } from './response-bodies';
+import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema } from '../../domain/webhooks/webhook-request';
+import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
+import {
+  batchResultBody,
+  createdLinkBody,
+  deliveryPageBody,
+  domainListBody,
+  domainViewBody,
+  healthBody,
+  linkPageBody,
+  linkStatsBody,
+  linkViewBody,
+  usageBody,
+  webhookListBody,
+  webhookTestBody,
+  webhookViewBody,
+  webhookWithSecretBody,
+} from './response-bodies';
 
 /** The error answers the document describes once, in components.responses, by status. */
 export const ERROR_RESPONSES = {
@@ -26,7 +43,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -40,10 +57,10 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
-  success: { status: 200 | 201 | 204; description: string; content?: Record<string, Content> };
+  success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
   errors: readonly ErrorStatus[];
 }
 
@@ -53,6 +70,15 @@ const CREATION_ERRORS = [400, 409, 413, 422, 429, 500, 503] as const;
 const LINK_ERRORS = [401, 404, 429, 500, 503] as const;
 /** Every domain route answers 400 while the customDomains flag is off. */
 const DOMAIN_ERRORS = [400, 401, 404, 429, 500, 503] as const;
+/** Every webhook route answers 400 while the webhooks flag is off and 403 on FREE. */
+const WEBHOOK_ERRORS = [400, 401, 403, 404, 429, 500, 503] as const;
+const webhookRoute = (doc: Omit<OperationDoc, 'tag' | 'bearer' | 'guarded' | 'errors'> & { errors?: readonly ErrorStatus[] }): OperationDoc => ({
+  tag: 'Webhooks',
+  bearer: true,
+  guarded: true,
+  errors: WEBHOOK_ERRORS,
+  ...doc,
+});
 const onDomain = ' Without `domain`, the account\'s default domain (the shared one when it has none).';
 const domainQuery = z.object({ domain: z.optional(z.string()) });
 
@@ -236,6 +262,60 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     success: { status: 200, description: 'The domain after the check.', content: json(domainViewBody) },
     errors: DOMAIN_ERRORS,
   },
+  'GET /v2/webhooks': webhookRoute({
+    operationId: 'listWebhooks',
+    summary: "List the account's webhooks",
+    description: 'Every webhook of the account, oldest first, without secrets.',
+    success: { status: 200, description: 'The webhooks.', content: json(webhookListBody) },
+    errors: [400, 401, 403, 429, 500, 503],
+  }),
+  'POST /v2/webhooks': webhookRoute({
+    operationId: 'addWebhook',
+    summary: 'Add a webhook',
+    description: `Events of the account (see the document's \`webhooks\`) are POSTed to \`url\`, signed by the Standard Webhooks scheme with the \`secret\` shown in this answer only. The URL follows a link destination's rules and must be https. At most ${MAX_WEBHOOKS_PER_ACCOUNT} per account; INDIE and up.`,
+    body: 'webhook',
+    success: { status: 201, description: 'The webhook and its signing secret.', content: json(webhookWithSecretBody) },
+    errors: [400, 401, 403, 413, 429, 500, 503],
+  }),
+  'GET /v2/webhooks/{id}': webhookRoute({
+    operationId: 'getWebhook',
+    summary: 'View a webhook',
+    description: 'Its settings and, when the service turned it off (a 410 answer, or 5 days of failed attempts), why.',
+    success: { status: 200, description: 'The webhook.', content: json(webhookViewBody) },
+  }),
+  'PATCH /v2/webhooks/{id}': webhookRoute({
+    operationId: 'updateWebhook',
+    summary: 'Change a webhook',
+    description: '`url`, `events`, `description`, `enabled`. `enabled: true` restarts a webhook the service turned off.',
+    body: 'webhookPatch',
+    success: { status: 200, description: 'The webhook as changed.', content: json(webhookViewBody) },
+    errors: [413, ...WEBHOOK_ERRORS],
+  }),
+  'DELETE /v2/webhooks/{id}': webhookRoute({
+    operationId: 'deleteWebhook',
+    summary: 'Remove a webhook',
+    description: 'No delivery starts after this, queued and retried ones included.',
+    success: { status: 204, description: 'The webhook was removed.' },
+  }),
+  'POST /v2/webhooks/{id}/rotate-secret': webhookRoute({
+    operationId: 'rotateWebhookSecret',
+    summary: 'Rotate the signing secret',
+    description: 'A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one.',
+    success: { status: 200, description: 'The webhook and its new secret.', content: json(webhookWithSecretBody) },
+  }),
+  'POST /v2/webhooks/{id}/test': webhookRoute({
+    operationId: 'testWebhook',
+    summary: 'Send a test event',
+    description: 'Queues a `webhook.test` event, delivered like any other (a disabled webhook gets it too); the delivery log shows how it went.',
+    success: { status: 202, description: 'The event was queued.', content: json(webhookTestBody) },
+  }),
+  'GET /v2/webhooks/{id}/deliveries': webhookRoute({
+    operationId: 'listWebhookDeliveries',
+    summary: "A webhook's delivery attempts",
+    description: 'The latest attempts, newest first, kept 30 days: the status the endpoint answered, or the error (timeout, refused address, connection failure), and how long it took. Answers themselves are never kept.',
+    query: deliveriesQuerySchema,
+    success: { status: 200, description: 'A page of attempts; pass `nextCursor` as `cursor` for the next.', content: json(deliveryPageBody) },
+  }),
   'GET /v2/openapi.json': {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
@@ -292,4 +372,6 @@ export const REQUEST_BODIES = {
   patch: z.extend(linkPatchSchema, smartLinkPatchShape),
   domain: domainRequestSchema,
   domainPatch: domainPatchSchema,
+  webhook: webhookRequestSchema,
+  webhookPatch: webhookPatchSchema,
 } as const;

@@ -7,6 +7,8 @@ import type { LinkStats } from '../../domain/analytics/link-stats';
 import { DEVICE_CLASSES } from '../../domain/analytics/click';
 import { DEVICES, OPERATING_SYSTEMS, UTM_FIELDS, DESTINATION_LABEL_PATTERN } from '../../domain/destinations/smart-link';
 import type { UsageReport } from '../../domain/limits/usage-report';
+import { SUBSCRIBABLE_EVENTS, type DeliveryAttempt, type WebhookView } from '../../domain/webhooks/webhook';
+import type { ClickData } from '../../domain/webhooks/account-events';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, Messages, OwnMessages } from '../../domain/messages';
 
 /**
@@ -112,6 +114,44 @@ export const domainViewBody = z.strictObject({
 
 export const domainListBody = z.strictObject({ domains: z.array(domainViewBody) });
 
+export const webhookViewBody = z.strictObject({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(SUBSCRIBABLE_EVENTS)),
+  description: z.string(),
+  enabled: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  disabledReason: z.optional(z.string()),
+});
+/** The answers that show the signing secret: creation and rotation only. */
+export const webhookWithSecretBody = z.strictObject({ ...webhookViewBody.shape, secret: z.string().check(z.regex(/^whsec_/)) });
+export const webhookListBody = z.strictObject({ webhooks: z.array(webhookViewBody) });
+export const webhookTestBody = z.strictObject({ eventId: z.string() });
+export const deliveryAttemptBody = z.strictObject({
+  eventId: z.string(),
+  event: z.enum([...SUBSCRIBABLE_EVENTS, 'webhook.test']),
+  attempt: z.int().check(z.minimum(1)),
+  at: timestamp,
+  status: z.optional(z.int()),
+  error: z.optional(z.string()),
+  durationMs: count,
+});
+export const deliveryPageBody = z.strictObject({ deliveries: z.array(deliveryAttemptBody), nextCursor: z.optional(z.string()) });
+
+/** What link.clicked carries: the stats' click, no address or user agent. */
+export const clickEventDataBody = z.strictObject({
+  code: z.string(),
+  domain: z.optional(z.string()),
+  at: timestamp,
+  country: z.string(),
+  referrer: z.string(),
+  device: z.enum(DEVICE_CLASSES),
+  destination: z.optional(z.string()),
+});
+export const quotaEventDataBody = z.strictObject({ month: z.string().check(z.regex(/^\d{4}-\d{2}$/)), used: count, limit: count });
+export const testEventDataBody = z.strictObject({ webhookId: z.string(), url: z.string() });
+
 export const healthBody = z.strictObject({ status: z.literal('ok') });
 
 /** Spec 7.5's 400 shape; 413 shares it. */
@@ -153,4 +193,7 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof linkStatsBody>, LinkStats>>,
   Expect<Same<z.output<typeof usageBody>, UsageReport>>,
   Expect<Same<z.output<typeof domainViewBody>, DomainView>>,
+  Expect<Same<z.output<typeof webhookViewBody>, WebhookView>>,
+  Expect<Same<z.output<typeof deliveryAttemptBody>, DeliveryAttempt>>,
+  Expect<Same<z.output<typeof clickEventDataBody>, ClickData>>,
 ];
