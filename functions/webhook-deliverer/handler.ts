@@ -11,13 +11,14 @@ import { deliveryQueue, localReceivers, webhookStore } from '../shared/webhook-w
 import { linkStore, shortBaseUrlReader } from '../shared/wiring';
 
 const receivers = localReceivers();
+const hostsFile = config.localHostsFile();
 const links = linkStore();
 const deps: DeliveryDeps = {
   webhooks: webhookStore(),
   queue: deliveryQueue(),
   findLink: (key) => links.find(key),
   shortBaseUrl: shortBaseUrlReader(),
-  send: (url, headers, body) => sendWebhook(url, headers, body, { localReceivers: receivers }),
+  send: (url, headers, body) => sendWebhook(url, headers, body, { localReceivers: receivers, ...(hostsFile ? { hostsFile } : {}) }),
   timeScale: config.webhookTimeScale(),
   random: Math.random,
 };

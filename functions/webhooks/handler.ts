@@ -8,6 +8,7 @@ import { OPERATIONS, type WebhooksApi } from './operations';
 const api: WebhooksApi = {
   deps: { webhooks: webhookStore(), queue: deliveryQueue(), safety: safetyChecker() },
   localReceivers: localReceivers(),
+  timeScale: config.webhookTimeScale(),
 };
 const guard = apiGuard({ flags: flagSource(), usage: usageCounter(), upgradeUrl: config.upgradeUrl() });
 

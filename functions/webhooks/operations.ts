@@ -21,6 +21,7 @@ import { json, noContent } from '../shared/http/responses';
 export interface WebhooksApi {
   deps: WebhookDeps;
   localReceivers: ReadonlySet<string>;
+  timeScale: number;
 }
 
 const context = (admission: Admission, api: WebhooksApi): WebhookContext => ({
@@ -28,6 +29,7 @@ const context = (admission: Admission, api: WebhooksApi): WebhookContext => ({
   flags: admission.flags,
   nowMs: Date.now(),
   localReceivers: api.localReceivers,
+  timeScale: api.timeScale,
 });
 
 const id = (event: APIGatewayProxyEvent) => event.pathParameters?.id ?? '';

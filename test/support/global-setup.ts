@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-process';
+import { freePort, localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-process';
 
 /**
  * Starts the local stack exactly as `npm start` does (synth included, data in memory, free ports) and hands
@@ -11,7 +11,16 @@ export default async function globalSetup(): Promise<void> {
   // Custom domains resolve through this file (tests add lines to it), and the domain worker runs every second.
   const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'shortener-hosts-')), 'hosts');
   writeFileSync(hostsFile, '# names the end-to-end tests point at this machine\n');
-  const testEnvironment = { LOCAL_HOSTS_FILE: hostsFile, LOCAL_SCHEDULE_EVERY_MS: '1000' };
+  // Webhook receivers listen on these two ports (the only private addresses deliveries may reach), and the retry
+  // schedule (and a rotated secret's day of overlap) runs ten thousand times faster.
+  const receiverPorts = [await freePort(), await freePort()];
+  const testEnvironment = {
+    LOCAL_HOSTS_FILE: hostsFile,
+    LOCAL_SCHEDULE_EVERY_MS: '1000',
+    LOCAL_WEBHOOK_ALLOW: receiverPorts.map((port) => `127.0.0.1:${port}`).join(','),
+    LOCAL_WEBHOOK_TIME_SCALE: '0.0001',
+    WEBHOOK_RECEIVER_PORTS: receiverPorts.join(','),
+  };
   const stack = await spawnLocalStack(testEnvironment);
   Object.assign(process.env, localStackEnvironment(stack), testEnvironment);
   (globalThis as { localStack?: LocalStackProcess }).localStack = stack;

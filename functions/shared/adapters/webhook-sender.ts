@@ -1,10 +1,12 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { readFileSync } from 'node:fs';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { hostPortOf, isPublicAddress } from '../domain/webhooks/address-policy';
 import type { AttemptOutcome } from '../domain/webhooks/delivery';
 import { retryAfterMs } from '../domain/webhooks/retry-schedule';
+import { parseHostsFile } from './resolver-attachments';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Answers are read this far and dropped: their content is never kept, logged or shown. */
@@ -22,22 +24,36 @@ class RefusedAddress extends Error {
  * Resolves at delivery time and refuses the name when any of its answers is not a public address (one private
  * answer is enough for a rebinding attack to pick it), then connects to the first answer.
  */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+function guardedLookup(allowPrivate: boolean, hostsFile: string | undefined): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    const resolved = (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 4);
       if (addresses.length === 0) return callback(new Error('no address'), '', 4);
       if (!allowPrivate && addresses.some((answer) => !isPublicAddress(answer.address))) return callback(new RefusedAddress(), '', 4);
       const chosen = addresses[0] as LookupAddress;
       if ((options as { all?: boolean }).all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, [chosen]);
       return callback(null, chosen.address, chosen.family);
-    });
+    };
+    // A local run's hosts file (LOCAL_HOSTS_FILE) answers first, as DNS would: tests point names at this machine.
+    const listed = hostsFile ? parseHostsFile(safeRead(hostsFile)).get(hostname.toLowerCase()) : undefined;
+    if (listed) return resolved(null, listed.map((address) => ({ address, family: isIP(address) })));
+    dnsLookup(hostname, { ...options, all: true }, resolved);
   };
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 export interface SendOptions {
   /** `host:port` pairs a local run may reach on private addresses (LOCAL_WEBHOOK_ALLOW). */
   localReceivers: ReadonlySet<string>;
+  /** A local run's hosts file, read before DNS (LOCAL_HOSTS_FILE). */
+  hostsFile?: string;
   timeoutMs?: number;
 }
 
@@ -67,7 +83,7 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       {
         method: 'POST',
         agent: false,
-        lookup: guardedLookup(allowPrivate),
+        lookup: guardedLookup(allowPrivate, options.hostsFile),
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'url-shortener-webhooks/1' },
       },
       (response) => {

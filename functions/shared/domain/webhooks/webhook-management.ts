@@ -20,6 +20,8 @@ export interface WebhookContext {
   nowMs: number;
   /** A local run's receivers on this machine (LOCAL_WEBHOOK_ALLOW); empty on AWS. */
   localReceivers: ReadonlySet<string>;
+  /** A local run's factor on webhook waits, the rotation's overlap included (LOCAL_WEBHOOK_TIME_SCALE); 1 on AWS. */
+  timeScale: number;
 }
 
 export interface WebhookDeps {
@@ -127,7 +129,7 @@ export async function removeWebhook(id: string, context: WebhookContext, deps: P
 export async function rotateSecret(id: string, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<WebhookView & { secret: string }> {
   const record = await owned(id, context, deps.webhooks);
   const secret = newSigningSecret();
-  const updated = await changed(id, context, deps.webhooks, { secret, previousSecret: { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS } });
+  const updated = await changed(id, context, deps.webhooks, { secret, previousSecret: { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS * context.timeScale } });
   return { ...toWebhookView(updated), secret };
 }
 
