@@ -18,8 +18,8 @@ const template = Template.fromStack(stack).toJSON() as TemplateJson;
 const functions = [...readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' }).functions.values()];
 
 describe('bundled functions', () => {
-  it('are ten', () => {
-    expect(functions).toHaveLength(10);
+  it('are thirteen', () => {
+    expect(functions).toHaveLength(13);
   });
 
   it.each(functions.map((fn) => [fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId, fn] as const))(
@@ -42,6 +42,27 @@ describe('the local stack reads from the synthesized template', () => {
     const topology = readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' });
     const worker = functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === 'domain-worker');
     expect(topology.schedules).toEqual([{ functionId: worker?.logicalId, everyMs: 60_000 }]);
+  });
+});
+
+describe('the local stack plays the webhooks\' queues and streams from the template', () => {
+  const topology = readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' });
+  const idOf = (service: string) => functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === service)?.logicalId;
+  const deliveries = topology.queues.find((queue) => queue.id.startsWith('WebhooksDeliveries'));
+
+  it('the delivery queue, its redrive policy and its consumer', () => {
+    expect(deliveries).toEqual({ id: expect.any(String), visibilityTimeoutSeconds: 180, deadLetter: { queueId: expect.stringMatching(/^WebhooksDeliveryDeadLetters/), maxReceiveCount: 5 } });
+    expect(topology.queueSources).toEqual([{ functionId: idOf('webhook-deliverer'), queueId: deliveries?.id, batchSize: 10, reportBatchItemFailures: true }]);
+    // The queue's Ref is its URL, as on AWS: the functions send to it by that.
+    expect(functions.find((fn) => fn.logicalId === idOf('webhook-events'))?.environment.DELIVERY_QUEUE_URL).toBe(`https://sqs.us-east-1.amazonaws.com/000000000000/${deliveries?.id ?? ''}`);
+  });
+
+  it('the two table streams, the usage one filtered to quota counters, both with their failure queue', () => {
+    expect(topology.streamSources.map((source) => [source.functionId, source.tableName.replace(/[A-F0-9]{8}$/, ''), source.filterPatterns, source.onFailureQueueId?.replace(/[A-F0-9]{8}$/, '')])).toEqual([
+      [idOf('webhook-events'), 'DataLinks', [], 'WebhooksStreamDeadLetters'],
+      [idOf('webhook-events'), 'DataUsage', [{ dynamodb: { Keys: { pk: { S: [{ prefix: 'quota#' }] } } } }], 'WebhooksStreamDeadLetters'],
+    ]);
+    expect(topology.tables.filter((table) => table.streamViewType).map((table) => table.name.replace(/[A-F0-9]{8}$/, '')).sort()).toEqual(['DataLinks', 'DataUsage']);
   });
 });
 

@@ -18,7 +18,7 @@ const serviceOf = (functionName: string) => (alarm: Record<string, unknown>) =>
 
 describe('alarms', () => {
   it('all notify the alarm topic, which emails the address from context', () => {
-    expect(alarms.length).toBe(42);
+    expect(alarms.length).toBe(54);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
   });
@@ -27,14 +27,14 @@ describe('alarms', () => {
     expect(alarmWith(metricNamed('AWS/ApiGateway', '5XXError'))).toMatchObject({ Statistic: 'Average', Threshold: THRESHOLDS.api5xxRate, Period: 300 });
   });
 
-  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'RedirectFunction', 'AuthorizerFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction'])('watch errors and throttles of %s', (functionId) => {
+  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'RedirectFunction', 'AuthorizerFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction'])('watch errors and throttles of %s', (functionId) => {
     const errors = alarms.filter((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(functionId));
     const throttles = alarms.filter((alarm) => alarm.MetricName === 'Throttles' && JSON.stringify(alarm.Dimensions).includes(functionId));
     expect(errors.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionErrors]);
     expect(throttles.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionThrottles]);
   });
 
-  it.each(['DataLinks', 'DataApiKeys', 'DataAccounts', 'DataUsage', 'DataAliasOverrides', 'DataClickStats', 'DataDomains'])('watch throttled requests and system errors of %s', (tableId) => {
+  it.each(['DataLinks', 'DataApiKeys', 'DataAccounts', 'DataUsage', 'DataAliasOverrides', 'DataClickStats', 'DataDomains', 'DataWebhooks'])('watch throttled requests and system errors of %s', (tableId) => {
     const ofTable = alarms.filter((alarm) => JSON.stringify(alarm.Metrics ?? []).includes(tableId));
     const metricNames = ofTable.map((alarm) => JSON.stringify(alarm.Metrics).match(/"MetricName":"(ThrottledRequests|SystemErrors)"/)?.[1]).sort();
     expect(metricNames).toEqual(['SystemErrors', 'ThrottledRequests']);
@@ -57,7 +57,7 @@ describe('alarms', () => {
     const lag = alarmWith((candidate) => JSON.stringify(candidate).includes('"ClickDeliveryLag"'));
     expect(lag.Threshold).toBe(THRESHOLDS.clickDeliveryLagMs);
     expect(JSON.stringify(lag)).toContain('"Maximum"');
-    expect(alarmWith((candidate) => JSON.stringify(candidate).includes('ApproximateNumberOfMessagesVisible')).Threshold).toBe(THRESHOLDS.clickDeadLetters);
+    expect(alarmWith((candidate) => JSON.stringify(candidate).includes('ApproximateNumberOfMessagesVisible') && JSON.stringify(candidate).includes('ClicksDeadLetters')).Threshold).toBe(THRESHOLDS.clickDeadLetters);
   });
 
   it('watch the safety check\'s failures, from the functions\' own metrics', () => {
@@ -75,8 +75,19 @@ describe('the dashboard', () => {
   });
 });
 
+describe('webhook alarms', () => {
+  it('watch failed attempts, the oldest waiting task, and both dead-letter queues', () => {
+    expect(alarmWith((candidate) => JSON.stringify(candidate).includes('"WebhookDeliveryFailures"')).Threshold).toBe(THRESHOLDS.webhookDeliveryFailures);
+    const oldest = alarmWith(metricNamed('AWS/SQS', 'ApproximateAgeOfOldestMessage'));
+    expect([oldest.Threshold, JSON.stringify(oldest.Dimensions)]).toEqual([THRESHOLDS.webhookOldestTaskSeconds, expect.stringContaining('WebhooksDeliveries')]);
+    for (const queue of ['WebhooksDeliveryDeadLetters', 'WebhooksStreamDeadLetters']) {
+      expect(alarmWith((candidate) => JSON.stringify(candidate).includes('ApproximateNumberOfMessagesVisible') && JSON.stringify(candidate.Dimensions).includes(queue)).Threshold).toBe(THRESHOLDS.webhookDeadLetters);
+    }
+  });
+});
+
 describe('functions', () => {
   it('emit their metrics under one namespace', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 10);
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 13);
   });
 });

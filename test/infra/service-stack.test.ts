@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 10);
-    // Ten functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 12);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 13);
+    // Thirteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 15);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -66,7 +66,40 @@ describe('functions', () => {
       'Usage:dynamodb:UpdateItem',
     ]);
     expect(tableGrants(dev, 'qr')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
-    expect(tableGrants(dev, 'aggregator')).toEqual(['ClickStats:dynamodb:PutItem', 'ClickStats:dynamodb:UpdateItem', 'Links:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'aggregator')).toEqual([
+      'ClickStats:dynamodb:PutItem',
+      'ClickStats:dynamodb:UpdateItem',
+      'Links:dynamodb:GetItem',
+      'Links:dynamodb:UpdateItem',
+      'Webhooks:dynamodb:Query',
+    ]);
+    expect(tableGrants(dev, 'webhooks')).toEqual([
+      'Usage:dynamodb:UpdateItem',
+      'Webhooks:dynamodb:DeleteItem',
+      'Webhooks:dynamodb:GetItem',
+      'Webhooks:dynamodb:PutItem',
+      'Webhooks:dynamodb:Query',
+      'Webhooks:dynamodb:UpdateItem',
+    ]);
+    // The stream reads name the two streams; ListStreams has no resource-level permission.
+    expect(tableGrants(dev, 'webhook-events')).toEqual([
+      'Accounts:dynamodb:GetItem',
+      'Links:dynamodb:DescribeStream',
+      'Links:dynamodb:GetRecords',
+      'Links:dynamodb:GetShardIterator',
+      'Usage:dynamodb:DescribeStream',
+      'Usage:dynamodb:GetRecords',
+      'Usage:dynamodb:GetShardIterator',
+      'Webhooks:dynamodb:Query',
+      'none:dynamodb:ListStreams',
+    ]);
+    expect(tableGrants(dev, 'webhook-deliverer')).toEqual([
+      'Links:dynamodb:GetItem',
+      'Webhooks:dynamodb:DeleteItem',
+      'Webhooks:dynamodb:GetItem',
+      'Webhooks:dynamodb:PutItem',
+      'Webhooks:dynamodb:UpdateItem',
+    ]);
     expect(tableGrants(dev, 'domains')).toEqual([
       'Domains:dynamodb:DeleteItem',
       'Domains:dynamodb:GetItem',
@@ -147,7 +180,7 @@ describe('tables', () => {
     dev.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
-      6,
+      7,
     );
     // Issue 16: counters expire within the hour (the month's quota within the month); 35 days of backups would outlive them.
     dev.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -156,7 +189,7 @@ describe('tables', () => {
     });
     const retained = Object.entries(dev.findResources('AWS::DynamoDB::Table')).filter(([, table]) => table.DeletionPolicy === 'Retain');
     expect(retained.map(([id]) => id).filter((id) => id.startsWith('DataIdempotency'))).toEqual([]);
-    expect(retained).toHaveLength(7);
+    expect(retained).toHaveLength(8);
   });
 
   it('keep idempotency records a day at most, through TTL, without backups', () => {
@@ -171,7 +204,7 @@ describe('tables', () => {
   });
 
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 8);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 9);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
   });
 });
@@ -192,7 +225,8 @@ describe('click counting', () => {
       MaximumRetryAttempts: 2,
       DestinationConfig: { OnFailure: { Destination: Match.objectLike({ 'Fn::GetAtt': Match.arrayWith(['Arn']) }) } },
     });
-    dev.resourceCountIs('AWS::SQS::Queue', 1);
+    // With the webhooks' delivery queue and its two dead-letter queues.
+    dev.resourceCountIs('AWS::SQS::Queue', 4);
   });
 
   it('keeps aggregates per link and UTC day, expiring through TTL', () => {
@@ -317,7 +351,8 @@ describe('short domain', () => {
     });
     custom.resourceCountIs('AWS::Route53::RecordSet', 1);
     custom.hasResourceProperties('AWS::SSM::Parameter', { Name: '/shortener/prod/shortBaseUrl', Value: 'https://sho.rt' });
-    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 5);
+    // create, batch, links, qr, domains, and the three webhook functions (their events carry link views).
+    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 8);
   });
 });
 
@@ -386,8 +421,44 @@ describe('URL safety configuration', () => {
       });
     }
     expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).toContain('parameter/shortener/dev/safeBrowsingKey');
-    // ...and the domains function, whose rootUrl, notFoundUrl and expiredUrl are destinations too.
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SAFE_BROWSING_KEY_PARAMETER: Match.anyValue() }) } }, 4);
+    // ...and the domains function, whose rootUrl, notFoundUrl and expiredUrl are destinations too, and the webhooks one.
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SAFE_BROWSING_KEY_PARAMETER: Match.anyValue() }) } }, 5);
     expect(() => buildStack({ safetyFailMode: 'maybe' })).toThrow(/safetyFailMode/);
+  });
+});
+
+describe('webhooks (issue 19)', () => {
+  const queueId = logicalIdOf(dev, 'AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } });
+
+  it('read the links table\'s stream and the usage table\'s monthly quota counters only, from committed changes', () => {
+    const router = functionId(dev, 'webhook-events');
+    dev.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'code', KeyType: 'HASH' }], StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
+    dev.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
+    const mappings = Object.values(dev.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: router } } }));
+    expect(mappings).toHaveLength(2);
+    for (const mapping of mappings) {
+      // Retried, split on error, then kept: a batch the router cannot turn into tasks is never dropped unseen.
+      expect(mapping.Properties).toMatchObject({ StartingPosition: 'TRIM_HORIZON', BisectBatchOnFunctionError: true, MaximumRetryAttempts: 10, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
+    }
+    const filtered = mappings.filter((mapping) => mapping.Properties.FilterCriteria);
+    expect(filtered.map((mapping) => JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern))).toEqual([{ dynamodb: { Keys: { pk: { S: [{ prefix: 'quota#' }] } } } }]);
+  });
+
+  it('queue deliveries for 14 days, hand failed tasks back one by one, and keep what fails five times', () => {
+    dev.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 1_209_600, VisibilityTimeout: 180, RedrivePolicy: { maxReceiveCount: 5 } });
+    dev.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId(dev, 'webhook-deliverer') },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(dev.toJSON().Resources[functionId(dev, 'webhook-deliverer')].Properties.Timeout).toBe(30);
+  });
+
+  it('route /v2/webhooks and below to the webhooks function, behind the authorizer', () => {
+    const fnId = functionId(dev, 'webhooks');
+    const methods = Object.values(dev.findResources('AWS::ApiGateway::Method')).filter((method) => JSON.stringify(method.Properties.Integration).includes(fnId));
+    expect(methods).toHaveLength(ROUTES.filter((route) => route.target === 'webhooks').reduce((sum, route) => sum + route.methods.length, 0));
+    for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 });
