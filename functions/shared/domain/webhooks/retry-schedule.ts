@@ -22,11 +22,14 @@ export function nextAttemptAt(attempt: number, nowMs: number, options: { retryAf
   return nowMs + Math.round(Math.max(jittered, asked) * options.timeScale);
 }
 
-/** Retry-After as seconds or an HTTP date, in ms from `nowMs`; anything else is ignored. */
+/** RFC 9110's preferred HTTP date, the one form of a date Retry-After is read in: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** Retry-After as whole seconds or an HTTP date, in ms from `nowMs`; anything else is ignored. */
 export function retryAfterMs(header: string | undefined, nowMs: number): number | undefined {
   if (header === undefined) return undefined;
   const value = header.trim();
   if (/^\d{1,9}$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
+  const at = HTTP_DATE.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }

@@ -1,0 +1,128 @@
+import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
+import type { AttemptOutcome, DeliveryTask } from '../../../../functions/shared/domain/webhooks/delivery';
+import { signingSecrets } from '../../../../functions/shared/domain/webhooks/webhook';
+import { deliverTask, IN_FLIGHT_PER_WEBHOOK, type DeliveryDeps } from '../../../../functions/shared/domain/webhooks/webhook-delivery';
+import { hasValidSignature } from '../../../../functions/shared/domain/webhooks/signing';
+import { MemoryDeliveryQueue, MemoryWebhookStore, webhookRecord } from '../../../support/in-memory-webhooks';
+
+const nowMs = Date.parse('2026-11-24T12:00:00.000Z');
+
+function setup(answer: AttemptOutcome = { status: 200, durationMs: 3 }, links: Record<string, LinkRecord> = {}) {
+  const webhooks = new MemoryWebhookStore();
+  const queue = new MemoryDeliveryQueue();
+  const sent: Array<{ url: string; headers: Record<string, string>; body: string }> = [];
+  const deps: DeliveryDeps = {
+    webhooks,
+    queue,
+    findLink: async (key) => links[key],
+    shortBaseUrl: async () => 'https://sho.rt',
+    send: async (url, headers, body) => {
+      sent.push({ url, headers, body });
+      return answer;
+    },
+    timeScale: 1,
+    random: () => 0.5,
+  };
+  return { webhooks, queue, sent, deps };
+}
+
+const taskFor = (webhookId: string, fields: Partial<DeliveryTask> = {}): DeliveryTask => ({
+  webhookId,
+  owner: 'acct:owner',
+  event: { id: 'evt_1', type: 'link.created', timestamp: '2026-11-24T11:59:59.000Z', data: { shortCode: 'abc' } },
+  attempt: 1,
+  dueAt: nowMs,
+  ...fields,
+});
+
+describe('delivering one task', () => {
+  it('signs {type, timestamp, data} with the webhook\'s secrets and logs the attempt', async () => {
+    const { webhooks, sent, deps } = setup();
+    const webhook = webhookRecord();
+    await webhooks.add(webhook, 10);
+    expect(await deliverTask(taskFor(webhook.id), nowMs, deps)).toBe('done');
+    expect(sent).toHaveLength(1);
+    const [delivery] = sent;
+    expect(JSON.parse(delivery?.body ?? '')).toEqual({ type: 'link.created', timestamp: '2026-11-24T11:59:59.000Z', data: { shortCode: 'abc' } });
+    expect(delivery?.headers['webhook-id']).toBe('evt_1');
+    expect(hasValidSignature(webhook.secret, 'evt_1', Number(delivery?.headers['webhook-timestamp']), delivery?.body ?? '', delivery?.headers['webhook-signature'] ?? '')).toBe(true);
+    expect(webhooks.attempts.get(webhook.id)).toEqual([{ eventId: 'evt_1', event: 'link.created', attempt: 1, at: '2026-11-24T12:00:00.003Z', status: 200, durationMs: 3 }]);
+    expect(webhooks.slots.get(webhook.id)).toBe(0);
+  });
+
+  it('sends an early task back to the queue untouched (the hops that make 24-hour waits on SQS)', async () => {
+    const { webhooks, queue, sent, deps } = setup();
+    const webhook = webhookRecord();
+    await webhooks.add(webhook, 10);
+    const early = taskFor(webhook.id, { attempt: 9, dueAt: nowMs + 20 * 3_600_000 });
+    expect(await deliverTask(early, nowMs, deps)).toBe('early');
+    expect(queue.sent).toEqual([early]);
+    expect(sent).toEqual([]);
+  });
+
+  it('drops the task of a deleted, disabled or unsubscribed webhook', async () => {
+    const { webhooks, queue, sent, deps } = setup();
+    const off = webhookRecord({ enabled: false });
+    const unsubscribed = webhookRecord({ events: ['link.clicked'] });
+    await webhooks.add(off, 10);
+    await webhooks.add(unsubscribed, 10);
+    for (const id of ['wh_deleted', off.id, unsubscribed.id]) expect(await deliverTask(taskFor(id), nowMs, deps)).toBe('dropped');
+    expect([sent, queue.sent]).toEqual([[], []]);
+  });
+
+  it('waits, without spending an attempt, while the webhook has its maximum in flight', async () => {
+    const { webhooks, queue, sent, deps } = setup();
+    const webhook = webhookRecord();
+    await webhooks.add(webhook, 10);
+    webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
+    expect(await deliverTask(taskFor(webhook.id), nowMs, deps)).toBe('busy');
+    expect(sent).toEqual([]);
+    expect(queue.sent).toEqual([taskFor(webhook.id, { dueAt: nowMs + 1_500 })]);
+  });
+
+  it('retries a failure on the schedule and starts the failure streak; a success ends the streak', async () => {
+    const failing = setup({ status: 502, durationMs: 10 });
+    const webhook = webhookRecord();
+    await failing.webhooks.add(webhook, 10);
+    expect(await deliverTask(taskFor(webhook.id), nowMs, failing.deps)).toBe('retry');
+    expect(failing.queue.sent).toEqual([taskFor(webhook.id, { attempt: 2, dueAt: nowMs + 10 + 5_000 })]);
+    expect(failing.webhooks.records.get(webhook.id)?.failingSince).toBe(nowMs + 10);
+
+    const recovering = setup();
+    await recovering.webhooks.add({ ...webhook, failingSince: nowMs - 60_000 }, 10);
+    expect(await deliverTask(taskFor(webhook.id, { attempt: 2 }), nowMs, recovering.deps)).toBe('done');
+    expect(recovering.webhooks.records.get(webhook.id)?.failingSince).toBeUndefined();
+  });
+
+  it('turns the webhook off on 410 with the reason in its view, but not for a test of a webhook already off', async () => {
+    const { webhooks, deps } = setup({ status: 410, durationMs: 1 });
+    const webhook = webhookRecord();
+    await webhooks.add(webhook, 10);
+    expect(await deliverTask(taskFor(webhook.id), nowMs, deps)).toBe('disable');
+    expect(webhooks.records.get(webhook.id)).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone' });
+
+    const test = taskFor(webhook.id, { event: { id: 'evt_t', type: 'webhook.test', timestamp: '', data: {} } });
+    await webhooks.update(webhook.owner, webhook.id, { disabledReason: 'by its owner' });
+    expect(await deliverTask(test, nowMs, deps)).toBe('disable');
+    expect(webhooks.records.get(webhook.id)?.disabledReason).toBe('by its owner');
+  });
+
+  it('reads a link again when its expiry is due: sent with its view then, dropped when the expiry moved', async () => {
+    const expiresAt = '2026-11-24T11:59:00.000Z';
+    const link: LinkRecord = { code: 'exp1', url: 'https://example.org/', isAlias: false, createdAt: '2026-11-24T11:00:00.000Z', clicks: 0, owner: 'acct:owner', expiresAt };
+    const { webhooks, sent, deps } = setup(undefined, { exp1: link, moved: { ...link, code: 'moved', expiresAt: '2026-11-25T00:00:00.000Z' } });
+    const webhook = webhookRecord({ events: ['link.expired'] });
+    await webhooks.add(webhook, 10);
+    const expiry = (key: string) => taskFor(webhook.id, { event: { id: `evt_${key}`, type: 'link.expired', timestamp: expiresAt, data: {} }, confirmExpiry: { key, expiresAt } });
+    expect(await deliverTask(expiry('exp1'), nowMs, deps)).toBe('done');
+    expect(JSON.parse(sent[0]?.body ?? '').data).toMatchObject({ shortCode: 'exp1', status: 'expired', shortUrl: 'https://sho.rt/exp1' });
+    expect(await deliverTask(expiry('moved'), nowMs, deps)).toBe('dropped');
+    expect(await deliverTask(expiry('deleted'), nowMs, deps)).toBe('dropped');
+  });
+
+  it('signs with both secrets within a day of a rotation, the new one only after', () => {
+    const rotated = webhookRecord({ previousSecret: { secret: 'whsec_b2xk', until: nowMs + 1 } });
+    expect(signingSecrets(rotated, nowMs)).toEqual([rotated.secret, 'whsec_b2xk']);
+    expect(signingSecrets(rotated, nowMs + 1)).toEqual([rotated.secret]);
+  });
+});
