@@ -1,0 +1,85 @@
+import { DynamoWebhookStore } from '../../functions/shared/adapters/dynamo-webhook-store';
+import type { DeliveryAttempt } from '../../functions/shared/domain/webhooks/webhook';
+import { StackOutputs } from '../../lib/stack-outputs';
+import { webhookRecord } from '../support/in-memory-webhooks';
+import { dynamo, freshTables } from '../support/local-stack';
+
+/** The webhook store's transactions, conditional updates, delivery log and in-flight places against DynamoDB Local. */
+let store: DynamoWebhookStore;
+const run = Date.now().toString(36);
+const nowMs = Date.now();
+
+beforeAll(async () => {
+  const tables = await freshTables();
+  store = new DynamoWebhookStore(dynamo(), tables[StackOutputs.webhooksTable] as string);
+});
+
+describe('webhooks of an account', () => {
+  it('are at most the limit under concurrent creation, and a removal gives a place back', async () => {
+    const owner = `acct:limit-${run}`;
+    const results = await Promise.all(Array.from({ length: 14 }, (_, index) => store.add(webhookRecord({ owner, id: `wh_${run}l${index}` }), 10)));
+    expect(results.filter((result) => result === 'added')).toHaveLength(10);
+    expect(results.filter((result) => result === 'overLimit')).toHaveLength(4);
+    const listed = await store.list(owner);
+    expect(listed).toHaveLength(10);
+    expect(await store.remove(owner, listed[0]?.id as string)).toBe(true);
+    expect(await store.remove(owner, listed[0]?.id as string)).toBe(false);
+    expect(await store.add(webhookRecord({ owner, id: `wh_${run}again` }), 10)).toBe('added');
+  });
+
+  it('are found only under their owner, and come back as stored', async () => {
+    const record = webhookRecord({ owner: `acct:own-${run}`, id: `wh_${run}own`, description: 'Ünïcode ✓ 🚀' });
+    await store.add(record, 10);
+    expect(await store.find(record.owner, record.id)).toEqual(record);
+    expect(await store.find(`acct:other-${run}`, record.id)).toBeUndefined();
+    expect(await store.update(`acct:other-${run}`, record.id, { enabled: false })).toBeUndefined();
+  });
+
+  it('change field by field, null removing one, and not at all once gone', async () => {
+    const record = webhookRecord({ owner: `acct:edit-${run}`, id: `wh_${run}edit` });
+    await store.add(record, 10);
+    const off = await store.update(record.owner, record.id, { enabled: false, disabledReason: 'The endpoint answered 410 Gone', events: ['link.deleted'] });
+    expect(off).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone', events: ['link.deleted'], url: record.url });
+    expect(await store.markFailing(record.owner, record.id, nowMs)).toBe(nowMs);
+    // A streak keeps its start.
+    expect(await store.markFailing(record.owner, record.id, nowMs + 5_000)).toBe(nowMs);
+    const on = await store.update(record.owner, record.id, { enabled: true, disabledReason: null, failingSince: null });
+    expect(on).not.toHaveProperty('disabledReason');
+    expect(on).not.toHaveProperty('failingSince');
+    await store.remove(record.owner, record.id);
+    expect(await store.update(record.owner, record.id, { enabled: true })).toBeUndefined();
+    expect(await store.markFailing(record.owner, record.id, nowMs)).toBeUndefined();
+  });
+});
+
+describe('the delivery log', () => {
+  it('lists attempts newest first in pages, refusing a cursor that is not one', async () => {
+    const webhookId = `wh_${run}log`;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const record: DeliveryAttempt = { eventId: 'evt_x', event: 'link.created', attempt, at: new Date(nowMs + attempt).toISOString(), ...(attempt === 5 ? { status: 200 } : { error: 'timeout: no answer within 10 s' }), durationMs: attempt };
+      await store.recordAttempt(webhookId, record);
+    }
+    const first = await store.deliveries(webhookId, 2);
+    expect(first?.items.map((item) => item.attempt)).toEqual([5, 4]);
+    expect(first?.items[0]).toEqual({ eventId: 'evt_x', event: 'link.created', attempt: 5, at: new Date(nowMs + 5).toISOString(), status: 200, durationMs: 5 });
+    const second = await store.deliveries(webhookId, 2, first?.next);
+    const third = await store.deliveries(webhookId, 2, second?.next);
+    expect([second?.items.map((item) => item.attempt), third?.items.map((item) => item.attempt)]).toEqual([[3, 2], [1]]);
+    expect(await store.deliveries(webhookId, 2, 'bm9wZQ')).toBeUndefined();
+    expect(await store.deliveries(webhookId, 2, Buffer.from('["x","y"]').toString('base64url'))).toBeUndefined();
+  });
+});
+
+describe('in-flight places', () => {
+  it('are never more than asked for under concurrency, free on release, and free themselves when a lease runs out', async () => {
+    const webhookId = `wh_${run}slots`;
+    const taken = await Promise.all(Array.from({ length: 12 }, () => store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)));
+    const granted = taken.filter((slot): slot is number => slot !== undefined);
+    expect(granted.sort()).toEqual([0, 1, 2, 3, 4]);
+    await store.releaseSlot(webhookId, 3);
+    expect(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)).toBe(3);
+    expect(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)).toBeUndefined();
+    // A deliverer that died holding one: its lease runs out.
+    expect(await store.acquireSlot(webhookId, 5, nowMs + 30_001, nowMs + 60_000)).toEqual(expect.any(Number));
+  });
+});

@@ -1,0 +1,98 @@
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SqsStandIn } from '../../../bin/local/sqs-standin';
+import { matchesPattern, passesFilters } from '../../../bin/local/event-pattern';
+
+/** The local stand-in for SQS and Lambda's SQS event source: the real SDK client talks to it. */
+const queues = new SqsStandIn(
+  [
+    { id: 'Work', visibilityTimeoutSeconds: 1, deadLetter: { queueId: 'Dead', maxReceiveCount: 2 } },
+    { id: 'Dead', visibilityTimeoutSeconds: 30 },
+  ],
+  'us-east-1',
+);
+let client: SQSClient;
+const QueueUrl = 'https://sqs.us-east-1.amazonaws.com/000000000000/Work';
+
+beforeAll(async () => {
+  const port = await queues.listen(0);
+  client = new SQSClient({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, credentials: { accessKeyId: 'l', secretAccessKey: 'l' }, useQueueUrlAsEndpoint: false });
+});
+afterAll(() => queues.close());
+
+const until = async (check: () => boolean, timeoutMs = 5_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe('the SQS stand-in', () => {
+  it('takes the SDK\'s SendMessage and SendMessageBatch (checksums included), with delays', async () => {
+    await client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'one ✓' }));
+    await client.send(new SendMessageBatchCommand({ QueueUrl, Entries: [{ Id: 'a', MessageBody: 'two' }, { Id: 'b', MessageBody: 'three', DelaySeconds: 1 }] }));
+    expect(queues.bodies('Work')).toEqual(['one ✓', 'two', 'three']);
+    await expect(client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x', DelaySeconds: 901 }))).rejects.toThrow('DelaySeconds');
+    await expect(client.send(new SendMessageCommand({ QueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/Nope', MessageBody: 'x' }))).rejects.toThrow('does not exist');
+
+    const received: Array<{ body: string; at: number }> = [];
+    const sentAt = Date.now();
+    queues.consume({ functionId: 'fn', queueId: 'Work', batchSize: 10, reportBatchItemFailures: true }, { invoke: async (event) => {
+      for (const record of (event as { Records: Array<{ body: string }> }).Records) received.push({ body: record.body, at: Date.now() });
+      return { batchItemFailures: [] };
+    } }, () => undefined);
+    await until(() => received.length === 3);
+    expect(received.map((message) => message.body)).toEqual(['one ✓', 'two', 'three']);
+    expect((received[2]?.at ?? 0) - sentAt).toBeGreaterThanOrEqual(900);
+    await until(() => queues.depth('Work') === 0);
+    queues.stopConsuming();
+  });
+
+  it('offers a reported failure again after the visibility timeout, then moves it to the dead-letter queue', async () => {
+    const stand = new SqsStandIn([{ id: 'Work', visibilityTimeoutSeconds: 1, deadLetter: { queueId: 'Dead', maxReceiveCount: 2 } }, { id: 'Dead', visibilityTimeoutSeconds: 30 }], 'us-east-1');
+    stand.send('Work', 'fails');
+    stand.send('Work', 'works');
+    const attempts: string[] = [];
+    stand.consume({ functionId: 'fn', queueId: 'Work', batchSize: 10, reportBatchItemFailures: true }, { invoke: async (event) => {
+      const records = (event as { Records: Array<{ body: string; messageId: string; attributes: { ApproximateReceiveCount: string } }> }).Records;
+      attempts.push(...records.map((record) => `${record.body}#${record.attributes.ApproximateReceiveCount}`));
+      return { batchItemFailures: records.filter((record) => record.body === 'fails').map((record) => ({ itemIdentifier: record.messageId })) };
+    } }, () => undefined);
+    await until(() => stand.depth('Dead') === 1, 6_000);
+    expect(attempts).toEqual(['fails#1', 'works#1', 'fails#2']);
+    expect([stand.bodies('Work'), stand.bodies('Dead')]).toEqual([[], ['fails']]);
+    await stand.close();
+  });
+
+  it('treats a crashed invocation as every message of the batch failed', async () => {
+    const stand = new SqsStandIn([{ id: 'Work', visibilityTimeoutSeconds: 1 }], 'us-east-1');
+    stand.send('Work', 'survives a crash');
+    let calls = 0;
+    stand.consume({ functionId: 'fn', queueId: 'Work', batchSize: 10, reportBatchItemFailures: true }, { invoke: async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('worker terminated');
+      return {};
+    } }, () => undefined);
+    await until(() => stand.depth('Work') === 0, 6_000);
+    expect(calls).toBe(2);
+    await stand.close();
+  });
+});
+
+describe('Lambda event filter patterns', () => {
+  const pattern = { dynamodb: { Keys: { pk: { S: [{ prefix: 'quota#' }] } } } };
+  const record = (pk: string) => ({ eventName: 'MODIFY', dynamodb: { Keys: { pk: { S: pk } } } });
+
+  it('match prefixes and exact values inside nested records', () => {
+    expect(matchesPattern(pattern, record('quota#acct#a#2026-11'))).toBe(true);
+    expect(matchesPattern(pattern, record('rate#key#1'))).toBe(false);
+    expect(matchesPattern({ eventName: ['INSERT', 'MODIFY'] }, record('x'))).toBe(true);
+    expect(matchesPattern({ eventName: ['REMOVE'] }, record('x'))).toBe(false);
+    expect(matchesPattern(pattern, { dynamodb: {} })).toBe(false);
+  });
+
+  it('let every record through when a source has none, any pattern\'s when it has several', () => {
+    expect(passesFilters([], record('anything'))).toBe(true);
+    expect(passesFilters([{ eventName: ['REMOVE'] }, pattern], record('quota#x'))).toBe(true);
+  });
+});
