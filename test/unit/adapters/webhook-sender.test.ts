@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ let server: Server;
 let port: number;
 let connections = 0;
 const seen: Array<{ method?: string; headers: Record<string, unknown>; body: string }> = [];
-let answer: (response: import('node:http').ServerResponse) => void = (response) => response.end('ok');
+let answer: (response: ServerResponse) => void = (response) => response.end('ok');
 
 beforeAll(async () => {
   server = createServer((request, response) => {

@@ -24,7 +24,7 @@ describe('Standard Webhooks signatures', () => {
   it('carry one signature per secret, each verifying on its own: the overlap after a rotation', () => {
     const [old, current] = [newSigningSecret(), newSigningSecret()];
     const headers = signedHeaders([current, old], 'evt_1', nowMs, '{}');
-    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
     for (const secret of [old, current]) expect(new Webhook(secret).verify('{}', headers)).toEqual({});
     expect(() => new Webhook(newSigningSecret()).verify('{}', headers)).toThrow();
   });

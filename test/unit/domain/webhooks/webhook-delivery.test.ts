@@ -22,6 +22,7 @@ function setup(answer: AttemptOutcome = { status: 200, durationMs: 3 }, links: R
     },
     timeScale: 1,
     random: () => 0.5,
+    sleep: async () => undefined,
   };
   return { webhooks, queue, sent, deps };
 }
@@ -75,9 +76,21 @@ describe('delivering one task', () => {
     const webhook = webhookRecord();
     await webhooks.add(webhook, 10);
     webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
-    expect(await deliverTask(taskFor(webhook.id), nowMs, deps)).toBe('busy');
+    let naps = 0;
+    expect(await deliverTask(taskFor(webhook.id), nowMs, { ...deps, sleep: async () => void (naps += 1) })).toBe('busy');
     expect(sent).toEqual([]);
+    expect(naps).toBe(40);
     expect(queue.sent).toEqual([taskFor(webhook.id, { dueAt: nowMs + 1_500 })]);
+  });
+
+  it('takes a place freed while it waits', async () => {
+    const { webhooks, sent, deps } = setup();
+    const webhook = webhookRecord();
+    await webhooks.add(webhook, 10);
+    webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
+    const freeOne = async () => void webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK - 1);
+    expect(await deliverTask(taskFor(webhook.id), nowMs, { ...deps, sleep: freeOne })).toBe('done');
+    expect(sent).toHaveLength(1);
   });
 
   it('retries a failure on the schedule and starts the failure streak; a success ends the streak', async () => {
