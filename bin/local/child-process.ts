@@ -11,6 +11,8 @@ export interface LocalStackProcess {
   dynamoDbPort: number;
   ssmPort: number;
   devApiKey: string;
+  /** The stack's own process (tsx runs it in a child of `child`): SIGUSR2 to it crashes the queue and stream consumers. */
+  pid: number;
   /** SIGTERM (or the given signal) and wait; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -66,7 +68,8 @@ export async function spawnLocalStack(environment: Record<string, string> = {}):
     child.kill(signal);
     return exited;
   };
-  return { child, url: `http://localhost:${port}`, port, dynamoDbPort, ssmPort, devApiKey, stop };
+  const pid = Number(/kill -USR2 (\d+)/.exec(output)?.[1]);
+  return { child, url: `http://localhost:${port}`, port, dynamoDbPort, ssmPort, devApiKey, pid, stop };
 }
 
 /** The variables through which tests and benchmarks find a running local stack (see test/support/local-stack.ts). */
@@ -77,5 +80,6 @@ export function localStackEnvironment(stack: LocalStackProcess): Record<string, 
     LOCAL_DYNAMODB_PORT: String(stack.dynamoDbPort),
     LOCAL_SSM_PORT: String(stack.ssmPort),
     PORT: String(stack.port),
+    LOCAL_STACK_PID: String(stack.pid),
   };
 }

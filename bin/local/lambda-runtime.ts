@@ -12,26 +12,36 @@ interface Pending {
 
 /** One deployed function running locally: its bundle in a worker thread with its own environment. */
 export class LocalFunction {
-  private readonly worker: Worker;
+  private worker!: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  readonly ready: Promise<void>;
+  ready!: Promise<void>;
 
   /**
    * `logs.onLogLine` receives every line the function writes to stdout (its log); with `echo` the lines reach our
    * stdout too, as every other function's do.
    */
-  constructor(readonly spec: FunctionSpec, sharedEnvironment: Record<string, string>, logs?: { onLogLine: (line: string) => void; echo: boolean }) {
-    this.worker = new Worker(WORKER_FILE, {
+  constructor(
+    readonly spec: FunctionSpec,
+    private readonly sharedEnvironment: Record<string, string>,
+    private readonly logs?: { onLogLine: (line: string) => void; echo: boolean },
+  ) {
+    this.start();
+  }
+
+  private start(): void {
+    const { spec, logs } = this;
+    const worker = new Worker(WORKER_FILE, {
       workerData: { entryFile: spec.entryFile, exportName: spec.exportName, functionName: spec.logicalId, timeoutSeconds: spec.timeoutSeconds },
       // LAMBDA_TASK_ROOT is where Lambda unpacks the bundle: functions read files shipped beside it from there.
-      env: { ...process.env, ...sharedEnvironment, ...spec.environment, AWS_LAMBDA_FUNCTION_NAME: spec.logicalId, LAMBDA_TASK_ROOT: path.dirname(spec.entryFile) },
+      env: { ...process.env, ...this.sharedEnvironment, ...spec.environment, AWS_LAMBDA_FUNCTION_NAME: spec.logicalId, LAMBDA_TASK_ROOT: path.dirname(spec.entryFile) },
       stdout: logs !== undefined,
     });
+    this.worker = worker;
     if (logs) {
       // Chunks are passed on whole and split here: a line per click under load makes per-line streams costly.
       let partial = '';
-      this.worker.stdout.on('data', (chunk: Buffer) => {
+      worker.stdout.on('data', (chunk: Buffer) => {
         if (logs.echo) process.stdout.write(chunk);
         const lines = (partial + chunk.toString('utf8')).split('\n');
         partial = lines.pop() ?? '';
@@ -39,10 +49,10 @@ export class LocalFunction {
       });
     }
     this.ready = new Promise((resolve, reject) => {
-      this.worker.once('error', reject);
-      this.worker.once('message', () => resolve());
+      worker.once('error', reject);
+      worker.once('message', () => resolve());
     });
-    this.worker.on('message', (message: { id?: number; result?: unknown; error?: { name: string; message: string } }) => {
+    worker.on('message', (message: { id?: number; result?: unknown; error?: { name: string; message: string } }) => {
       if (message.id === undefined) return;
       const pending = this.pending.get(message.id);
       if (!pending) return;
@@ -63,6 +73,21 @@ export class LocalFunction {
       this.pending.set(id, { resolve, reject, timer });
       this.worker.postMessage({ id, event });
     });
+  }
+
+  /**
+   * Kills the running instance mid-work, as a crashed Lambda environment dies: every invocation in flight fails
+   * (its caller, a queue or a stream, then retries it), and a fresh instance with a cold start takes the next ones.
+   */
+  async crash(): Promise<void> {
+    await this.worker.terminate();
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      this.pending.delete(id);
+      pending.reject(new Error(`${this.spec.logicalId} crashed`));
+    }
+    this.start();
+    await this.ready;
   }
 
   stop(): Promise<number> {

@@ -197,6 +197,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       timer.unref();
       stopping.push(() => clearInterval(timer));
     }
+    // SIGUSR2 crashes the functions that consume queues and streams mid-work (tests prove nothing is lost then).
+    const consumers = [...new Set([...topology.queueSources, ...topology.streamSources].map((source) => source.functionId))].flatMap((id) => functions.get(id) ?? []);
+    const crashConsumers = () => {
+      log(`crashing ${consumers.map((fn) => fn.spec.logicalId).join(', ')}`);
+      void Promise.all(consumers.map((fn) => fn.crash())).catch((error: unknown) => log(`restart failed: ${String(error)}`));
+    };
+    process.on('SIGUSR2', crashConsumers);
+    stopping.push(() => process.off('SIGUSR2', crashConsumers));
     return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, queues, stop };
   } catch (error) {
     await stop();
