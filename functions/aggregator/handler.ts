@@ -18,7 +18,7 @@ const webhooks = { webhooks: webhookStore(), queue: deliveryQueue() };
 
 /**
  * The redirect's click lines, delivered in batches by the log group's subscription filter: summed per (link, day,
- * dimension) and added exactly once per delivery, then each counted click queued as link.clicked for the owners'
+ * dimension) and added exactly once per delivery, then each click queued as link.clicked for the owners'
  * webhooks. A failure throws, so the delivery is retried (and, past the retries, kept in the dead-letter queue);
  * parts already applied are not applied again, and events already queued are queued again with the same ids.
  */

@@ -149,6 +149,9 @@ describe('events', () => {
 
     expect((await api(apiKey, 'PATCH', `/v2/links/${code}`, { url: 'https://example.org/second' })).status).toBe(200);
     expect((await one(path, 'link.updated', secret, aboutCode)).event.data).toMatchObject({ url: 'https://example.org/second' });
+    // A plain link's click (which the aggregator adds to its total) is a click too.
+    expect((await http('GET', `/${code}`)).status).toBe(302);
+    expect(clickEventDataBody.parse((await one(path, 'link.clicked', secret, (delivery) => delivery.event.data.code === code)).event.data)).toMatchObject({ code, device: expect.any(String) });
     const expiresAt = new Date(Date.now() + 3_000).toISOString();
     await expireAt(code, expiresAt);
 
@@ -184,6 +187,7 @@ describe('events', () => {
     expect(Object.fromEntries(counts)).toEqual({
       [`${code} link.created`]: 1,
       [`${code} link.updated`]: 2,
+      [`${code} link.clicked`]: 1,
       [`${code} link.expired`]: 1,
       [`${code} link.deleted`]: 1,
       [`${limited.shortCode} link.created`]: 1,

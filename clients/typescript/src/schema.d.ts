@@ -589,7 +589,7 @@ export interface webhooks {
         put?: never;
         /**
          * link.clicked
-         * @description One counted click (within about 30 seconds). `data` is the click as stats count it: no address, no user agent. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         * @description One click, as the stats count it (within about 30 seconds). `data` is the click as stats count it: no address, no user agent. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
          */
         post: operations["onLinkClicked"];
         delete?: never;

@@ -44,7 +44,7 @@ export interface ClickData {
   destination?: string;
 }
 
-/** link.clicked for one counted click; `source` names its place in the aggregator's delivery (the same on a retry). */
+/** link.clicked for one click; `source` names its place in the aggregator's delivery (the same on a retry). */
 export function clickEventOf(click: Click, owner: string, source: string): OwnedEvent {
   const slash = click.code.indexOf('/');
   const data: ClickData = {
@@ -59,12 +59,14 @@ export function clickEventOf(click: Click, owner: string, source: string): Owned
   return { owner, id: eventId('link.clicked', source), type: 'link.clicked', timestamp: click.at, data };
 }
 
-/** link.clicked for each counted click of a delivery, its owner read once per link; links gone since have none. */
+/**
+ * link.clicked for each click of a delivery (every click line is a click the stats count; its `counted` only says
+ * whether the redirect already added it to the link's total), its owner read once per link; links gone since have none.
+ */
 export async function clickEventsOf(clicks: readonly Click[], deliveryId: string, ownerOf: (key: string) => Promise<string | undefined>): Promise<OwnedEvent[]> {
-  const counted = clicks.map((click, index) => ({ click, index })).filter(({ click }) => click.counted);
-  const keys = [...new Set(counted.map(({ click }) => click.code))];
+  const keys = [...new Set(clicks.map((click) => click.code))];
   const owners = new Map(await Promise.all(keys.map(async (key) => [key, await ownerOf(key)] as const)));
-  return counted.flatMap(({ click, index }) => {
+  return clicks.flatMap((click, index) => {
     const owner = owners.get(click.code);
     return owner && owner !== 'anonymous' ? [clickEventOf(click, owner, `${deliveryId}#${index}`)] : [];
   });

@@ -13,7 +13,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'link.enabled': 'An operator restored a link taken down. `data` is the link view.',
   'link.expired': "A link's expiry was reached (sent when it is due), and again with the same id when DynamoDB's TTL removes it 90 days later. `data` is the link view, status `expired`.",
   'link.used-up': 'A link reached its `maxClicks`. `data` is the link view, status `used-up`.',
-  'link.clicked': 'One counted click (within about 30 seconds). `data` is the click as stats count it: no address, no user agent.',
+  'link.clicked': 'One click, as the stats count it (within about 30 seconds). `data` is the click as stats count it: no address, no user agent.',
   'quota.warning': "The account used 80 % of its month's API calls. `data`: the month, calls used, the limit.",
   'quota.exhausted': "The account used all of its month's API calls. `data`: the month, calls used, the limit.",
   'webhook.test': 'Sent by POST /v2/webhooks/{id}/test. `data` names the webhook.',
