@@ -70,7 +70,7 @@ async function main(): Promise<void> {
       results.steady.push(figures(steady, createdAt, startedAt));
 
       startedAt = Date.now();
-      const clicks = await load({ url: `${stack.url}/${codes[0] ?? ''}`, connections: 5, overallRate: 100, duration: 5, maxRedirects: 0 });
+      const clicks = await load({ url: `${stack.url}/${codes[0] ?? ''}`, connections: 5, overallRate: 100, duration: 5 });
       const clicked = (await waitFor(receiver, path, 250 + clicks.byClass['3xx'])).slice(250);
       results.clicks.push(figures(clicked, (delivery) => Date.parse(String(delivery.event.data.at)), startedAt));
 

@@ -25,6 +25,8 @@ class SqsError extends Error {
 }
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+/** Lambda's SQS event source starts with five concurrent batches (it scales up from there on AWS). */
+const LAMBDA_SQS_POLLERS = 5;
 /** SQS caps a message's delay at 15 minutes. */
 const MAX_DELAY_SECONDS = 900;
 
@@ -61,8 +63,8 @@ export class SqsStandIn {
     return id;
   }
 
-  /** Lambda's poller: up to `concurrency` batches in flight, each message offered again after a failure. */
-  consume(source: QueueSourceSpec, consumer: QueueConsumer, log: (message: string) => void, concurrency = 4): void {
+  /** Lambda's pollers: up to `concurrency` batches in flight, each message offered again after a failure. */
+  consume(source: QueueSourceSpec, consumer: QueueConsumer, log: (message: string) => void, concurrency = LAMBDA_SQS_POLLERS): void {
     const queue = this.queues.get(source.queueId);
     if (!queue) throw new Error(`event source on unknown queue ${source.queueId}`);
     let running = 0;

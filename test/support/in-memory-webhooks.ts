@@ -7,6 +7,7 @@ export class MemoryWebhookStore implements WebhookStore {
   readonly records = new Map<string, WebhookRecord>();
   readonly attempts = new Map<string, DeliveryAttempt[]>();
   readonly slots = new Map<string, number>();
+  acquisitions = 0;
 
   async add(record: WebhookRecord, limit: number): Promise<'added' | 'overLimit'> {
     if ((await this.list(record.owner)).length >= limit) return 'overLimit';
@@ -55,6 +56,7 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async acquireSlot(webhookId: string, slots: number): Promise<number | undefined> {
+    this.acquisitions += 1;
     const taken = this.slots.get(webhookId) ?? 0;
     if (taken >= slots) return undefined;
     this.slots.set(webhookId, taken + 1);

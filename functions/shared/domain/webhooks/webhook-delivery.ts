@@ -4,7 +4,7 @@ import type { DeliveryQueue, WebhookStore } from '../ports';
 import { attemptRecord, nextStep, stillWanted, succeeded, type AttemptOutcome, type DeliveryTask, type NextStep } from './delivery';
 import { stillExpiresAt } from './link-events';
 import { signedHeaders } from './signing';
-import { signingSecrets } from './webhook';
+import { signingSecrets, type WebhookRecord } from './webhook';
 
 /** At most this many deliveries to one webhook at once: one busy endpoint takes no more of the deliverer than this. */
 export const IN_FLIGHT_PER_WEBHOOK = 5;
@@ -15,6 +15,11 @@ const BUSY_POLL_MS = 50;
 const BUSY_POLLS = 40;
 /** ...where it waits about this long (not counted as an attempt). */
 const BUSY_WAIT_MS = 1_000;
+/**
+ * A batch starts no attempt later than this after it began (the rest go back to the queue, due at once): with the
+ * 2 s wait for a place and a 10 s attempt it ends within the deliverer's 30 s, and within its place's lease.
+ */
+export const ATTEMPTS_START_WITHIN_MS = 12_000;
 
 export interface DeliveryDeps {
   webhooks: WebhookStore;
@@ -26,15 +31,16 @@ export interface DeliveryDeps {
   timeScale: number;
   random: () => number;
   sleep: (ms: number) => Promise<void>;
+  now: () => number;
 }
 
 /**
  * One of the webhook's places, waiting up to 2 s for one to free: tasks of a busy webhook in the same batch follow
  * each other rather than going round the queue. Tasks of other webhooks in the batch are not held up meanwhile.
  */
-async function placeInFlight(webhookId: string, nowMs: number, deps: DeliveryDeps): Promise<number | undefined> {
+async function placeInFlight(webhookId: string, deps: DeliveryDeps): Promise<number | undefined> {
   for (let poll = 0; ; poll++) {
-    const at = nowMs + poll * BUSY_POLL_MS;
+    const at = deps.now();
     const slot = await deps.webhooks.acquireSlot(webhookId, IN_FLIGHT_PER_WEBHOOK, at, at + SLOT_LEASE_MS);
     if (slot !== undefined || poll >= BUSY_POLLS) return slot;
     await deps.sleep(BUSY_POLL_MS);
@@ -43,44 +49,94 @@ async function placeInFlight(webhookId: string, nowMs: number, deps: DeliveryDep
 
 export type TaskResult = 'early' | 'dropped' | 'busy' | NextStep['kind'];
 
-/**
- * One task off the queue. Early ones go back until due (SQS holds a message 15 minutes at most); tasks of a deleted,
- * disabled or unsubscribed webhook are dropped; otherwise one signed attempt, logged, followed by what the result
- * calls for. Anything that throws leaves the message on the queue, to be tried again: at least once.
- */
-export async function deliverTask(task: DeliveryTask, nowMs: number, deps: DeliveryDeps): Promise<TaskResult> {
-  if (task.dueAt > nowMs) {
-    await deps.queue.send([task], nowMs);
-    return 'early';
-  }
-  const webhook = await deps.webhooks.find(task.owner, task.webhookId);
-  if (!stillWanted(task, webhook)) return 'dropped';
-  let event = task.event;
-  if (task.confirmExpiry) {
-    const link = await deps.findLink(task.confirmExpiry.key);
-    if (!stillExpiresAt(link, task.confirmExpiry.expiresAt)) return 'dropped';
-    event = { ...event, data: toLinkView(link, await deps.shortBaseUrl(), nowMs) };
-  }
-  const slot = await placeInFlight(webhook.id, nowMs, deps);
-  if (slot === undefined) {
-    await deps.queue.send([{ ...task, dueAt: nowMs + Math.round(BUSY_WAIT_MS * (1 + deps.random())) }], nowMs);
-    return 'busy';
-  }
+/** A task's event as it goes out: a due link.expired carries the link as it is then, or is dropped (undefined). */
+async function eventToSend(task: DeliveryTask, nowMs: number, deps: DeliveryDeps): Promise<DeliveryTask['event'] | undefined> {
+  if (!task.confirmExpiry) return task.event;
+  const link = await deps.findLink(task.confirmExpiry.key);
+  if (!stillExpiresAt(link, task.confirmExpiry.expiresAt)) return undefined;
+  return { ...task.event, data: toLinkView(link, await deps.shortBaseUrl(), nowMs) };
+}
+
+/** One signed attempt, logged, then what its result calls for; the webhook as it stands after it. */
+async function attempt(task: DeliveryTask, webhook: WebhookRecord, deps: DeliveryDeps): Promise<{ result: TaskResult; webhook: WebhookRecord }> {
+  const nowMs = deps.now();
+  const event = await eventToSend(task, nowMs, deps);
+  if (!event) return { result: 'dropped', webhook };
   const body = JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
-  let outcome: AttemptOutcome;
-  try {
-    outcome = await deps.send(webhook.url, signedHeaders(signingSecrets(webhook, nowMs), event.id, nowMs, body), body);
-  } finally {
-    await deps.webhooks.releaseSlot(webhook.id, slot);
-  }
+  const outcome = await deps.send(webhook.url, signedHeaders(signingSecrets(webhook, nowMs), event.id, nowMs, body), body);
   const doneAt = nowMs + outcome.durationMs;
   await deps.webhooks.recordAttempt(webhook.id, attemptRecord(task, outcome, doneAt));
-  const ok = succeeded(outcome);
-  if (ok && webhook.failingSince !== undefined) await deps.webhooks.update(webhook.owner, webhook.id, { failingSince: null });
-  const failingSince = ok ? undefined : await deps.webhooks.markFailing(webhook.owner, webhook.id, doneAt);
-  const step = nextStep(task, outcome, failingSince, doneAt, { timeScale: deps.timeScale, random: deps.random() });
+  let current = webhook;
+  if (succeeded(outcome) && current.failingSince !== undefined) {
+    await deps.webhooks.update(current.owner, current.id, { failingSince: null });
+    const { failingSince: _ended, ...rest } = current;
+    current = rest;
+  }
+  if (!succeeded(outcome) && current.failingSince === undefined) {
+    const since = await deps.webhooks.markFailing(current.owner, current.id, doneAt);
+    current = since === undefined ? current : { ...current, failingSince: since };
+  }
+  const step = nextStep(task, outcome, current.failingSince, doneAt, { timeScale: deps.timeScale, random: deps.random() });
   if (step.kind === 'retry') await deps.queue.send([step.task], doneAt);
   // A test of a disabled webhook does not count against it.
-  if (step.kind === 'disable' && webhook.enabled) await deps.webhooks.update(webhook.owner, webhook.id, { enabled: false, disabledReason: step.reason });
-  return step.kind;
+  if (step.kind === 'disable' && current.enabled) {
+    await deps.webhooks.update(current.owner, current.id, { enabled: false, disabledReason: step.reason });
+    current = { ...current, enabled: false, disabledReason: step.reason };
+  }
+  return { result: step.kind, webhook: current };
+}
+
+/**
+ * One webhook's tasks off the queue, one after another in one of its in-flight places. Early ones go back until due
+ * (SQS holds a message 15 minutes at most); tasks of a deleted, disabled or unsubscribed webhook are dropped (a 410
+ * on the way drops the rest). Each result is the task's, or the error that leaves its message on the queue, to be
+ * tried again: at least once.
+ */
+export async function deliverTasks(tasks: readonly DeliveryTask[], deps: DeliveryDeps): Promise<Array<TaskResult | Error>> {
+  const results = new Map<DeliveryTask, TaskResult | Error>();
+  const startedAt = deps.now();
+  const early = tasks.filter((task) => task.dueAt > startedAt);
+  if (early.length > 0) await deps.queue.send(early, startedAt);
+  for (const task of early) results.set(task, 'early');
+  const due = tasks.filter((task) => task.dueAt <= startedAt);
+  const first = due[0];
+  let webhook = first ? await deps.webhooks.find(first.owner, first.webhookId) : undefined;
+  const wanted = due.filter((task) => {
+    const keep = task.webhookId === first?.webhookId && task.owner === first.owner && stillWanted(task, webhook);
+    if (!keep) results.set(task, 'dropped');
+    return keep;
+  });
+  if (webhook && wanted.length > 0) {
+    const slot = await placeInFlight(webhook.id, deps);
+    if (slot === undefined) {
+      const later = deps.now() + Math.round(BUSY_WAIT_MS * (1 + deps.random()));
+      await deps.queue.send(wanted.map((task) => ({ ...task, dueAt: later })), deps.now());
+      for (const task of wanted) results.set(task, 'busy');
+    } else {
+      try {
+        for (const [index, task] of wanted.entries()) {
+          if (index > 0 && deps.now() - startedAt > ATTEMPTS_START_WITHIN_MS) {
+            const rest = wanted.slice(index);
+            await deps.queue.send(rest.map((later) => ({ ...later, dueAt: deps.now() })), deps.now());
+            for (const later of rest) results.set(later, 'busy');
+            break;
+          }
+          if (!stillWanted(task, webhook)) {
+            results.set(task, 'dropped');
+            continue;
+          }
+          try {
+            const done: { result: TaskResult; webhook: WebhookRecord } = await attempt(task, webhook, deps);
+            webhook = done.webhook;
+            results.set(task, done.result);
+          } catch (error) {
+            results.set(task, error instanceof Error ? error : new Error(String(error)));
+          }
+        }
+      } finally {
+        await deps.webhooks.releaseSlot(webhook.id, slot);
+      }
+    }
+  }
+  return tasks.map((task) => results.get(task) as TaskResult | Error);
 }

@@ -1,7 +1,7 @@
 import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
 import type { AttemptOutcome, DeliveryTask } from '../../../../functions/shared/domain/webhooks/delivery';
 import { signingSecrets } from '../../../../functions/shared/domain/webhooks/webhook';
-import { deliverTask, IN_FLIGHT_PER_WEBHOOK, type DeliveryDeps } from '../../../../functions/shared/domain/webhooks/webhook-delivery';
+import { ATTEMPTS_START_WITHIN_MS, deliverTasks, IN_FLIGHT_PER_WEBHOOK, type DeliveryDeps } from '../../../../functions/shared/domain/webhooks/webhook-delivery';
 import { hasValidSignature } from '../../../../functions/shared/domain/webhooks/signing';
 import { MemoryDeliveryQueue, MemoryWebhookStore, webhookRecord } from '../../../support/in-memory-webhooks';
 
@@ -23,9 +23,12 @@ function setup(answer: AttemptOutcome = { status: 200, durationMs: 3 }, links: R
     timeScale: 1,
     random: () => 0.5,
     sleep: async () => undefined,
+    now: () => nowMs,
   };
   return { webhooks, queue, sent, deps };
 }
+
+const deliverOne = async (task: DeliveryTask, deps: DeliveryDeps) => (await deliverTasks([task], deps))[0];
 
 const taskFor = (webhookId: string, fields: Partial<DeliveryTask> = {}): DeliveryTask => ({
   webhookId,
@@ -41,7 +44,7 @@ describe('delivering one task', () => {
     const { webhooks, sent, deps } = setup();
     const webhook = webhookRecord();
     await webhooks.add(webhook, 10);
-    expect(await deliverTask(taskFor(webhook.id), nowMs, deps)).toBe('done');
+    expect(await deliverOne(taskFor(webhook.id), deps)).toBe('done');
     expect(sent).toHaveLength(1);
     const [delivery] = sent;
     expect(JSON.parse(delivery?.body ?? '')).toEqual({ type: 'link.created', timestamp: '2026-11-24T11:59:59.000Z', data: { shortCode: 'abc' } });
@@ -56,7 +59,7 @@ describe('delivering one task', () => {
     const webhook = webhookRecord();
     await webhooks.add(webhook, 10);
     const early = taskFor(webhook.id, { attempt: 9, dueAt: nowMs + 20 * 3_600_000 });
-    expect(await deliverTask(early, nowMs, deps)).toBe('early');
+    expect(await deliverOne(early, deps)).toBe('early');
     expect(queue.sent).toEqual([early]);
     expect(sent).toEqual([]);
   });
@@ -67,7 +70,7 @@ describe('delivering one task', () => {
     const unsubscribed = webhookRecord({ events: ['link.clicked'] });
     await webhooks.add(off, 10);
     await webhooks.add(unsubscribed, 10);
-    for (const id of ['wh_deleted', off.id, unsubscribed.id]) expect(await deliverTask(taskFor(id), nowMs, deps)).toBe('dropped');
+    for (const id of ['wh_deleted', off.id, unsubscribed.id]) expect(await deliverOne(taskFor(id), deps)).toBe('dropped');
     expect([sent, queue.sent]).toEqual([[], []]);
   });
 
@@ -77,7 +80,7 @@ describe('delivering one task', () => {
     await webhooks.add(webhook, 10);
     webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
     let naps = 0;
-    expect(await deliverTask(taskFor(webhook.id), nowMs, { ...deps, sleep: async () => void (naps += 1) })).toBe('busy');
+    expect(await deliverOne(taskFor(webhook.id), { ...deps, sleep: async () => void (naps += 1) })).toBe('busy');
     expect(sent).toEqual([]);
     expect(naps).toBe(40);
     expect(queue.sent).toEqual([taskFor(webhook.id, { dueAt: nowMs + 1_500 })]);
@@ -89,7 +92,7 @@ describe('delivering one task', () => {
     await webhooks.add(webhook, 10);
     webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
     const freeOne = async () => void webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK - 1);
-    expect(await deliverTask(taskFor(webhook.id), nowMs, { ...deps, sleep: freeOne })).toBe('done');
+    expect(await deliverOne(taskFor(webhook.id), { ...deps, sleep: freeOne })).toBe('done');
     expect(sent).toHaveLength(1);
   });
 
@@ -97,13 +100,13 @@ describe('delivering one task', () => {
     const failing = setup({ status: 502, durationMs: 10 });
     const webhook = webhookRecord();
     await failing.webhooks.add(webhook, 10);
-    expect(await deliverTask(taskFor(webhook.id), nowMs, failing.deps)).toBe('retry');
+    expect(await deliverOne(taskFor(webhook.id), failing.deps)).toBe('retry');
     expect(failing.queue.sent).toEqual([taskFor(webhook.id, { attempt: 2, dueAt: nowMs + 10 + 5_000 })]);
     expect(failing.webhooks.records.get(webhook.id)?.failingSince).toBe(nowMs + 10);
 
     const recovering = setup();
     await recovering.webhooks.add({ ...webhook, failingSince: nowMs - 60_000 }, 10);
-    expect(await deliverTask(taskFor(webhook.id, { attempt: 2 }), nowMs, recovering.deps)).toBe('done');
+    expect(await deliverOne(taskFor(webhook.id, { attempt: 2 }), recovering.deps)).toBe('done');
     expect(recovering.webhooks.records.get(webhook.id)?.failingSince).toBeUndefined();
   });
 
@@ -111,12 +114,12 @@ describe('delivering one task', () => {
     const { webhooks, deps } = setup({ status: 410, durationMs: 1 });
     const webhook = webhookRecord();
     await webhooks.add(webhook, 10);
-    expect(await deliverTask(taskFor(webhook.id), nowMs, deps)).toBe('disable');
+    expect(await deliverOne(taskFor(webhook.id), deps)).toBe('disable');
     expect(webhooks.records.get(webhook.id)).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone' });
 
     const test = taskFor(webhook.id, { event: { id: 'evt_t', type: 'webhook.test', timestamp: '', data: {} } });
     await webhooks.update(webhook.owner, webhook.id, { disabledReason: 'by its owner' });
-    expect(await deliverTask(test, nowMs, deps)).toBe('disable');
+    expect(await deliverOne(test, deps)).toBe('disable');
     expect(webhooks.records.get(webhook.id)?.disabledReason).toBe('by its owner');
   });
 
@@ -127,10 +130,37 @@ describe('delivering one task', () => {
     const webhook = webhookRecord({ events: ['link.expired'] });
     await webhooks.add(webhook, 10);
     const expiry = (key: string) => taskFor(webhook.id, { event: { id: `evt_${key}`, type: 'link.expired', timestamp: expiresAt, data: {} }, confirmExpiry: { key, expiresAt } });
-    expect(await deliverTask(expiry('exp1'), nowMs, deps)).toBe('done');
+    expect(await deliverOne(expiry('exp1'), deps)).toBe('done');
     expect(JSON.parse(sent[0]?.body ?? '').data).toMatchObject({ shortCode: 'exp1', status: 'expired', shortUrl: 'https://sho.rt/exp1' });
-    expect(await deliverTask(expiry('moved'), nowMs, deps)).toBe('dropped');
-    expect(await deliverTask(expiry('deleted'), nowMs, deps)).toBe('dropped');
+    expect(await deliverOne(expiry('moved'), deps)).toBe('dropped');
+    expect(await deliverOne(expiry('deleted'), deps)).toBe('dropped');
+  });
+
+  it('delivers one webhook\'s tasks one after another in one place, a 410 on the way dropping the rest', async () => {
+    const { webhooks, sent, deps } = setup();
+    const webhook = webhookRecord();
+    await webhooks.add(webhook, 10);
+    const tasks = [1, 2, 3].map((index) => taskFor(webhook.id, { event: { id: `evt_${index}`, type: 'link.created', timestamp: '', data: {} } }));
+    expect(await deliverTasks([...tasks, taskFor(webhook.id, { dueAt: nowMs + 60_000 })], deps)).toEqual(['done', 'done', 'done', 'early']);
+    expect([webhooks.acquisitions, sent.map((delivery) => delivery.headers['webhook-id'])]).toEqual([1, ['evt_1', 'evt_2', 'evt_3']]);
+
+    const gone = setup({ status: 410, durationMs: 1 });
+    await gone.webhooks.add(webhook, 10);
+    expect(await deliverTasks(tasks, gone.deps)).toEqual(['disable', 'dropped', 'dropped']);
+    expect(gone.sent).toHaveLength(1);
+  });
+
+  it('starts no attempt late in a batch: the rest go back to the queue, due at once, their attempt unspent', async () => {
+    const { webhooks, queue, sent, deps } = setup();
+    const webhook = webhookRecord();
+    await webhooks.add(webhook, 10);
+    let clock = nowMs;
+    const slow = { ...deps, now: () => clock, send: async (...args: Parameters<DeliveryDeps['send']>) => ((clock += ATTEMPTS_START_WITHIN_MS + 1), deps.send(...args)) };
+    const tasks = [1, 2, 3].map((index) => taskFor(webhook.id, { event: { id: `evt_${index}`, type: 'link.created', timestamp: '', data: {} } }));
+    expect(await deliverTasks(tasks, slow)).toEqual(['done', 'busy', 'busy']);
+    expect(sent).toHaveLength(1);
+    expect(queue.sent).toEqual(tasks.slice(1).map((task) => ({ ...task, dueAt: clock })));
+    expect(webhooks.slots.get(webhook.id)).toBe(0);
   });
 
   it('signs with both secrets within a day of a rotation, the new one only after', () => {
