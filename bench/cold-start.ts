@@ -57,6 +57,7 @@ async function main(): Promise<void> {
     dynamodbSsm: await buildFloor('dynamodb-ssm.ts', outdir),
     dynamodbCloudFront: await buildFloor('dynamodb-cloudfront.ts', outdir),
     dynamodbSsmCloudFront: await buildFloor('dynamodb-ssm-cloudfront.ts', outdir),
+    dynamodbSsmSqs: await buildFloor('dynamodb-ssm-sqs.ts', outdir),
   };
 
   const rows = [...topology.functions.values()].map((fn) => {
@@ -65,7 +66,11 @@ async function main(): Promise<void> {
     const readsTables = Object.keys(fn.environment).some((key) => key.endsWith('_TABLE'));
     // The two functions that manage CloudFront tenants carry its client (issue 17).
     const managesTenants = EnvNames.tenantDistributionId in fn.environment;
-    const [floor, floorName] = managesTenants
+    // The webhook functions and the aggregator send delivery tasks to SQS (issue 19).
+    const sendsTasks = EnvNames.deliveryQueueUrl in fn.environment;
+    const [floor, floorName] = sendsTasks
+      ? [floors.dynamodbSsmSqs, 'DynamoDB + SSM + SQS']
+      : managesTenants
       ? readsSsm
         ? [floors.dynamodbSsmCloudFront, 'DynamoDB + SSM + CloudFront']
         : [floors.dynamodbCloudFront, 'DynamoDB + CloudFront']
