@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { ApiRefusal, clientFromEnvironment, importLinks, linkStats, listLinks, qrCode, type Io } from './shortener/commands';
 import { UsageError } from './shortener/csv-links';
 import { addDomain, listDomains, verifyDomain } from './shortener/domain-commands';
+import { addWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateSecret, setWebhookEnabled, testWebhook } from './shortener/webhook-commands';
 
 /**
  * `npm run shortener -- <command>`: the API client's command line, on the typed client (clients/typescript).
@@ -68,6 +69,53 @@ domains
   .argument('<domain>', 'e.g. go.example.com')
   .option('--json', 'print the API answer as JSON')
   .action((domain: string, options: { json?: boolean }) => verifyDomain(clientFromEnvironment(), domain, options, io));
+
+const webhooks = program.command('webhooks').description("the account's webhooks: signed calls to your endpoint when links change or are clicked");
+webhooks
+  .command('list')
+  .description('every webhook of the account: id, state, URL, events')
+  .option('--json', 'print the API answer as JSON')
+  .action((options: { json?: boolean }) => listWebhooks(clientFromEnvironment(), options, io));
+webhooks
+  .command('add')
+  .description('send these events to a URL; prints the signing secret, shown this once')
+  .argument('<url>', 'https://… (your endpoint)')
+  .requiredOption('--events <list>', 'comma-separated, e.g. link.created,link.clicked')
+  .option('--description <text>', 'what it is for')
+  .option('--json', 'print the API answer as JSON')
+  .action((url: string, options: { events: string; description?: string; json?: boolean }) => addWebhook(clientFromEnvironment(), url, options, io));
+webhooks
+  .command('test')
+  .description('send a webhook.test event now')
+  .argument('<id>', 'wh_…')
+  .action((id: string) => testWebhook(clientFromEnvironment(), id, io));
+webhooks
+  .command('deliveries')
+  .description('the latest attempts, newest first')
+  .argument('<id>', 'wh_…')
+  .option('--limit <n>', '1 to 100 (20 by default)')
+  .option('--json', 'print the API answer as JSON')
+  .action((id: string, options: { limit?: string; json?: boolean }) => listDeliveries(clientFromEnvironment(), id, options, io));
+webhooks
+  .command('rotate-secret')
+  .description('a new signing secret; the old one keeps signing beside it for 24 hours')
+  .argument('<id>', 'wh_…')
+  .action((id: string) => rotateSecret(clientFromEnvironment(), id, io));
+webhooks
+  .command('enable')
+  .description('turn a webhook on again (after a 410 or 5 days of failures, too)')
+  .argument('<id>', 'wh_…')
+  .action((id: string) => setWebhookEnabled(clientFromEnvironment(), id, true, io));
+webhooks
+  .command('disable')
+  .description('stop sending to it for now')
+  .argument('<id>', 'wh_…')
+  .action((id: string) => setWebhookEnabled(clientFromEnvironment(), id, false, io));
+webhooks
+  .command('delete')
+  .description('remove a webhook: nothing more is sent to it')
+  .argument('<id>', 'wh_…')
+  .action((id: string) => deleteWebhook(clientFromEnvironment(), id, io));
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

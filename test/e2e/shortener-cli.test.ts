@@ -3,7 +3,9 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { accountDirectory, baseUrl, createApiKey, http, jsonHeaders } from '../support/local-stack';
+import { accountDirectory, baseUrl, createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
+import { receiverPorts, verify, WebhookReceiver, type Received } from '../support/webhook-receiver';
+import { OwnMessages } from '../../functions/shared/domain/messages';
 
 /** Issue 12: `npm run shortener -- import | list | stats | qr` against the local stack, as a user runs it. */
 const root = path.join(__dirname, '..', '..');
@@ -242,5 +244,37 @@ describe('npm run shortener -- domains', () => {
     ]);
     const listed = await shortener(['list', '--domain', name], apiKey);
     expect(listed.stdout.trim().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('npm run shortener -- webhooks', () => {
+  it('adds a webhook (its secret printed once), lists it, tests it, shows the attempt, rotates, disables and deletes it', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const receiver = new WebhookReceiver(receiverPorts()[1] as number);
+    await receiver.start();
+    try {
+      const added = await shortener(['webhooks', 'add', receiver.url('/cli'), '--events', 'link.created, link.clicked', '--description', 'CLI ✓'], apiKey);
+      expect(added.code).toBe(0);
+      const [line, secretLine] = added.stdout.trim().split('\n');
+      const [id] = (line ?? '').split('\t');
+      expect(line).toBe(`${id}\tenabled\t${receiver.url('/cli')}\tlink.created,link.clicked`);
+      const secret = /shown once, keep it\): (whsec_\S+)$/.exec(secretLine ?? '')?.[1] as string;
+      expect((await shortener(['webhooks', 'list'], apiKey)).stdout).toBe(`${line}\n`);
+
+      expect((await shortener(['webhooks', 'test', id as string], apiKey)).stdout).toMatch(/^queued webhook\.test evt_\S+: see `webhooks deliveries wh_/);
+      await eventually(async () => expect(receiver.on('/cli')).toHaveLength(1));
+      verify(secret, receiver.on('/cli')[0] as Received);
+      await eventually(async () => expect((await shortener(['webhooks', 'deliveries', id as string], apiKey)).stdout).toMatch(/\twebhook\.test\tevt_\S+\t#1\t200\t\d+ ms\n$/));
+
+      expect((await shortener(['webhooks', 'rotate-secret', id as string], apiKey)).stdout).toMatch(/^new signing secret .+: whsec_/);
+      expect((await shortener(['webhooks', 'disable', id as string], apiKey)).stdout).toBe(`${id}\tdisabled\t${receiver.url('/cli')}\tlink.created,link.clicked\n`);
+      expect((await shortener(['webhooks', 'delete', id as string], apiKey)).stdout).toBe(`${id} deleted\n`);
+      const gone = await shortener(['webhooks', 'test', id as string], apiKey);
+      expect([gone.code, gone.stderr.trim()]).toEqual([1, 'Webhook not found (404)']);
+      expect((await shortener(['webhooks', 'add', 'http://hooks.example.org/', '--events', 'link.created'], apiKey)).stderr.trim()).toBe(`${OwnMessages.webhookUrl} (400)`);
+      expect((await shortener(['webhooks', 'add', receiver.url('/x'), '--events', ' ,'], apiKey)).code).toBe(2);
+    } finally {
+      await receiver.stop();
+    }
   });
 });
