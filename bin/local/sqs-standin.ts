@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { listen } from './listen';
+import type { Server } from 'node:http';
+import { AwsJsonError, listenAwsJson } from './aws-json-server';
 import type { QueueSourceSpec, QueueSpec } from './template';
 
 /**
@@ -18,11 +18,6 @@ interface Message {
   inFlight: boolean;
 }
 
-class SqsError extends Error {
-  constructor(readonly type: string, message: string) {
-    super(message);
-  }
-}
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 /** Lambda's SQS event source starts with five concurrent batches (it scales up from there on AWS). */
@@ -55,8 +50,8 @@ export class SqsStandIn {
 
   send(queueId: string, body: string, delaySeconds = 0): string {
     const queue = this.queues.get(queueId);
-    if (!queue) throw new SqsError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
-    if (!Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > MAX_DELAY_SECONDS) throw new SqsError('InvalidParameterValue', 'DelaySeconds must be 0 to 900');
+    if (!queue) throw new AwsJsonError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
+    if (!Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > MAX_DELAY_SECONDS) throw new AwsJsonError('InvalidParameterValue', 'DelaySeconds must be 0 to 900');
     const now = Date.now();
     const id = randomUUID();
     queue.messages.push({ id, body, sentAt: now, visibleAt: now + delaySeconds * 1000, receiveCount: 0, inFlight: false });
@@ -136,36 +131,21 @@ export class SqsStandIn {
       }
       case 'SendMessageBatch': {
         const entries = (input.Entries as Array<{ Id: string; MessageBody: string; DelaySeconds?: number }> | undefined) ?? [];
-        if (entries.length === 0 || entries.length > 10) throw new SqsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', 'A batch holds 1 to 10 entries.');
+        if (entries.length === 0 || entries.length > 10) throw new AwsJsonError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', 'A batch holds 1 to 10 entries.');
         return {
           Successful: entries.map((entry) => ({ Id: entry.Id, MessageId: this.send(queueId, entry.MessageBody, Number(entry.DelaySeconds ?? 0)), MD5OfMessageBody: md5(entry.MessageBody) })),
           Failed: [],
         };
       }
       default:
-        throw new SqsError('InvalidAction', `The stand-in does not implement ${operation}`);
+        throw new AwsJsonError('InvalidAction', `The stand-in does not implement ${operation}`);
     }
   }
 
   listen(port: number, host = '127.0.0.1'): Promise<number> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const operation = String(request.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
-        let status = 200;
-        let body: unknown;
-        try {
-          body = this.handle(operation, JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>);
-        } catch (error) {
-          status = 400;
-          body = error instanceof SqsError ? { __type: error.type, message: error.message } : { __type: 'InternalError', message: 'stand-in failure' };
-        }
-        response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
-        response.end(JSON.stringify(body));
-      });
-    });
-    return listen(this.server, port, host);
+    const { server, listening } = listenAwsJson((operation, input) => this.handle(operation, input), { targetPrefix: 'AmazonSQS', contentType: 'application/x-amz-json-1.0' }, port, host);
+    this.server = server;
+    return listening;
   }
 
   /** No more batches handed out (before the consuming functions stop). */

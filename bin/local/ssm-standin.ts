@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { listen } from './listen';
+import { AwsJsonError, listenAwsJson } from './aws-json-server';
 
 /**
  * A stand-in for the slice of the SSM API this service uses (GetParameter(s), GetParametersByPath,
@@ -15,11 +15,6 @@ interface StoredParameter {
   LastModifiedDate: number;
 }
 
-class SsmError extends Error {
-  constructor(readonly type: string, message: string) {
-    super(message);
-  }
-}
 
 export class SsmStandIn {
   private readonly parameters = new Map<string, StoredParameter>();
@@ -57,12 +52,12 @@ export class SsmStandIn {
     switch (operation) {
       case 'GetParameter': {
         const parameter = this.parameters.get(String(input.Name));
-        if (!parameter) throw new SsmError('ParameterNotFound', `Parameter ${String(input.Name)} not found.`);
+        if (!parameter) throw new AwsJsonError('ParameterNotFound', `Parameter ${String(input.Name)} not found.`);
         return { Parameter: this.view(parameter) };
       }
       case 'GetParameters': {
         const names = (input.Names as string[] | undefined) ?? [];
-        if (names.length > 10) throw new SsmError('ValidationException', 'Member must have length less than or equal to 10');
+        if (names.length > 10) throw new AwsJsonError('ValidationException', 'Member must have length less than or equal to 10');
         return {
           Parameters: names.flatMap((name) => {
             const parameter = this.parameters.get(name);
@@ -82,35 +77,20 @@ export class SsmStandIn {
       case 'PutParameter': {
         const name = String(input.Name);
         if (this.parameters.has(name) && input.Overwrite !== true) {
-          throw new SsmError('ParameterAlreadyExists', 'The parameter already exists. To overwrite this value, set the overwrite option in the request to true.');
+          throw new AwsJsonError('ParameterAlreadyExists', 'The parameter already exists. To overwrite this value, set the overwrite option in the request to true.');
         }
         this.put(name, String(input.Value), String(input.Type ?? this.parameters.get(name)?.Type ?? 'String'));
         return { Version: this.parameters.get(name)?.Version, Tier: 'Standard' };
       }
       default:
-        throw new SsmError('InvalidAction', `The stand-in does not implement ${operation}`);
+        throw new AwsJsonError('InvalidAction', `The stand-in does not implement ${operation}`);
     }
   }
 
   listen(port: number, host = '127.0.0.1'): Promise<number> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const operation = String(request.headers['x-amz-target'] ?? '').replace(/^AmazonSSM\./, '');
-        let status = 200;
-        let body: unknown;
-        try {
-          body = this.handle(operation, JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>);
-        } catch (error) {
-          status = 400;
-          body = error instanceof SsmError ? { __type: error.type, message: error.message } : { __type: 'InternalServerError', message: 'stand-in failure' };
-        }
-        response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
-        response.end(JSON.stringify(body));
-      });
-    });
-    return listen(this.server, port, host);
+    const { server, listening } = listenAwsJson((operation, input) => this.handle(operation, input), { targetPrefix: 'AmazonSSM', contentType: 'application/x-amz-json-1.1' }, port, host);
+    this.server = server;
+    return listening;
   }
 
   close(): Promise<void> {

@@ -95,7 +95,7 @@ describe('the ops CLI', () => {
 
   it('lists the flags with their defaults', async () => {
     const listed = await ops('flags', 'list');
-    expect(listed.stdout.trim().split('\n')).toEqual(['shortening\ton', 'customAliases\ton', 'passwordProtection\ton', 'expiration\ton', 'maintenance\toff', 'customDomains\ton', 'smartLinks\ton']);
+    expect(listed.stdout.trim().split('\n')).toEqual(['shortening\ton', 'customAliases\ton', 'passwordProtection\ton', 'expiration\ton', 'maintenance\toff', 'customDomains\ton', 'smartLinks\ton', 'webhooks\ton']);
   });
 
   it.each([
