@@ -5,7 +5,9 @@ import { viewLink, type ManagementDeps } from '../shared/domain/links/link-viewi
 import { usageReport } from '../shared/domain/limits/usage-report';
 import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
 import type { LinkDomains } from '../shared/domain/domains/link-domains';
-import { parseStatsDays, statsOfLink } from '../shared/domain/analytics/link-stats';
+import { parseStatsQuery, statsOfLink, statsRowsOfLink } from '../shared/domain/analytics/link-stats';
+import { STATS_ROW_HEADER } from '../shared/domain/analytics/stats-rows';
+import { csvDownload } from '../shared/http/csv';
 import { accountCaller, managementContext } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';
 import type { Operation } from '../shared/http/guarded-handler';
@@ -38,8 +40,10 @@ export const OPERATIONS: Record<string, Operation<LinksApi>> = {
     return noContent();
   },
   'GET /v2/links/{code}/stats': async (event, admission, api) => {
-    const days = parseStatsDays(event.queryStringParameters);
-    return json(200, await statsOfLink(code(event), days, await context(event, admission, api), api.deps));
+    const { days, format } = parseStatsQuery(event.queryStringParameters);
+    if (format === 'json') return json(200, await statsOfLink(code(event), days, await context(event, admission, api), api.deps));
+    const { shortCode, rows } = await statsRowsOfLink(code(event), days, await context(event, admission, api), api.deps);
+    return csvDownload(STATS_ROW_HEADER, rows, `${shortCode}-clicks-${days}d.csv`);
   },
   'GET /v2/usage': async (_event, admission, api) =>
     json(200, await usageReport(accountCaller(admission), admission.rateLimit, api.deps.usage, Date.now())),

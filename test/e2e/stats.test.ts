@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { OwnMessages } from '../../functions/shared/domain/messages';
 import { createApiKey, eventually, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
 import { ISO_MS } from '../support/spec-shapes';
@@ -82,6 +83,19 @@ describe('click statistics', () => {
     expect(counted.days.slice(0, 6).every((day) => day.clicks === 0)).toBe(true);
     const view = (await http('GET', `/v2/links/${code}`, { headers: jsonHeaders(apiKey) })).json<{ clicks: number }>();
     expect(view.clicks).toBe(counted.total);
+
+    // The same window as CSV (issue 20): a row per day and dimension value, the same numbers.
+    const exported = await http('GET', `/v2/links/${code}/stats?days=7&format=csv`, { headers: jsonHeaders(apiKey) });
+    expect([exported.status, exported.headers['content-type'], exported.headers['content-disposition']]).toEqual([200, 'text/csv; charset=utf-8', `attachment; filename="${code}-clicks-7d.csv"`]);
+    const rows = parse(exported.text, { columns: true, cast: (value, context) => (context.column === 'clicks' ? Number(value) : value) }) as Array<{ date: string; dimension: string; value: string; clicks: number }>;
+    expect(rows.filter((row) => row.dimension === 'clicks').map((row) => [row.date, row.clicks])).toEqual(counted.days.map((day) => [day.date, day.clicks]));
+    const todays = (dimension: string) => Object.fromEntries(rows.filter((row) => row.date === today && row.dimension === dimension).map((row) => [row.value, row.clicks]));
+    expect(todays('country')).toEqual(Object.fromEntries(counted.countries.map((entry) => [entry.country, entry.clicks])));
+    expect(todays('referrer')).toEqual(Object.fromEntries(counted.referrers.map((entry) => [entry.host, entry.clicks])));
+    expect(todays('device')).toEqual({ desktop: 2, mobile: 1, tablet: 1, bot: 1, other: 1 });
+    expect(todays('destination')).toEqual({ default: 6 });
+    const badFormat = await http('GET', `/v2/links/${code}/stats?format=xml`, { headers: jsonHeaders(apiKey) });
+    expect([badFormat.status, badFormat.json<{ message: string }>().message]).toEqual([400, OwnMessages.statsFormatParameter]);
   }, 40_000);
 
   it('count a password link only on the 302 after the right password, and a maxClicks link once per click', async () => {

@@ -1485,6 +1485,7 @@ export interface operations {
         parameters: {
             query?: {
                 days?: number;
+                format?: "json" | "csv";
                 domain?: string;
             };
             header?: never;
@@ -1496,7 +1497,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The counts. */
+            /** @description The counts; with `format=csv`, the window as CSV (`date,dimension,value,clicks`): one row per day and dimension value, no top-10 cut. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1532,6 +1533,7 @@ export interface operations {
                             [key: string]: number;
                         };
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -56,6 +56,7 @@ export const OwnMessages = {
   formatParameter: 'format must be svg or png',
   sizeParameter: 'size must be a whole number from 128 to 1024',
   daysParameter: 'days must be a whole number from 1 to 90',
+  statsFormatParameter: 'format must be json or csv',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
   idempotencyKeyReused: 'Idempotency-Key has already been used with a different request',
   idempotencyKeyInProgress: 'A request with this Idempotency-Key is still in progress',

@@ -6,17 +6,22 @@ import type { DayCounts } from './click-counts';
 import { linkKey } from '../links/link';
 import { viewLink, type ManagementContext, type ManagementDeps } from '../links/link-viewing';
 import type { ClickStatsStore } from '../ports';
+import { statsRows, type StatsRow } from './stats-rows';
 
 export const STATS_DAYS = { min: 1, max: 90, default: 30 } as const;
 const TOP = 10;
 
+export const STATS_FORMATS = ['json', 'csv'] as const;
+
 /** GET /v2/links/{code}/stats query parameters. */
 export const statsQuerySchema = z.object({
   days: z.optional(wholeNumberParameter(STATS_DAYS.min, STATS_DAYS.max, OwnMessages.daysParameter)),
+  format: z.optional(z.enum(STATS_FORMATS, { error: OwnMessages.statsFormatParameter })),
 });
 
-export function parseStatsDays(parameters: Record<string, string | undefined> | null): number {
-  return parseOrRefuse(statsQuerySchema, parameters ?? {}).days ?? STATS_DAYS.default;
+export function parseStatsQuery(parameters: Record<string, string | undefined> | null): { days: number; format: (typeof STATS_FORMATS)[number] } {
+  const query = parseOrRefuse(statsQuerySchema, parameters ?? {});
+  return { days: query.days ?? STATS_DAYS.default, format: query.format ?? 'json' };
 }
 
 export interface LinkStats {
@@ -74,15 +79,24 @@ export function linkStats(code: string, total: number, window: readonly string[]
   };
 }
 
-/** GET /v2/links/{code}/stats: the owner's link (the same 404 as its view), its all-time total and its window. */
-export async function statsOfLink(
-  code: string,
-  days: number,
-  context: ManagementContext,
-  deps: { links: ManagementDeps['links']; stats: Pick<ClickStatsStore, 'days'> },
-): Promise<LinkStats> {
+type StatsDeps = { links: ManagementDeps['links']; stats: Pick<ClickStatsStore, 'days'> };
+
+/** The owner's link (the same 404 as its view) and its counted days over the window. */
+async function countedWindow(code: string, days: number, context: ManagementContext, deps: StatsDeps) {
   const link = await viewLink(code, context, deps);
   const window = statsWindow(days, context.nowMs);
   const counted = await deps.stats.days(linkKey(context.domain, link.shortCode), window[0] ?? '', window[window.length - 1] ?? '');
+  return { link, window, counted };
+}
+
+/** GET /v2/links/{code}/stats: the link's all-time total and its window. */
+export async function statsOfLink(code: string, days: number, context: ManagementContext, deps: StatsDeps): Promise<LinkStats> {
+  const { link, window, counted } = await countedWindow(code, days, context, deps);
   return linkStats(link.shortCode, link.clicks, window, counted);
+}
+
+/** GET /v2/links/{code}/stats?format=csv: the window's rows, one per day and dimension value (stats-rows.ts). */
+export async function statsRowsOfLink(code: string, days: number, context: ManagementContext, deps: StatsDeps): Promise<{ shortCode: string; rows: StatsRow[] }> {
+  const { link, window, counted } = await countedWindow(code, days, context, deps);
+  return { shortCode: link.shortCode, rows: statsRows(window, counted) };
 }

@@ -185,7 +185,11 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     bearer: true,
     guarded: true,
     query: z.extend(statsQuerySchema, domainQuery.shape),
-    success: { status: 200, description: 'The counts.', content: json(linkStatsBody) },
+    success: {
+      status: 200,
+      description: 'The counts; with `format=csv`, the window as CSV (`date,dimension,value,clicks`): one row per day and dimension value, no top-10 cut.',
+      content: { ...json(linkStatsBody), 'text/csv': { raw: { schema: { type: 'string' } } } },
+    },
     errors: [400, ...LINK_ERRORS],
   },
   'GET /v2/usage': {

@@ -1,0 +1,26 @@
+import type { HttpResponse } from './responses';
+import { HSTS_HEADER } from './headers';
+
+/** A spreadsheet would run a cell starting with one of these as a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** RFC 4180: quoted when it holds a comma, quote or line break; a would-be formula gets a leading apostrophe. */
+function cell(value: string | number): string {
+  const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** A CSV download: a header row, CRLF line ends, UTF-8, never cached, named for the browser's save dialog. */
+export function csvDownload(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>, filename: string): HttpResponse {
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...HSTS_HEADER,
+    },
+    body: [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n',
+  };
+}
