@@ -145,7 +145,8 @@ export async function linkStats(client: ShortenerClient, code: string, options: 
   const { data, error, response } = await client.GET('/v2/links/{code}/stats', {
     params: { path: { code }, query: { ...(options.days ? { days: Number(options.days) } : {}), ...(options.domain ? { domain: options.domain } : {}) } },
   });
-  if (!data) throw new ApiRefusal(messageOf(error, response.status));
+  // Without format=csv the answer is the JSON body (the document lists both).
+  if (!data || typeof data === 'string') throw new ApiRefusal(messageOf(error, response.status));
   if (options.json) {
     io.out(`${JSON.stringify(data, null, 2)}\n`);
     return;

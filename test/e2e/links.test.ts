@@ -125,7 +125,24 @@ describe('GET /v2/links', () => {
     expect(active.links.map((link) => link.shortCode)).toEqual([kept.shortCode]);
   });
 
+  it('searches codes, aliases and destinations, ignoring case, in the forms people type (issue 20)', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const alias = `Spring-${Date.now().toString(36)}`;
+    const sale = await shorten(apiKey, { url: 'https://shop.example.com/sale', alias });
+    const books = await shorten(apiKey, { url: 'https://bücher.de/küche' });
+    await shorten(apiKey, { url: 'https://example.org/other' });
+    const found = async (search: string, extra = '') =>
+      (await call('GET', `/v2/links?search=${encodeURIComponent(search)}${extra}`, apiKey)).json<{ links: Array<{ shortCode: string }> }>().links.map((link) => link.shortCode);
+    expect(await found(alias.toLowerCase())).toEqual([sale.shortCode]);
+    expect(await found('SHOP.EXAMPLE')).toEqual([sale.shortCode]);
+    expect(await found('BÜCHER.de/KÜCHE')).toEqual([books.shortCode]);
+    expect(await found('xn--bcher')).toEqual([books.shortCode]);
+    expect(await found('sale', '&status=deleted')).toEqual([]);
+    expect(await found('nowhere at all')).toEqual([]);
+  });
+
   it.each([
+    ['search=', OwnMessages.searchParameter],
     ['limit=0', OwnMessages.limitParameter],
     ['limit=101', OwnMessages.limitParameter],
     ['limit=ten', OwnMessages.limitParameter],

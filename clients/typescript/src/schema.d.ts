@@ -1129,6 +1129,7 @@ export interface operations {
                 cursor?: string;
                 status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
                 domain?: string;
+                search?: string;
             };
             header?: never;
             path?: never;

@@ -53,6 +53,7 @@ export const OwnMessages = {
   limitParameter: 'limit must be a whole number from 1 to 100',
   cursorParameter: 'cursor is not valid: pass the nextCursor of a previous page',
   statusParameter: 'status must be one of active, expired, used-up, disabled, deleted',
+  searchParameter: 'search must be 1 to 200 characters',
   formatParameter: 'format must be svg or png',
   sizeParameter: 'size must be a whole number from 128 to 1024',
   daysParameter: 'days must be a whole number from 1 to 90',

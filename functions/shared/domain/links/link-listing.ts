@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import * as z from 'zod/mini';
 import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
@@ -45,6 +46,7 @@ export const listQuerySchema = z.object({
   cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
   status: z.optional(z.enum(LINK_STATUSES, OwnMessages.statusParameter)),
   domain: z.optional(z.string().check(z.maxLength(300, OwnMessages.domainParameter))),
+  search: z.optional(z.string().check(z.minLength(1, OwnMessages.searchParameter), z.maxLength(200, OwnMessages.searchParameter))),
 });
 
 export interface ListQuery {
@@ -53,12 +55,20 @@ export interface ListQuery {
   status?: LinkStatus;
   /** Only links on this host: a custom domain, or the shared domain's host. */
   domain?: string;
+  /** Only links whose code (or alias) or destination contains this, ignoring case (issue 20). */
+  search?: string;
 }
 
 export function parseListQuery(parameters: Record<string, string | undefined> | null): ListQuery {
-  const { limit, cursor, status, domain } = parseOrRefuse(listQuerySchema, parameters ?? {});
+  const { limit, cursor, status, domain, search } = parseOrRefuse(listQuerySchema, parameters ?? {});
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  return { limit: limit ?? LIST_LIMIT.default, ...(after ? { after } : {}), ...(status ? { status } : {}), ...(domain === undefined ? {} : { domain }) };
+  return {
+    limit: limit ?? LIST_LIMIT.default,
+    ...(after ? { after } : {}),
+    ...(status ? { status } : {}),
+    ...(domain === undefined ? {} : { domain }),
+    ...(search === undefined ? {} : { search }),
+  };
 }
 
 export interface LinkPage {
@@ -75,9 +85,26 @@ function domainFilter(requested: string | undefined, shortBaseUrl: string): ((li
   return (link) => link.domain === name;
 }
 
+/** A destination as people type it: stored URLs are ASCII (punycode hosts, percent-encoded paths). */
+function readable(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${domainToUnicode(parsed.hostname)}${parsed.port ? `:${parsed.port}` : ''}${decodeURIComponent(parsed.pathname + parsed.search + parsed.hash)}`;
+  } catch {
+    return url;
+  }
+}
+
+/** `?search=`: a case-insensitive substring of the code (an alias is its code) or of the destination, either form. */
+function searchFilter(search: string | undefined): ((link: LinkRecord) => boolean) | undefined {
+  if (search === undefined) return undefined;
+  const needle = search.toLowerCase();
+  return (link) => [link.code, link.url ?? '', link.url ? readable(link.url) : ''].some((haystack) => haystack.toLowerCase().includes(needle));
+}
+
 /**
  * An account's links, newest first, from the owner index: Query pages, never a Scan. Without a filter one page
- * is one Query of `limit` links; with a status or domain filter pages are read until `limit` links match or 1,000 were
+ * is one Query of `limit` links; with a status, domain or search filter pages are read until `limit` links match or 1,000 were
  * examined. The cursor is where examination stopped, so a link is never returned twice nor skipped, whatever is
  * created meanwhile (new links sort before the cursor).
  */
@@ -88,8 +115,10 @@ export async function listLinks(
   links: Pick<ManagedLinkStore, 'listByOwner'>,
 ): Promise<LinkPage> {
   const onDomain = domainFilter(query.domain, context.shortBaseUrl);
-  const filtered = query.status !== undefined || onDomain !== undefined;
-  const matches = (link: LinkRecord) => (query.status === undefined || statusOf(link, context.nowMs) === query.status) && (onDomain?.(link) ?? true);
+  const searched = searchFilter(query.search);
+  const filtered = query.status !== undefined || onDomain !== undefined || searched !== undefined;
+  const matches = (link: LinkRecord) =>
+    (query.status === undefined || statusOf(link, context.nowMs) === query.status) && (onDomain?.(link) ?? true) && (searched?.(link) ?? true);
   const chosen: LinkRecord[] = [];
   let after = query.after;
   let examined = 0;

@@ -66,6 +66,41 @@ describe('listing an account\'s links', () => {
   });
 });
 
+describe('searching an account\'s links (issue 20)', () => {
+  const searchable = links(6, (i) =>
+    [
+      { code: 'Spring-Sale', isAlias: true, url: 'https://shop.example.com/spring' },
+      { url: 'https://xn--bcher-kva.de/k%C3%BCche' },
+      { url: 'https://example.org/SUMMER?utm=x' },
+      { code: 'abc', url: undefined, deleted: true },
+      {},
+      { url: 'https://example.org/spring-2' },
+    ][i] ?? {},
+  );
+
+  it.each([
+    ['spring', ['code0005', 'Spring-Sale']],
+    ['SALE', ['Spring-Sale']],
+    ['bücher', ['code0001']],
+    ['küche', ['code0001']],
+    ['%c3%bc', ['code0001']],
+    ['summer?utm', ['code0002']],
+    ['abc', ['abc']],
+    ['nothing like it', []],
+  ])('%j finds the code, alias or destination containing it, ignoring case', async (search, expected) => {
+    const page = await listLinks('acct:a', parseListQuery({ search }), context, indexOf(searchable));
+    expect(page.links.map((link) => link.shortCode)).toEqual(expected);
+  });
+
+  it('combines with status and stays within the 1,000-examined bound', async () => {
+    expect((await listLinks('acct:a', parseListQuery({ search: 'spring', status: 'active' }), context, indexOf(searchable))).links).toHaveLength(2);
+    const many = indexOf(links(1_500, (i) => (i === 0 ? { url: 'https://needle.example/' } : {})));
+    const first = await listLinks('acct:a', parseListQuery({ search: 'needle' }), context, many);
+    expect(first).toEqual({ links: [], nextCursor: expect.any(String) });
+    expect((await listLinks('acct:a', parseListQuery({ search: 'needle', cursor: first.nextCursor ?? '' }), context, many)).links.map((link) => link.shortCode)).toEqual(['code0000']);
+  });
+});
+
 describe('list query parameters', () => {
   it('default to 20 links, any status', () => {
     expect(parseListQuery(null)).toEqual({ limit: 20 });
@@ -78,6 +113,8 @@ describe('list query parameters', () => {
     [{ cursor: 'abc' }, OwnMessages.cursorParameter],
     [{ cursor: encodeCursor({ code: 'a/b', createdAt: '2026-01-01T00:00:00.000Z' }) }, OwnMessages.cursorParameter],
     [{ status: 'Active' }, OwnMessages.statusParameter],
+    [{ search: '' }, OwnMessages.searchParameter],
+    [{ search: 'x'.repeat(201) }, OwnMessages.searchParameter],
   ])('refuse %j naming the parameter', (parameters, message) => {
     expect(() => parseListQuery(parameters)).toThrow(new InvalidRequest(message));
   });
