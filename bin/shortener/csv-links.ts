@@ -55,6 +55,8 @@ export function linkRequestOf(row: Record<string, string>): Record<string, unkno
   for (const field of ['expiresIn', 'maxClicks'] as const) if (row[field]?.trim()) request[field] = numberOrText(row[field]);
   for (const field of ['rules', 'variants', 'utm'] as const) if (row[field]?.trim()) request[field] = jsonOrText(row[field]);
   if (row.forwardQuery?.trim()) request.forwardQuery = booleanOrText(row.forwardQuery);
+  // Tags in one cell, separated by commas or spaces: `spring, promo`.
+  if (row.tags?.trim()) request.tags = row.tags.split(/[\s,]+/).filter(Boolean);
   return request;
 }
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { listLinks, parseListQuery } from '../shared/domain/links/link-listing';
+import { countTags, listLinks, parseListQuery } from '../shared/domain/links/link-listing';
 import { deleteLink, editLink } from '../shared/domain/links/link-management';
 import { viewLink, type ManagementDeps } from '../shared/domain/links/link-viewing';
 import { usageReport } from '../shared/domain/limits/usage-report';
@@ -45,6 +45,7 @@ export const OPERATIONS: Record<string, Operation<LinksApi>> = {
     const { shortCode, rows } = await statsRowsOfLink(code(event), days, await context(event, admission, api), api.deps);
     return csvDownload(STATS_ROW_HEADER, rows, `${shortCode}-clicks-${days}d.csv`);
   },
+  'GET /v2/tags': async (_event, admission, api) => json(200, await countTags(accountCaller(admission).owner, api.deps.links)),
   'GET /v2/usage': async (_event, admission, api) =>
     json(200, await usageReport(accountCaller(admission), admission.rateLimit, api.deps.usage, Date.now())),
 };

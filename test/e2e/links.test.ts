@@ -141,6 +141,29 @@ describe('GET /v2/links', () => {
     expect(await found('nowhere at all')).toEqual([]);
   });
 
+  it('tags links on creation, in batches and by PATCH, filters by tag and counts them (issue 20)', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const spring = await shorten(apiKey, { tags: ['Spring', 'promo', 'SPRING'] });
+    const batch = await call('POST', '/v2/shorten/batch', apiKey, { urls: [{ url: 'https://example.com/b1', tags: ['promo'] }, { url: 'https://example.com/b2', tags: ['two words'] }] });
+    const [tagged, refused] = batch.json<{ results: Array<{ success: boolean; shortCode?: string; error?: string }> }>().results;
+    expect(refused).toMatchObject({ success: false, error: OwnMessages.tagsInvalid });
+    expect((await call('GET', `/v2/links/${spring.shortCode}`, apiKey)).json()).toMatchObject({ tags: ['spring', 'promo'] });
+    const byTag = async (tag: string) => (await call('GET', `/v2/links?tag=${tag}`, apiKey)).json<{ links: Array<{ shortCode: string }> }>().links.map((link) => link.shortCode);
+    expect(await byTag('PROMO')).toEqual([tagged?.shortCode, spring.shortCode]);
+    expect((await call('GET', '/v2/tags', apiKey)).json()).toEqual({ tags: [{ tag: 'promo', links: 2 }, { tag: 'spring', links: 1 }], complete: true });
+
+    expect((await call('PATCH', `/v2/links/${spring.shortCode}`, apiKey, { tags: ['autumn'] })).json()).toMatchObject({ tags: ['autumn'] });
+    expect(await byTag('spring')).toEqual([]);
+    const untagged = (await call('PATCH', `/v2/links/${spring.shortCode}`, apiKey, { tags: [] })).json();
+    expect(untagged).not.toHaveProperty('tags');
+    expect((await call('GET', '/v2/tags', apiKey)).json()).toEqual({ tags: [{ tag: 'promo', links: 1 }], complete: true });
+    expectBadRequest(await call('POST', '/v2/shorten', apiKey, { url: 'https://example.com/', tags: Array.from({ length: 11 }, (_, index) => `t${index}`) }), 'POST', '/v2/shorten', OwnMessages.tagsInvalid);
+    expectBadRequest(await call('GET', '/v2/links?tag=no%20spaces', apiKey), 'GET', '/v2/links', OwnMessages.tagParameter);
+    // Another account's tags are its own.
+    const { apiKey: other } = await createApiKey('PRO');
+    expect((await call('GET', '/v2/tags', other)).json()).toEqual({ tags: [], complete: true });
+  });
+
   it.each([
     ['search=', OwnMessages.searchParameter],
     ['limit=0', OwnMessages.limitParameter],

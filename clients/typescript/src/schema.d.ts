@@ -132,6 +132,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's tags
+         * @description Every tag on the account's links with how many carry it, most used first. It reads the account's newest 10,000 links at most; `complete` is false when there are more.
+         */
+        get: operations["listTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/usage": {
         parameters: {
             query?: never;
@@ -958,6 +978,7 @@ export interface operations {
                     expiresIn?: number | null;
                     maxClicks?: number | null;
                     domain?: string | null;
+                    tags?: string[] | null;
                     rules?: {
                         url: string;
                         when: {
@@ -1046,6 +1067,7 @@ export interface operations {
                         expiresIn?: number | null;
                         maxClicks?: number | null;
                         domain?: string | null;
+                        tags?: string[] | null;
                         rules?: {
                             url: string;
                             when: {
@@ -1130,6 +1152,7 @@ export interface operations {
                 status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
                 domain?: string;
                 search?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -1165,6 +1188,7 @@ export interface operations {
                             passwordProtected: boolean;
                             /** @enum {string} */
                             status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                            tags?: string[];
                             rules?: {
                                 url: string;
                                 when: {
@@ -1248,6 +1272,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {
@@ -1340,6 +1365,7 @@ export interface operations {
                     expiresIn?: number | null;
                     maxClicks?: number | null;
                     password?: string | null;
+                    tags?: string[] | null;
                     rules?: {
                         url: string;
                         when: {
@@ -1400,6 +1426,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {
@@ -1540,6 +1567,39 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tags. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tags: {
+                            tag: string;
+                            links: number;
+                        }[];
+                        complete: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2270,6 +2330,7 @@ export interface operations {
                     expiresIn?: number | null;
                     maxClicks?: number | null;
                     domain?: string | null;
+                    tags?: string[] | null;
                     rules?: {
                         url: string;
                         when: {
@@ -2357,6 +2418,7 @@ export interface operations {
                         expiresIn?: number | null;
                         maxClicks?: number | null;
                         domain?: string | null;
+                        tags?: string[] | null;
                         rules?: {
                             url: string;
                             when: {
@@ -2517,6 +2579,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {
@@ -2600,6 +2663,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {
@@ -2683,6 +2747,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {
@@ -2766,6 +2831,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {
@@ -2849,6 +2915,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {
@@ -2932,6 +2999,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {
@@ -3015,6 +3083,7 @@ export interface operations {
                         passwordProtected: boolean;
                         /** @enum {string} */
                         status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
                         rules?: {
                             url: string;
                             when: {

@@ -14,7 +14,7 @@ const DESTINATION_ATTRIBUTES = '#url, passwordHash, #rules, #variants, #forwardQ
 const DESTINATION_NAMES = { '#url': 'url', '#rules': 'rules', '#variants': 'variants', '#forwardQuery': 'forwardQuery', '#utm': 'utm' };
 
 /** Fields an edit sets or (null) removes as they are; expiresAt goes with the TTL. */
-const EDITABLE_ATTRIBUTES = ['url', 'maxClicks', 'passwordHash', 'rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl'] as const;
+const EDITABLE_ATTRIBUTES = ['url', 'maxClicks', 'passwordHash', 'tags', 'rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl'] as const;
 
 type LinkItem = LinkRecord & { [TTL_ATTRIBUTE]?: number };
 

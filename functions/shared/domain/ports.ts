@@ -53,6 +53,7 @@ export interface LinkChanges {
   expiresAt?: string | null;
   maxClicks?: number | null;
   passwordHash?: string | null;
+  tags?: string[] | null;
   rules?: Rule[] | null;
   variants?: Variant[] | null;
   forwardQuery?: true | null;

@@ -20,6 +20,7 @@ export const ROUTES = [
   { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'qr', apiKey: true },
   { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true },
+  { path: '/v2/tags', methods: ['GET'], target: 'links', apiKey: true },
   { path: '/v2/domains', methods: ['GET', 'POST'], target: 'domains', apiKey: true },
   { path: '/v2/domains/{domain}', methods: ['GET', 'PATCH', 'DELETE'], target: 'domains', apiKey: true },
   { path: '/v2/domains/{domain}/verify', methods: ['POST'], target: 'domains', apiKey: true },

@@ -11,7 +11,7 @@ describe('parseLinkRows', () => {
   });
 
   it('refuses a file without a url column, or one that is not CSV, with one line', () => {
-    expect(() => parseLinkRows('link\nhttps://example.com\n', 'a.csv')).toThrow(new UsageError('a.csv has no url column: its header row must name the columns (url,alias,password,expiresIn,maxClicks,domain,rules,variants,forwardQuery,utm,expiredUrl), url at least'));
+    expect(() => parseLinkRows('link\nhttps://example.com\n', 'a.csv')).toThrow(new UsageError('a.csv has no url column: its header row must name the columns (url,alias,password,expiresIn,maxClicks,domain,tags,rules,variants,forwardQuery,utm,expiredUrl), url at least'));
     expect(() => parseLinkRows('url,alias\nx,y,z\n', 'b.csv')).toThrow(/^b\.csv is not a CSV file this command can read: /);
   });
 });
@@ -21,6 +21,11 @@ describe('linkRequestOf', () => {
     expect(linkRequestOf({ url: 'https://example.com', alias: '', password: 'pw12', expiresIn: ' 3600 ', maxClicks: '' })).toEqual({ url: 'https://example.com', password: 'pw12', expiresIn: 3600 });
     expect(linkRequestOf({ url: 'https://example.com', domain: 'go.acme.com' })).toEqual({ url: 'https://example.com', domain: 'go.acme.com' });
     expect(linkRequestOf({ url: 'https://example.com', expiresIn: 'soon', maxClicks: '1.5' })).toEqual({ url: 'https://example.com', expiresIn: 'soon', maxClicks: '1.5' });
+  });
+
+  it('reads tags from one cell, separated by commas or spaces (issue 20)', () => {
+    expect(linkRequestOf({ url: 'https://example.com', tags: ' spring, Promo  2026 ' })).toEqual({ url: 'https://example.com', tags: ['spring', 'Promo', '2026'] });
+    expect(linkRequestOf({ url: 'https://example.com', tags: ' ' })).toEqual({ url: 'https://example.com' });
   });
 
   it('reads smart-link cells: JSON for rules, variants and utm, true/false for forwardQuery, text otherwise', () => {

@@ -128,6 +128,7 @@ async function store(request: LinkRequest, domain: string | undefined, context: 
     ...(request.password !== undefined ? { passwordHash: await hashPassword(request.password) } : {}),
     ...(request.expiresIn !== undefined ? { expiresAt: new Date(context.nowMs + request.expiresIn * 1000).toISOString() } : {}),
     ...(request.maxClicks !== undefined ? { maxClicks: request.maxClicks } : {}),
+    ...(request.tags?.length ? { tags: request.tags } : {}),
     ...(request.rules !== undefined ? { rules: request.rules } : {}),
     ...(request.variants !== undefined ? { variants: request.variants } : {}),
     ...(request.forwardQuery ? { forwardQuery: true } : {}),

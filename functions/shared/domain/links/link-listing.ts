@@ -8,6 +8,7 @@ import { asciiDomain } from '../domains/host-name';
 import { isSharedHost } from '../domains/link-domains';
 import { keyOf, LINK_STATUSES, statusOf, toLinkView, type LinkRecord, type LinkStatus, type LinkView } from './link';
 import { looksLikeShortCode } from './short-code';
+import { TAG_PATTERN } from './link-request';
 
 export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 /** A status filter reads at most this many links per request; the cursor then carries on where it stopped. */
@@ -47,6 +48,7 @@ export const listQuerySchema = z.object({
   status: z.optional(z.enum(LINK_STATUSES, OwnMessages.statusParameter)),
   domain: z.optional(z.string().check(z.maxLength(300, OwnMessages.domainParameter))),
   search: z.optional(z.string().check(z.minLength(1, OwnMessages.searchParameter), z.maxLength(200, OwnMessages.searchParameter))),
+  tag: z.optional(z.string().check(z.regex(TAG_PATTERN, OwnMessages.tagParameter))),
 });
 
 export interface ListQuery {
@@ -57,10 +59,12 @@ export interface ListQuery {
   domain?: string;
   /** Only links whose code (or alias) or destination contains this, ignoring case (issue 20). */
   search?: string;
+  /** Only links with this tag (lower-cased, as tags are stored). */
+  tag?: string;
 }
 
 export function parseListQuery(parameters: Record<string, string | undefined> | null): ListQuery {
-  const { limit, cursor, status, domain, search } = parseOrRefuse(listQuerySchema, parameters ?? {});
+  const { limit, cursor, status, domain, search, tag } = parseOrRefuse(listQuerySchema, parameters ?? {});
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   return {
     limit: limit ?? LIST_LIMIT.default,
@@ -68,6 +72,7 @@ export function parseListQuery(parameters: Record<string, string | undefined> | 
     ...(status ? { status } : {}),
     ...(domain === undefined ? {} : { domain }),
     ...(search === undefined ? {} : { search }),
+    ...(tag === undefined ? {} : { tag: tag.toLowerCase() }),
   };
 }
 
@@ -104,7 +109,7 @@ function searchFilter(search: string | undefined): ((link: LinkRecord) => boolea
 
 /**
  * An account's links, newest first, from the owner index: Query pages, never a Scan. Without a filter one page
- * is one Query of `limit` links; with a status, domain or search filter pages are read until `limit` links match or 1,000 were
+ * is one Query of `limit` links; with a status, domain, search or tag filter pages are read until `limit` links match or 1,000 were
  * examined. The cursor is where examination stopped, so a link is never returned twice nor skipped, whatever is
  * created meanwhile (new links sort before the cursor).
  */
@@ -116,9 +121,13 @@ export async function listLinks(
 ): Promise<LinkPage> {
   const onDomain = domainFilter(query.domain, context.shortBaseUrl);
   const searched = searchFilter(query.search);
-  const filtered = query.status !== undefined || onDomain !== undefined || searched !== undefined;
+  const { tag } = query;
+  const filtered = query.status !== undefined || onDomain !== undefined || searched !== undefined || tag !== undefined;
   const matches = (link: LinkRecord) =>
-    (query.status === undefined || statusOf(link, context.nowMs) === query.status) && (onDomain?.(link) ?? true) && (searched?.(link) ?? true);
+    (query.status === undefined || statusOf(link, context.nowMs) === query.status) &&
+    (onDomain?.(link) ?? true) &&
+    (searched?.(link) ?? true) &&
+    (tag === undefined || (link.tags ?? []).includes(tag));
   const chosen: LinkRecord[] = [];
   let after = query.after;
   let examined = 0;
@@ -140,3 +149,31 @@ export async function listLinks(
     }
   }
 }
+
+/** GET /v2/tags reads at most this many of an account's links (newest first), and says when it stopped short. */
+export const MAX_LINKS_FOR_TAGS = 10_000;
+
+export interface TagCounts {
+  tags: Array<{ tag: string; links: number }>;
+  /** False when the account has more links than were read: the counts are those of its newest MAX_LINKS_FOR_TAGS. */
+  complete: boolean;
+}
+
+/** The account's tags with how many of its links carry each, most used first (ties by name). */
+export async function countTags(owner: string, links: Pick<ManagedLinkStore, 'listByOwner'>): Promise<TagCounts> {
+  const counts = new Map<string, number>();
+  let after: LinkPosition | undefined;
+  let read = 0;
+  for (;;) {
+    const page = await links.listByOwner(owner, { limit: INDEX_PAGE, ...(after ? { after } : {}) });
+    for (const link of page.links) for (const tag of link.tags ?? []) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    read += page.links.length;
+    const last = page.links.at(-1);
+    if (!page.more || !last) return { tags: sortedCounts(counts), complete: true };
+    if (read >= MAX_LINKS_FOR_TAGS) return { tags: sortedCounts(counts), complete: false };
+    after = { code: keyOf(last), createdAt: last.createdAt };
+  }
+}
+
+const sortedCounts = (counts: Map<string, number>) =>
+  [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)).map(([tag, links]) => ({ tag, links }));

@@ -79,6 +79,7 @@ export async function editLink(code: string, body: object, context: ManagementCo
     ...(patch.expiresIn !== undefined ? { expiresAt: patch.expiresIn === null ? null : new Date(context.nowMs + patch.expiresIn * 1000).toISOString() } : {}),
     ...(patch.maxClicks !== undefined ? { maxClicks: patch.maxClicks } : {}),
     ...(patch.password !== undefined ? { passwordHash: patch.password === null ? null : await hashPassword(patch.password) } : {}),
+    ...(patch.tags !== undefined ? { tags: patch.tags === null || patch.tags.length === 0 ? null : patch.tags } : {}),
     ...(patch.rules !== undefined ? { rules: patch.rules } : {}),
     ...(patch.variants !== undefined ? { variants: patch.variants } : {}),
     ...(patch.forwardQuery !== undefined ? { forwardQuery: patch.forwardQuery === true ? true : null } : {}),

@@ -22,6 +22,13 @@ const password = z
 const expiresIn = z
   .int({ error: OwnMessages.expiresInInvalid })
   .check(z.minimum(MIN_EXPIRES_IN_SECONDS, Messages.expiresInTooShort), z.maximum(MAX_EXPIRES_IN_SECONDS, OwnMessages.expiresInTooLarge));
+/** Tags (issue 20): up to 10, each 1–32 letters, digits, `-` or `_`; stored lower-cased, repeats dropped. */
+export const MAX_TAGS = 10;
+export const TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+const tags = z.pipe(
+  z.array(z.string({ error: OwnMessages.tagsInvalid }).check(z.regex(TAG_PATTERN, OwnMessages.tagsInvalid)), { error: OwnMessages.tagsInvalid }).check(z.maxLength(MAX_TAGS, OwnMessages.tagsInvalid)),
+  z.transform((given: string[]) => [...new Set(given.map((tag) => tag.toLowerCase()))]),
+);
 const maxClicks = z
   .int({ error: OwnMessages.maxClicksInvalid })
   .check(z.minimum(1, OwnMessages.maxClicksInvalid), z.maximum(MAX_CLICKS_LIMIT, OwnMessages.maxClicksTooLarge));
@@ -38,6 +45,7 @@ export const linkRequestSchema = z.object({
   maxClicks: nullAsAbsent(maxClicks),
   /** The custom domain (issue 17): checked against the caller's domains when the link is stored (domains/link-domains.ts). */
   domain: nullAsAbsent(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.domainParameter))),
+  tags: nullAsAbsent(tags),
 });
 
 /**
@@ -50,6 +58,8 @@ export const linkPatchSchema = z.object({
   expiresIn: z.optional(z.nullable(expiresIn)),
   maxClicks: z.optional(z.nullable(maxClicks)),
   password: z.optional(z.nullable(password)),
+  /** Replaces the link's tags; `null` or `[]` removes them. */
+  tags: z.optional(z.nullable(tags)),
 });
 
 /** Besides these, a request and an edit may carry the smart-link fields (destinations/smart-link-request.ts). */

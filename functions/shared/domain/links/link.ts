@@ -26,6 +26,8 @@ export interface LinkRecord extends SmartFields {
   disabledReason?: string;
   /** Last change by the owner or an operator; links created before edits existed have none (createdAt stands in). */
   updatedAt?: string;
+  /** Lower-cased, no repeats, at most 10 (issue 20); absent when none. */
+  tags?: string[];
   /** Epoch ms until which copies of this plain link may exist in containers and browsers (see cache-lease.ts). */
   cacheLeaseUntil?: number;
   /** Epoch ms until which no new lease may be taken: an edit is waiting for the copies to go. */
@@ -74,6 +76,7 @@ export interface LinkView {
   clicks: number;
   passwordProtected: boolean;
   status: LinkStatus;
+  tags?: string[];
   rules?: SmartFields['rules'];
   variants?: SmartFields['variants'];
   /** Shown only when on. */
@@ -113,6 +116,7 @@ export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number
     clicks: link.clicks,
     passwordProtected: link.passwordHash !== undefined,
     status,
+    ...(link.tags ? { tags: link.tags } : {}),
     ...smartFieldsOf(link, ended),
   };
 }

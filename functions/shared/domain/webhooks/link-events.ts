@@ -29,7 +29,7 @@ export interface LinkChange {
 }
 
 /** Attributes whose change the owner would call an update; clicks, leases and seals are the service's bookkeeping. */
-const EDITED_FIELDS = ['url', 'expiresAt', 'maxClicks', 'passwordHash', 'rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl'] as const;
+const EDITED_FIELDS = ['url', 'expiresAt', 'maxClicks', 'passwordHash', 'tags', 'rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl'] as const;
 
 /** Deterministic ids: a retried stream record or a repeated due event carries the id it had the first time. */
 export function eventId(...parts: string[]): string {

@@ -3,7 +3,7 @@ import { statsQuerySchema } from '../../domain/analytics/link-stats';
 import { MAX_BATCH_ITEMS } from '../../domain/links/batch-request';
 import { linkPatchSchema, linkRequestSchema } from '../../domain/links/link-request';
 import { smartLinkPatchShape, smartLinkRequestShape } from '../../domain/destinations/smart-link-request';
-import { listQuerySchema } from '../../domain/links/link-listing';
+import { listQuerySchema, MAX_LINKS_FOR_TAGS } from '../../domain/links/link-listing';
 import { qrQuerySchema } from '../qr-code';
 import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
@@ -19,6 +19,7 @@ import {
   linkPageBody,
   linkStatsBody,
   linkViewBody,
+  tagCountsBody,
   usageBody,
   webhookListBody,
   webhookTestBody,
@@ -191,6 +192,16 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
       content: { ...json(linkStatsBody), 'text/csv': { raw: { schema: { type: 'string' } } } },
     },
     errors: [400, ...LINK_ERRORS],
+  },
+  'GET /v2/tags': {
+    operationId: 'listTags',
+    summary: "The account's tags",
+    description: `Every tag on the account's links with how many carry it, most used first. It reads the account's newest ${MAX_LINKS_FOR_TAGS.toLocaleString('en')} links at most; \`complete\` is false when there are more.`,
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The tags.', content: json(tagCountsBody) },
+    errors: [401, 429, 500, 503],
   },
   'GET /v2/usage': {
     operationId: 'getUsage',

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { FEATURES, PLANS } from '../../domain/limits/plans';
 import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-domain';
 import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
-import type { LinkPage } from '../../domain/links/link-listing';
+import type { LinkPage, TagCounts } from '../../domain/links/link-listing';
 import type { LinkStats } from '../../domain/analytics/link-stats';
 import { DEVICE_CLASSES } from '../../domain/analytics/click';
 import { DEVICES, OPERATING_SYSTEMS, UTM_FIELDS, DESTINATION_LABEL_PATTERN } from '../../domain/destinations/smart-link';
@@ -74,6 +74,7 @@ export const linkViewBody = z.strictObject({
   clicks: count,
   passwordProtected: z.boolean(),
   status: z.enum(LINK_STATUSES),
+  tags: z.optional(z.array(z.string())),
   ...smartLinkBodies,
 });
 
@@ -152,6 +153,8 @@ export const clickEventDataBody = z.strictObject({
 export const quotaEventDataBody = z.strictObject({ month: z.string().check(z.regex(/^\d{4}-\d{2}$/)), used: count, limit: count });
 export const testEventDataBody = z.strictObject({ webhookId: z.string(), url: z.string() });
 
+export const tagCountsBody = z.strictObject({ tags: z.array(z.strictObject({ tag: z.string(), links: count })), complete: z.boolean() });
+
 export const healthBody = z.strictObject({ status: z.literal('ok') });
 
 /** Spec 7.5's 400 shape; 413 shares it. */
@@ -194,6 +197,7 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof usageBody>, UsageReport>>,
   Expect<Same<z.output<typeof domainViewBody>, DomainView>>,
   Expect<Same<z.output<typeof webhookViewBody>, WebhookView>>,
+  Expect<Same<z.output<typeof tagCountsBody>, TagCounts>>,
   Expect<Same<z.output<typeof deliveryAttemptBody>, DeliveryAttempt>>,
   Expect<Same<z.output<typeof clickEventDataBody>, ClickData>>,
 ];

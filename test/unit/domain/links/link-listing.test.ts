@@ -1,6 +1,6 @@
 import { InvalidRequest } from '../../../../functions/shared/domain/errors';
 import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
-import { encodeCursor, listLinks, parseListQuery } from '../../../../functions/shared/domain/links/link-listing';
+import { countTags, encodeCursor, listLinks, parseListQuery } from '../../../../functions/shared/domain/links/link-listing';
 import { OwnMessages } from '../../../../functions/shared/domain/messages';
 import type { LinkPosition } from '../../../../functions/shared/domain/ports';
 
@@ -101,6 +101,24 @@ describe('searching an account\'s links (issue 20)', () => {
   });
 });
 
+describe('tags in the listing (issue 20)', () => {
+  const tagged = links(5, (i) => [{ tags: ['spring', 'promo'] }, { tags: ['promo'] }, {}, { tags: ['spring'] }, { tags: ['autumn'] }][i] ?? {});
+
+  it('filter by one tag, in any case', async () => {
+    const page = await listLinks('acct:a', parseListQuery({ tag: 'SPRING' }), context, indexOf(tagged));
+    expect(page.links.map((link) => [link.shortCode, link.tags])).toEqual([['code0003', ['spring']], ['code0000', ['spring', 'promo']]]);
+  });
+
+  it('are counted per account, most used first, ties by name', async () => {
+    expect(await countTags('acct:a', indexOf(tagged))).toEqual({ tags: [{ tag: 'promo', links: 2 }, { tag: 'spring', links: 2 }, { tag: 'autumn', links: 1 }], complete: true });
+  });
+
+  it('are counted over the newest 10,000 links at most, saying so', async () => {
+    const index = indexOf(links(10_050, () => ({ tags: ['bulk'] })));
+    expect(await countTags('acct:a', index)).toEqual({ tags: [{ tag: 'bulk', links: 10_000 }], complete: false });
+  });
+});
+
 describe('list query parameters', () => {
   it('default to 20 links, any status', () => {
     expect(parseListQuery(null)).toEqual({ limit: 20 });
@@ -114,6 +132,8 @@ describe('list query parameters', () => {
     [{ cursor: encodeCursor({ code: 'a/b', createdAt: '2026-01-01T00:00:00.000Z' }) }, OwnMessages.cursorParameter],
     [{ status: 'Active' }, OwnMessages.statusParameter],
     [{ search: '' }, OwnMessages.searchParameter],
+    [{ tag: 'two words' }, OwnMessages.tagParameter],
+    [{ tag: '' }, OwnMessages.tagParameter],
     [{ search: 'x'.repeat(201) }, OwnMessages.searchParameter],
   ])('refuse %j naming the parameter', (parameters, message) => {
     expect(() => parseListQuery(parameters)).toThrow(new InvalidRequest(message));

@@ -14,6 +14,26 @@ function messageFor(input: unknown): string {
   throw new Error('expected the request to be refused');
 }
 
+describe('tags (issue 20)', () => {
+  it('are kept lower-cased without repeats; null is none', () => {
+    expect(parseLinkRequest({ url, tags: ['Spring', 'promo_2026', 'SPRING', 'a-b'] }).tags).toEqual(['spring', 'promo_2026', 'a-b']);
+    expect(parseLinkRequest({ url, tags: null })).toEqual({ url });
+    expect(parseLinkRequest({ url, tags: 'x'.repeat(32).split('').slice(0, 10) }).tags).toEqual(['x']);
+  });
+
+  it.each([
+    [['spring sale']],
+    [['']],
+    [['x'.repeat(33)]],
+    [['ünïcode']],
+    [Array.from({ length: 11 }, (_, index) => `t${index}`)],
+    ['spring'],
+    [[1]],
+  ])('refuse %j with one message', (tags) => {
+    expect(messageFor({ url, tags })).toBe(OwnMessages.tagsInvalid);
+  });
+});
+
 describe('a link request', () => {
   it('keeps the fields it was given and ignores unknown ones', () => {
     expect(parseLinkRequest({ url, alias: 'my-link', password: 'secret', expiresIn: 60, maxClicks: 1, extra: true })).toEqual({
