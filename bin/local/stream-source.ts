@@ -15,7 +15,7 @@ import type { StreamSourceSpec } from './template';
 const IDLE_POLL_MS = 50;
 
 /** What Lambda hands a function for one stream record. */
-function lambdaRecord(record: StreamRecord, tableName: string, region: string) {
+export function lambdaRecord(record: StreamRecord, tableName: string, region: string) {
   const change = record.dynamodb;
   return {
     eventID: record.eventID,
@@ -28,7 +28,8 @@ function lambdaRecord(record: StreamRecord, tableName: string, region: string) {
       ApproximateCreationDateTime: change?.ApproximateCreationDateTime ? change.ApproximateCreationDateTime.getTime() / 1000 : Date.now() / 1000,
     },
     eventSourceARN: `arn:aws:dynamodb:${region}:000000000000:table/${tableName}/stream/local`,
-    ...(record.userIdentity ? { userIdentity: record.userIdentity } : {}),
+    // A TTL removal names the service that made it; Lambda's record spells the fields in lower camel case.
+    ...(record.userIdentity ? { userIdentity: { type: record.userIdentity.Type, principalId: record.userIdentity.PrincipalId } } : {}),
   };
 }
 

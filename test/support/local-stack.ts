@@ -64,7 +64,7 @@ export async function createApiKey(plan: Plan, options: { monthlyLimit?: number;
   if (options.status && options.status !== 'active') {
     await dynamo().send(new PutCommand({ TableName: stackOutput(StackOutputs.apiKeysTable), Item: { ...issued.record, status: options.status } }));
   }
-  return { apiKey: issued.apiKey, keyId: issued.record.keyId, accountId: issued.account.accountId };
+  return { apiKey: issued.apiKey, keyId: issued.record.keyId, accountId: issued.account.accountId, owner: issued.account.owner };
 }
 
 export async function setFlag(flag: FlagName, enabled: boolean): Promise<void> {

@@ -1,0 +1,29 @@
+import { lambdaRecord } from '../../../bin/local/stream-source';
+
+/** The local stream player hands records over in Lambda's shape, whatever shape the streams SDK reads them in. */
+describe('a stream record as Lambda delivers it', () => {
+  it('names its table\'s stream, gives its time in seconds, and spells a TTL removal\'s identity as Lambda does', () => {
+    const record = lambdaRecord(
+      {
+        eventID: 'e1',
+        eventName: 'REMOVE',
+        dynamodb: { Keys: { code: { S: 'abc' } }, OldImage: { code: { S: 'abc' } }, ApproximateCreationDateTime: new Date('2026-11-24T12:00:00.000Z'), SequenceNumber: '1' },
+        userIdentity: { Type: 'Service', PrincipalId: 'dynamodb.amazonaws.com' },
+      },
+      'DataLinks1234',
+      'us-east-1',
+    );
+    expect(record).toEqual({
+      eventID: 'e1',
+      eventName: 'REMOVE',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'us-east-1',
+      dynamodb: { Keys: { code: { S: 'abc' } }, OldImage: { code: { S: 'abc' } }, ApproximateCreationDateTime: Date.parse('2026-11-24T12:00:00.000Z') / 1000, SequenceNumber: '1' },
+      eventSourceARN: 'arn:aws:dynamodb:us-east-1:000000000000:table/DataLinks1234/stream/local',
+      // functions/webhook-events reads these two to tell DynamoDB's TTL removals from deletions by code.
+      userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+    });
+    expect(lambdaRecord({ eventID: 'e2', eventName: 'INSERT', dynamodb: {} }, 'T', 'us-east-1')).not.toHaveProperty('userIdentity');
+  });
+});
