@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EnvNames, SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
+import { config, EnvNames, SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
@@ -42,8 +42,6 @@ export interface RunningLocalStack {
   shortBaseUrl: string;
   devApiKey: string;
   topology: Topology;
-  /** The SQS stand-in's queues (tests read their depth). */
-  queues: SqsStandIn;
   stop(): Promise<void>;
 }
 
@@ -126,8 +124,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
 
     // Webhook retries wait on the schedule scaled by LOCAL_WEBHOOK_TIME_SCALE; the queue's redelivery after a failed
     // invocation follows the same scale.
-    const webhookTimeScale = Number(process.env.LOCAL_WEBHOOK_TIME_SCALE) || 1;
-    const queues = new SqsStandIn(topology.queues, LOCAL_REGION, webhookTimeScale);
+    const queues = new SqsStandIn(topology.queues, LOCAL_REGION, config.webhookTimeScale());
     const sqsPort = await queues.listen(0);
     stopping.push(() => queues.close());
 
@@ -205,7 +202,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     };
     process.on('SIGUSR2', crashConsumers);
     stopping.push(() => process.off('SIGUSR2', crashConsumers));
-    return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, queues, stop };
+    return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, stop };
   } catch (error) {
     await stop();
     throw error;

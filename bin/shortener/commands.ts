@@ -5,6 +5,7 @@ import { createShortenerClient, type ShortenerClient } from '../../clients/types
 import { MAX_BODY_BYTES } from '../../functions/shared/http/body-limits';
 import { batchIdempotencyKey, linkRequestOf, parseLinkRows, retryIdempotencyKey, UsageError } from './csv-links';
 import { progressFor } from './progress';
+import { spreadsheetSafeCell } from '../../functions/shared/http/csv';
 
 export interface Io {
   out: (text: string) => void;
@@ -84,7 +85,7 @@ async function sendBatch(client: ShortenerClient, requests: readonly object[], k
  * starts with a quote instead, shown as text.
  */
 export function spreadsheetSafe(row: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(row).map(([column, cell]) => [column, /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell]));
+  return Object.fromEntries(Object.entries(row).map(([column, cell]) => [column, spreadsheetSafeCell(cell)]));
 }
 
 export async function importLinks(client: ShortenerClient, file: string, options: { out?: string }, io: Io): Promise<void> {

@@ -2,6 +2,9 @@ import * as z from 'zod/mini';
 import { InvalidRequest } from './errors';
 import { OwnMessages } from './messages';
 
+/** A page of a listing (links, a webhook's deliveries): `limit` from 1 to 100, 20 when not given. */
+export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
 /**
  * A whole-number query parameter as API Gateway passes it (a string), within [min, max]; anything else is
  * refused with `message`, which names the parameter.

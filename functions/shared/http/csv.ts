@@ -1,12 +1,12 @@
 import type { HttpResponse } from './responses';
 import { HSTS_HEADER } from './headers';
 
-/** A spreadsheet would run a cell starting with one of these as a formula. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** A spreadsheet would run a cell starting with one of these as a formula: such a cell gets a leading apostrophe. */
+export const spreadsheetSafeCell = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
-/** RFC 4180: quoted when it holds a comma, quote or line break; a would-be formula gets a leading apostrophe. */
+/** RFC 4180: quoted when it holds a comma, quote or line break; a would-be formula made safe. */
 function cell(value: string | number): string {
-  const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+  const text = typeof value === 'number' ? String(value) : spreadsheetSafeCell(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -2,7 +2,7 @@ import { ALIAS_MAX_LENGTH } from '../../../functions/shared/domain/links/aliases
 import { MAX_BATCH_ITEMS } from '../../../functions/shared/domain/links/batch-request';
 import { MAX_CLICKS_LIMIT } from '../../../functions/shared/domain/links/link-request';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../functions/shared/domain/links/password';
-import { LIST_LIMIT } from '../../../functions/shared/domain/links/link-listing';
+import { LIST_LIMIT } from '../../../functions/shared/domain/request-parsing';
 import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
 import { openApiDocument } from '../../../functions/shared/http/openapi/document';
 import { ROUTES } from '../../../functions/shared/http/routes';

@@ -1,6 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import * as z from 'zod/mini';
-import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
+import { LIST_LIMIT, parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import type { LinkPosition, ManagedLinkStore } from '../ports';
 import { InvalidRequest } from '../errors';
@@ -10,7 +10,6 @@ import { keyOf, LINK_STATUSES, statusOf, toLinkView, type LinkRecord, type LinkS
 import { looksLikeShortCode } from './short-code';
 import { TAG_PATTERN } from './link-request';
 
-export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 /** A status filter reads at most this many links per request; the cursor then carries on where it stopped. */
 const MAX_EXAMINED_PER_PAGE = 1_000;
 const INDEX_PAGE = 100;

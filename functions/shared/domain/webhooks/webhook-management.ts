@@ -7,7 +7,7 @@ import { findUnsafe } from '../links/destination-safety';
 import { normaliseDestination } from '../links/url-policy';
 import { OwnMessages } from '../messages';
 import type { DeliveryQueue, SafetyChecker, WebhookChanges, WebhookStore } from '../ports';
-import { parseOrRefuse } from '../request-parsing';
+import { LIST_LIMIT, parseOrRefuse } from '../request-parsing';
 import { hostPortOf } from './address-policy';
 import { eventId } from './link-events';
 import { newSigningSecret } from './signing';
@@ -153,7 +153,7 @@ export async function listDeliveries(
 ): Promise<{ deliveries: DeliveryAttempt[]; nextCursor?: string }> {
   const record = await owned(id, context, deps.webhooks);
   const query = parseOrRefuse(deliveriesQuerySchema, parameters ?? {});
-  const page = await deps.webhooks.deliveries(record.id, query.limit ?? 20, query.cursor);
+  const page = await deps.webhooks.deliveries(record.id, query.limit ?? LIST_LIMIT.default, query.cursor);
   if (!page) throw new InvalidRequest(OwnMessages.cursorParameter);
   return { deliveries: page.items, ...(page.next ? { nextCursor: page.next } : {}) };
 }

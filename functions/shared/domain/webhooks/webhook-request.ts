@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { OwnMessages } from '../messages';
-import { wholeNumberParameter } from '../request-parsing';
+import { LIST_LIMIT, wholeNumberParameter } from '../request-parsing';
 import { MAX_DESCRIPTION_LENGTH, SUBSCRIBABLE_EVENTS } from './webhook';
 
 const events = z.pipe(
@@ -25,6 +25,6 @@ export const webhookPatchSchema = z.object({
 
 /** GET …/deliveries: `limit` (1–100, 20 by default) and the previous page's `nextCursor`. */
 export const deliveriesQuerySchema = z.object({
-  limit: z.optional(wholeNumberParameter(1, 100, OwnMessages.limitParameter)),
+  limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),
   cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter))),
 });

@@ -46,16 +46,8 @@ export interface WebhookRecord {
   failingSince?: number;
 }
 
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: SubscribableEvent[];
-  description: string;
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-  disabledReason?: string;
-}
+/** What the API shows of a webhook: never its secrets or failure bookkeeping. */
+export type WebhookView = Pick<WebhookRecord, 'id' | 'url' | 'events' | 'description' | 'enabled' | 'createdAt' | 'updatedAt' | 'disabledReason'>;
 
 export const toWebhookView = (record: WebhookRecord): WebhookView => ({
   id: record.id,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
-import { hasValidSignature, newSigningSecret, signatureHeader, signedHeaders } from '../../../../functions/shared/domain/webhooks/signing';
+import { newSigningSecret, signatureHeader, signedHeaders } from '../../../../functions/shared/domain/webhooks/signing';
 import { anyText } from '../../../support/unicode-arbitraries';
 
 /** Deliveries must verify with the Standard Webhooks library, as a receiver checks them. */
@@ -34,8 +34,7 @@ describe('Standard Webhooks signatures', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const body = '{"test": 2432232314}';
     expect(signatureHeader([secret], 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
-    expect(hasValidSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body, 'v1,bm9wZQ== v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=')).toBe(true);
-    expect(hasValidSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265331, body, 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=')).toBe(false);
+    expect(signatureHeader([secret], 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265331, body)).not.toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it('use 24 random bytes per secret', () => {
