@@ -15,6 +15,7 @@ import { BATCH_FUNCTION } from './capacity';
 import { ServiceFunction } from './service-function';
 import { ShortDomain } from './short-domain';
 import { CustomDomains } from './custom-domains';
+import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
 import type { StageConfig } from './stage-config';
 
@@ -216,6 +217,7 @@ export class ServiceStack extends Stack {
       // A SecureString under the account's default key (aws/ssm), which GetParameter decrypts without a key grant.
       for (const fn of [create, batch, links, domains, webhooks.api]) allowGetParameter(this, fn, config.safeBrowsingKeyParameter);
     }
+    const dashboard = new Dashboard(this, 'Dashboard', { api: this.api.restApi, stageName: config.stage, removalPolicy });
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
       functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
@@ -240,6 +242,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,
       [StackOutputs.shortBaseUrl]: shortDomain.baseUrl,
+      [StackOutputs.dashboardUrl]: dashboard.url,
     };
     for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
 

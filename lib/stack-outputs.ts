@@ -13,4 +13,5 @@ export enum StackOutputs {
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',
   shortBaseUrl = 'ShortBaseUrl',
+  dashboardUrl = 'DashboardUrl',
 }

@@ -4,6 +4,7 @@ import type { LocalFunction } from './lambda-runtime';
 import { listen } from './listen';
 import { TokenBucket } from './token-bucket';
 import type { LocalCustomerEdge } from './customer-edge';
+import type { LocalStaticSite } from './static-site';
 import type { GatewayResponseSpec, RouteSpec, Topology } from './template';
 
 /** API Gateway's own payload ceiling. */
@@ -70,6 +71,8 @@ export interface LocalGatewayOptions {
   throttles: boolean;
   /** The customer domains' distribution, for requests on any host but the shared one. */
   customerEdge?: LocalCustomerEdge;
+  /** The dashboard's files, on the API's host as its distribution serves them. */
+  staticSite?: LocalStaticSite;
 }
 
 /** An HTTP server that plays API Gateway (REST, Lambda proxy integration) for the template's routes. */
@@ -112,7 +115,7 @@ export class LocalGateway {
         return;
       }
       edgeHeaders = outcome.headers;
-    }
+    } else if (this.options.staticSite?.serve(method, url.pathname, response)) return;
     const matched = matchRoute(this.options.topology.routes, method, url.pathname);
     if (!matched || matched === 'methodNotAllowed') return this.gatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
     const { route } = matched;

@@ -12,6 +12,7 @@ import { AccountDirectory } from '../ops/account-directory';
 import { DynamoDbLocal } from './dynamodb-local';
 import { LocalCustomerEdge } from './customer-edge';
 import { LocalGateway } from './gateway';
+import { LocalStaticSite } from './static-site';
 import { LocalFunction } from './lambda-runtime';
 import { LocalLogSubscription } from './log-subscription';
 import { SsmStandIn } from './ssm-standin';
@@ -179,7 +180,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     }
 
     const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge, ssm), new URL(options.shortBaseUrl).hostname);
-    const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off', ...(customerEdge ? { customerEdge } : {}) });
+    const staticSite = topology.staticSite && new LocalStaticSite(topology.staticSite);
+    const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off', ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}) });
     await gateway.listen(options.port);
     stopping.push(() => gateway.close());
 

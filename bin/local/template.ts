@@ -127,8 +127,26 @@ export interface StreamSourceSpec {
   onFailureQueueId?: string;
 }
 
+/** One CloudFront behavior that serves files from a bucket: its path pattern, viewer-request code and response headers. */
+export interface FileBehaviorSpec {
+  pathPattern: string;
+  viewerRequestCode?: string;
+  /** From its response headers policy, by lower-case name. */
+  headers: Record<string, string>;
+}
+
+/** The dashboard's files as CloudFront serves them: from a bucket a BucketDeployment fills from a cloud-assembly asset. */
+export interface StaticSiteSpec {
+  behaviors: FileBehaviorSpec[];
+  /** The built files (the deployment's source asset, as staged in cdk.out). */
+  filesDir: string;
+  /** Where the deployment puts them in the bucket: `app/` */
+  keyPrefix: string;
+}
+
 export interface Topology {
   stage: string;
+  staticSite?: StaticSiteSpec;
   queues: QueueSpec[];
   queueSources: QueueSourceSpec[];
   streamSources: StreamSourceSpec[];
@@ -429,9 +447,10 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
 
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const customerEdge = readCustomerEdge(template);
+  const staticSite = readStaticSite(template, cloudAssemblyDir);
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), queues, queueSources, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), queues, queueSources, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
 }
 
 const RATE_UNITS_MS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };
@@ -440,6 +459,62 @@ const RATE_UNITS_MS: Record<string, number> = { minute: 60_000, minutes: 60_000,
 function rateMs(expression: string): number | undefined {
   const match = /^rate\((\d+) (minutes?|hours?|days?)\)$/.exec(expression.trim());
   return match ? Number(match[1]) * (RATE_UNITS_MS[match[2] ?? ''] ?? 0) : undefined;
+}
+
+type ResponseHeadersConfig = {
+  SecurityHeadersConfig?: {
+    ContentSecurityPolicy?: { ContentSecurityPolicy?: string };
+    ContentTypeOptions?: object;
+    FrameOptions?: { FrameOption?: string };
+    ReferrerPolicy?: { ReferrerPolicy?: string };
+    StrictTransportSecurity?: { AccessControlMaxAgeSec?: number; IncludeSubdomains?: boolean; Preload?: boolean };
+  };
+  CustomHeadersConfig?: { Items?: Array<{ Header?: string; Value?: string }> };
+};
+
+/** The headers a CloudFront response headers policy adds, as CloudFront writes them. */
+export function responseHeadersOf(config: ResponseHeadersConfig | undefined): Record<string, string> {
+  const security = config?.SecurityHeadersConfig ?? {};
+  const headers: Record<string, string> = {};
+  if (security.ContentSecurityPolicy?.ContentSecurityPolicy) headers['content-security-policy'] = security.ContentSecurityPolicy.ContentSecurityPolicy;
+  if (security.ContentTypeOptions) headers['x-content-type-options'] = 'nosniff';
+  if (security.FrameOptions?.FrameOption) headers['x-frame-options'] = security.FrameOptions.FrameOption;
+  if (security.ReferrerPolicy?.ReferrerPolicy) headers['referrer-policy'] = security.ReferrerPolicy.ReferrerPolicy;
+  const hsts = security.StrictTransportSecurity;
+  if (hsts?.AccessControlMaxAgeSec !== undefined) {
+    headers['strict-transport-security'] = [`max-age=${hsts.AccessControlMaxAgeSec}`, ...(hsts.IncludeSubdomains ? ['includeSubDomains'] : []), ...(hsts.Preload ? ['preload'] : [])].join('; ');
+  }
+  for (const item of config?.CustomHeadersConfig?.Items ?? []) if (item.Header && item.Value !== undefined) headers[item.Header.toLowerCase()] = item.Value;
+  return headers;
+}
+
+/**
+ * The distribution behaviors whose origin is a bucket (origin access control), and the files a BucketDeployment
+ * puts in that bucket: what CloudFront would serve on those paths.
+ */
+function readStaticSite(template: Template, cloudAssemblyDir: string): StaticSiteSpec | undefined {
+  for (const [, distribution] of resourcesOfType(template, 'AWS::CloudFront::Distribution')) {
+    type Behavior = { PathPattern?: string; TargetOriginId?: string; ResponseHeadersPolicyId?: Json; FunctionAssociations?: Array<{ EventType?: string; FunctionARN?: Json }> };
+    const config = distribution.Properties?.DistributionConfig as { CacheBehaviors?: Behavior[]; Origins?: Array<{ Id?: string; DomainName?: Json; OriginAccessControlId?: Json }> } | undefined;
+    const bucketOrigins = new Map((config?.Origins ?? []).filter((origin) => origin.OriginAccessControlId !== undefined && origin.Id).map((origin) => [origin.Id as string, referencedId(origin.DomainName)]));
+    const behaviors = (config?.CacheBehaviors ?? []).filter((behavior) => behavior.TargetOriginId && bucketOrigins.has(behavior.TargetOriginId));
+    const bucketId = behaviors[0]?.TargetOriginId ? bucketOrigins.get(behaviors[0].TargetOriginId) : undefined;
+    const deployment = resourcesOfType(template, 'Custom::CDKBucketDeployment').find(([, resource]) => referencedId(resource.Properties?.DestinationBucketName) === bucketId);
+    const objectKey = (deployment?.[1].Properties?.SourceObjectKeys as Json[] | undefined)?.[0];
+    if (!bucketId || !deployment || typeof objectKey !== 'string') continue;
+    return {
+      filesDir: path.join(cloudAssemblyDir, `asset.${objectKey.replace(/\.zip$/, '')}`),
+      keyPrefix: String(deployment[1].Properties?.DestinationBucketKeyPrefix ?? ''),
+      behaviors: behaviors.map((behavior) => {
+        const functionId = referencedId(behavior.FunctionAssociations?.find((association) => association.EventType === 'viewer-request')?.FunctionARN);
+        const code = functionId ? template.Resources[functionId]?.Properties?.FunctionCode : undefined;
+        const policyId = referencedId(behavior.ResponseHeadersPolicyId);
+        const policy = policyId ? (template.Resources[policyId]?.Properties?.ResponseHeadersPolicyConfig as ResponseHeadersConfig | undefined) : undefined;
+        return { pathPattern: String(behavior.PathPattern), ...(typeof code === 'string' ? { viewerRequestCode: code } : {}), headers: responseHeadersOf(policy) };
+      }),
+    };
+  }
+  return undefined;
 }
 
 function readCustomerEdge(template: Template): CustomerEdgeSpec | undefined {

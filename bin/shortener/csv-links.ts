@@ -1,74 +1,20 @@
-import { createHash } from 'node:crypto';
-import { parse } from 'csv-parse/sync';
+import { ImportFileError, parseLinkRows as parseRows, type LinkRows } from '../../clients/csv-import/link-rows';
 import { linkRequestSchema } from '../../functions/shared/domain/links/link-request';
 import { SMART_FIELD_NAMES } from '../../functions/shared/domain/destinations/smart-link';
+
+export { linkRequestOf } from '../../clients/csv-import/link-rows';
 
 /** A stop the user must fix (a bad file, a missing setting): one line, exit code 2. */
 export class UsageError extends Error {}
 
 /** The columns are the fields of a link request, as the API parses them. */
-const LINK_COLUMNS = [...Object.keys(linkRequestSchema.shape), ...SMART_FIELD_NAMES];
+export const LINK_COLUMNS = [...Object.keys(linkRequestSchema.shape), ...SMART_FIELD_NAMES];
 
-export interface LinkRows {
-  columns: string[];
-  rows: Array<Record<string, string>>;
-}
-
-/** The rows of an import file: a header row naming at least `url`, quoted fields allowed, a BOM ignored. */
+/** The rows of an import file (the shared rules of clients/csv-import); a file it cannot read is a usage error. */
 export function parseLinkRows(text: string, fileName: string): LinkRows {
-  let columns: string[] = [];
-  let rows: Array<Record<string, string>>;
   try {
-    rows = parse(text, {
-      bom: true,
-      columns: (header: string[]) => (columns = header.map((name) => name.trim())),
-      skip_empty_lines: true,
-    }) as Array<Record<string, string>>;
+    return parseRows(text, fileName, LINK_COLUMNS);
   } catch (error) {
-    throw new UsageError(`${fileName} is not a CSV file this command can read: ${(error as Error).message}`);
+    throw error instanceof ImportFileError ? new UsageError(error.message) : error;
   }
-  if (!columns.includes('url')) {
-    throw new UsageError(`${fileName} has no url column: its header row must name the columns (${LINK_COLUMNS.join(',')}), url at least`);
-  }
-  return { columns, rows };
-}
-
-/** Whole numbers become numbers; anything else is sent as written, for the API to say what is wrong with it. */
-const numberOrText = (value: string): number | string => (/^-?\d{1,16}$/.test(value.trim()) ? Number(value) : value);
-
-/** A JSON cell (rules, variants, utm) as its value; anything that is not JSON is sent as written. */
-function jsonOrText(value: string): unknown {
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-}
-
-/** `true`/`false` in any case become booleans; anything else is sent as written. */
-const booleanOrText = (value: string): boolean | string => (/^(true|false)$/i.test(value.trim()) ? value.trim().toLowerCase() === 'true' : value);
-
-/** One row as a link request: empty cells are fields not set. */
-export function linkRequestOf(row: Record<string, string>): Record<string, unknown> {
-  const request: Record<string, unknown> = { url: row.url ?? '' };
-  for (const field of ['alias', 'password', 'domain', 'expiredUrl'] as const) if (row[field]) request[field] = row[field];
-  for (const field of ['expiresIn', 'maxClicks'] as const) if (row[field]?.trim()) request[field] = numberOrText(row[field]);
-  for (const field of ['rules', 'variants', 'utm'] as const) if (row[field]?.trim()) request[field] = jsonOrText(row[field]);
-  if (row.forwardQuery?.trim()) request.forwardQuery = booleanOrText(row.forwardQuery);
-  // Tags in one cell, separated by commas or spaces: `spring, promo`.
-  if (row.tags?.trim()) request.tags = row.tags.split(/[\s,]+/).filter(Boolean);
-  return request;
-}
-
-/**
- * The Idempotency-Key of one batch, from its content and place in the file: running the same file again
- * (within the API's 24 hours) replays batches already made instead of making them twice.
- */
-export function batchIdempotencyKey(firstRow: number, requests: readonly object[]): string {
-  return `import-${createHash('sha256').update(JSON.stringify([firstRow, requests])).digest('hex')}`;
-}
-
-/** The key under which a replayed batch's failed rows (their places in it) are sent again. */
-export function retryIdempotencyKey(batchKey: string, failedRows: readonly number[]): string {
-  return `import-${createHash('sha256').update(JSON.stringify([batchKey, failedRows])).digest('hex')}`;
 }

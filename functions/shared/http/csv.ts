@@ -10,6 +10,11 @@ function cell(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** RFC 4180 text: a header row, then the rows, CRLF line ends. */
+export function csvText(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
+  return [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
+}
+
 /** A CSV download: a header row, CRLF line ends, UTF-8, never cached, named for the browser's save dialog. */
 export function csvDownload(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>, filename: string): HttpResponse {
   return {
@@ -21,6 +26,6 @@ export function csvDownload(header: readonly string[], rows: ReadonlyArray<Reado
       'x-content-type-options': 'nosniff',
       ...HSTS_HEADER,
     },
-    body: [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n',
+    body: csvText(header, rows),
   };
 }

@@ -1,4 +1,5 @@
-import { batchIdempotencyKey, linkRequestOf, parseLinkRows, UsageError } from '../../../bin/shortener/csv-links';
+import { linkRequestOf, parseLinkRows, UsageError } from '../../../bin/shortener/csv-links';
+import { batchIdempotencyKey, resultRows } from '../../../clients/csv-import/import-links';
 
 describe('parseLinkRows', () => {
   it('reads a header row, quoted fields with commas and quotes, Unicode and a BOM', () => {
@@ -38,11 +39,20 @@ describe('linkRequestOf', () => {
 });
 
 describe('batchIdempotencyKey', () => {
-  it('is the same for the same rows at the same place, and differs otherwise', () => {
+  it('is the same for the same rows at the same place, and differs otherwise', async () => {
     const rows = [{ url: 'https://example.com/a' }];
-    expect(batchIdempotencyKey(0, rows)).toBe(batchIdempotencyKey(0, [{ url: 'https://example.com/a' }]));
-    expect(batchIdempotencyKey(50, rows)).not.toBe(batchIdempotencyKey(0, rows));
-    expect(batchIdempotencyKey(0, [{ url: 'https://example.com/b' }])).not.toBe(batchIdempotencyKey(0, rows));
-    expect(batchIdempotencyKey(0, rows)).toMatch(/^[\x20-\x7e]{1,255}$/);
+    const key = await batchIdempotencyKey(0, rows);
+    await expect(batchIdempotencyKey(0, [{ url: 'https://example.com/a' }])).resolves.toBe(key);
+    await expect(batchIdempotencyKey(50, rows)).resolves.not.toBe(key);
+    await expect(batchIdempotencyKey(0, [{ url: 'https://example.com/b' }])).resolves.not.toBe(key);
+    expect(key).toMatch(/^import-[0-9a-f]{64}$/);
+  });
+});
+
+describe('resultRows', () => {
+  it('keeps the file\'s columns but the password, adds shortUrl and error, and makes formula cells safe', () => {
+    const output = resultRows(['url', 'password', 'alias'], [{ url: 'https://example.com', password: 'secret', alias: '=cmd()' }], [{ error: '@bad' }]);
+    expect(output.columns).toEqual(['url', 'alias', 'shortUrl', 'error']);
+    expect(output.rows).toEqual([{ url: 'https://example.com', alias: "'=cmd()", shortUrl: '', error: "'@bad" }]);
   });
 });

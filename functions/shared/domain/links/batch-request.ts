@@ -2,7 +2,9 @@ import * as z from 'zod/mini';
 import { Messages, OwnMessages } from '../messages';
 import { parseOrRefuse } from '../request-parsing';
 
-export const MAX_BATCH_ITEMS = 50;
+import { MAX_BATCH_ITEMS } from './batch-limits';
+
+export { MAX_BATCH_ITEMS };
 
 /**
  * The whole-request checks of spec 4.2: the items themselves are judged one by one (each against the link

@@ -1,0 +1,161 @@
+import * as path from 'node:path';
+import { AssetHashType, DockerImage, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { ASSETS_FOLDER, buildDashboard, DASHBOARD_PATH } from '../web/build';
+import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../web/content-security-policy';
+import { STRICT_TRANSPORT_SECURITY } from '../functions/shared/http/headers';
+
+const HSTS_MAX_AGE_SECONDS = Number(/max-age=(\d+)/.exec(STRICT_TRANSPORT_SECURITY.value)?.[1]);
+
+/** The page itself is checked on every load (a deploy shows at once); hashed assets never change, so they keep. */
+export const DASHBOARD_CACHE_CONTROL = { page: 'no-cache', assets: 'public, max-age=31536000, immutable' } as const;
+
+/**
+ * Paths under /app without a file extension are the dashboard's own pages (it routes in the browser): CloudFront
+ * answers them with index.html from the bucket. Files keep their path.
+ */
+export function dashboardPagesCode(): string {
+  return `
+function handler(event) {
+  var request = event.request;
+  var last = request.uri.split('/').pop();
+  if (request.uri === '${DASHBOARD_PATH}' || last.indexOf('.') === -1) request.uri = '${DASHBOARD_PATH}/index.html';
+  return request;
+}`;
+}
+
+export interface DashboardProps {
+  api: RestApi;
+  stageName: string;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * The account holders' dashboard (web/dashboard) on the API's own host: one CloudFront distribution whose default
+ * behavior is the API (nothing cached, every header but Host passed on) and whose /app paths are static files from a
+ * private bucket, read through origin access control. Same origin, so no CORS; a Content-Security-Policy of that
+ * origin only. The files are built by web/build.ts while synthesizing.
+ */
+export class Dashboard extends Construct {
+  readonly distribution: Distribution;
+  /** https://<distribution>/app/ */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: DashboardProps) {
+    super(scope, id);
+    const bucket = new Bucket(this, 'Files', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: props.removalPolicy,
+    });
+    const files = S3BucketOrigin.withOriginAccessControl(bucket);
+    const pages = new CloudFrontFunction(this, 'Pages', { runtime: FunctionRuntime.JS_2_0, code: FunctionCode.fromInline(dashboardPagesCode()) });
+    const headersWith = (name: string, cacheControl: string) =>
+      new ResponseHeadersPolicy(this, name, {
+        securityHeadersBehavior: {
+          contentSecurityPolicy: { contentSecurityPolicy: DASHBOARD_CONTENT_SECURITY_POLICY, override: true },
+          contentTypeOptions: { override: true },
+          frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+          referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+          strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
+        },
+        customHeadersBehavior: { customHeaders: [{ header: 'Cache-Control', value: cacheControl, override: true }] },
+      });
+    const fileBehavior = (headers: ResponseHeadersPolicy): BehaviorOptions => ({
+      origin: files,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: headers,
+      functionAssociations: [{ function: pages, eventType: FunctionEventType.VIEWER_REQUEST }],
+    });
+    const pageBehavior = fileBehavior(headersWith('PageHeaders', DASHBOARD_CACHE_CONTROL.page));
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Dashboard (/app) and the API on one host',
+      priceClass: PriceClass.PRICE_CLASS_100,
+      defaultBehavior: {
+        origin: new HttpOrigin(`${props.api.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`, {
+          originPath: `/${props.stageName}`,
+          protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        }),
+        // API clients never get a redirect they might follow with a different method.
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        // With caching off, this policy passes Authorization on (API Gateway needs its own Host).
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
+      // In this order: CloudFront takes the first pattern that matches.
+      additionalBehaviors: {
+        [`${DASHBOARD_PATH}/${ASSETS_FOLDER}/*`]: fileBehavior(headersWith('AssetHeaders', DASHBOARD_CACHE_CONTROL.assets)),
+        [DASHBOARD_PATH]: pageBehavior,
+        [`${DASHBOARD_PATH}/*`]: pageBehavior,
+      },
+    });
+    this.url = `https://${this.distribution.distributionDomainName}${DASHBOARD_PATH}/`;
+
+    const deployment = new BucketDeployment(this, 'Deploy', {
+      sources: [
+        Source.asset(path.join(__dirname, '..', 'web'), {
+          // The build reads shared code outside web/ (the typed client's types, the CSV import): hashing its
+          // output, not its folder, is what notices every change.
+          assetHashType: AssetHashType.OUTPUT,
+          bundling: {
+            image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-alpine'),
+            local: {
+              tryBundle(outputDir) {
+                buildDashboard(outputDir);
+                return true;
+              },
+            },
+          },
+        }),
+      ],
+      destinationBucket: bucket,
+      destinationKeyPrefix: `${DASHBOARD_PATH.slice(1)}/`,
+      distribution: this.distribution,
+      distributionPaths: [DASHBOARD_PATH, `${DASHBOARD_PATH}/*`],
+      memoryLimit: 512,
+    });
+    this.acknowledgeFindings(bucket, deployment);
+  }
+
+  private acknowledgeFindings(bucket: Bucket, deployment: BucketDeployment): void {
+    const acknowledge = (scope: Construct, id: string, reason: string) => Validations.of(scope).acknowledge({ id, reason });
+    acknowledge(bucket, 'AwsSolutions-S1', 'Only the dashboard\'s static files, read by CloudFront alone; access logs would record nothing but CloudFront.');
+    acknowledge(this.distribution, 'AwsSolutions-CFR1', 'Account holders may work from any country.');
+    acknowledge(this.distribution, 'AwsSolutions-CFR2', 'The API behind it has its regional web ACL (ApiFirewall); the static files are public code.');
+    acknowledge(this.distribution, 'AwsSolutions-CFR3', 'Edge access logs would record every viewer address; API Gateway access logs (without addresses) cover the API.');
+    acknowledge(this.distribution, 'AwsSolutions-CFR4', 'Without a custom domain CloudFront serves its default certificate, whose TLS floor cannot be set.');
+    // CDK's own deploy-time copier (one per stack): it runs at deploy only, with the role CDK gives it.
+    const copier = 'CDK\'s BucketDeployment copies the built files from the asset bucket into the dashboard bucket at deploy time and invalidates the distribution\'s /app paths; its role is what CDK grants it.';
+    acknowledge(deployment.handlerRole, 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', copier);
+    for (const evidence of ['Action::s3:Abort*', 'Action::s3:DeleteObject*', 'Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*', 'Resource::*', `Resource::<${Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>/*`, `Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-${Stack.of(this).region}/*`]) {
+      acknowledge(deployment.handlerRole, `AwsSolutions-IAM5[${evidence}]`, copier);
+    }
+    const copierFunction = Stack.of(this).node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+    if (copierFunction) acknowledge(copierFunction, 'AwsSolutions-L1', `${copier} Its runtime is the one CDK chooses.`);
+  }
+}

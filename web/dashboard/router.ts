@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'preact/hooks';
+
+export const BASE = '/app';
+
+/** The dashboard's pages, by path under /app. */
+export type Place =
+  | { page: 'links' }
+  | { page: 'new' }
+  | { page: 'import' }
+  | { page: 'link'; code: string }
+  | { page: 'domains' }
+  | { page: 'webhooks' }
+  | { page: 'usage' }
+  | { page: 'missing' };
+
+export function placeOf(pathname: string): Place {
+  const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
+  const segments = rest.split('/').filter(Boolean);
+  const [first, second] = segments;
+  if (segments.length === 0) return { page: 'links' };
+  if (segments.length === 1 && (first === 'new' || first === 'import' || first === 'domains' || first === 'webhooks' || first === 'usage')) return { page: first };
+  if (segments.length === 2 && first === 'links' && second) {
+    try {
+      return { page: 'link', code: decodeURIComponent(second) };
+    } catch {
+      return { page: 'missing' };
+    }
+  }
+  return { page: 'missing' };
+}
+
+export const hrefOf = (path: string) => `${BASE}${path}`;
+export const linkHref = (code: string) => hrefOf(`/links/${encodeURIComponent(code)}`);
+
+const listeners = new Set<() => void>();
+
+/** Moves to a page of the dashboard without reloading it (the key stays in the tab's memory). */
+export function navigate(href: string): void {
+  history.pushState(null, '', href);
+  for (const listener of listeners) listener();
+}
+
+/** The current page, following navigate() and the browser's back and forward. */
+export function usePlace(): Place {
+  const [place, setPlace] = useState(() => placeOf(location.pathname));
+  useEffect(() => {
+    const update = () => setPlace(placeOf(location.pathname));
+    listeners.add(update);
+    addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      removeEventListener('popstate', update);
+    };
+  }, []);
+  return place;
+}
+
+/** Plain links that move inside the dashboard; a modified click (new tab) is left to the browser. */
+export function followLink(event: MouseEvent): void {
+  const anchor = (event.target as Element | null)?.closest('a');
+  if (!anchor || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(anchor.href, location.href);
+  if (url.origin !== location.origin || !url.pathname.startsWith(BASE) || anchor.hasAttribute('download')) return;
+  event.preventDefault();
+  navigate(url.pathname + url.search);
+}
