@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { baseUrl } from './local-stack';
+
+/** Where every dashboard screenshot goes (the CI keeps test-artifacts/). */
+export const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots', 'dashboard');
+
+export const VIEWPORTS = { desktop: { width: 1366, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+/** What a dashboard page did that it must not: requests to any other host, CSP refusals, uncaught errors. */
+export interface Trespasses {
+  otherHosts: string[];
+  cspViolations: string[];
+  pageErrors: string[];
+}
+
+export interface DashboardTab {
+  context: BrowserContext;
+  page: Page;
+  trespasses: Trespasses;
+}
+
+/**
+ * A fresh browser context (its own sessionStorage) on the dashboard, watching for anything that leaves the origin
+ * and for every CSP refusal (the page's securitypolicyviolation events, recorded before any of its scripts run).
+ */
+export async function openDashboard(browser: Browser, viewport: { width: number; height: number } = VIEWPORTS.desktop): Promise<DashboardTab> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const origin = new URL(baseUrl()).origin;
+  const trespasses: Trespasses = { otherHosts: [], cspViolations: [], pageErrors: [] };
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  const page = await context.newPage();
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:')) trespasses.otherHosts.push(url);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /CSP violation|Content Security Policy/i.test(message.text())) trespasses.cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => trespasses.pageErrors.push(error.message));
+  await page.goto(`${baseUrl()}/app/`);
+  return { context, page, trespasses };
+}
+
+/** Signs in through the form, as a person would, and waits for the links page. */
+export async function signIn(page: Page, apiKey: string): Promise<void> {
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+}
+
+/** axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A and AA rules). */
+export async function seriousAccessibilityViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ id: violation.id, impact: violation.impact ?? '', nodes: violation.nodes.map((node) => node.target.join(' ')) }));
+}
+
+/** A full-page screenshot under test-artifacts/screenshots/dashboard. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Presses Tab until the focused element is the one `name` describes (its accessible name, or a label's text for
+ * inputs), as a keyboard user moves through the page; fails after `limit` presses.
+ */
+export async function tabTo(page: Page, name: string | RegExp, limit = 80): Promise<void> {
+  const wanted = typeof name === 'string' ? { source: `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, flags: '' } : { source: name.source, flags: name.flags };
+  for (let presses = 0; presses < limit; presses += 1) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate((pattern) => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element) return false;
+      const labelled = element.getAttribute('aria-label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null) ?? element.closest('label')?.textContent ?? element.textContent ?? '';
+      return new RegExp(pattern.source, pattern.flags).test(labelled.trim().replace(/\s+/g, ' '));
+    }, wanted);
+    if (focused) return;
+  }
+  throw new Error(`Tab never reached ${String(name)}`);
+}
