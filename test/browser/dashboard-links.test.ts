@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+/// <reference lib="dom" />
+import { appendFileSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
@@ -171,4 +172,251 @@ describe('the links page', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByText('No links match these filters.').waitFor();
   }, 120_000);
+});
+
+/** A domain of the account, active: its name points here (the stack's hosts file), and the worker verifies it. */
+async function activeDomain(apiKey: string): Promise<string> {
+  const name = `go.dash-${Date.now().toString(36)}.com`;
+  appendFileSync(process.env.LOCAL_HOSTS_FILE as string, `127.0.0.1 ${name}\n`);
+  expect((await api(apiKey, 'POST', '/v2/domains', { domain: name })).status).toBe(201);
+  await eventually(async () => expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active' }), 30_000);
+  return name;
+}
+
+interface LinkView {
+  shortUrl: string;
+  url?: string;
+  alias?: string;
+  domain: string;
+  tags?: string[];
+  passwordProtected: boolean;
+  expiresAt?: string;
+  maxClicks?: number;
+  expiredUrl?: string;
+  forwardQuery?: true;
+  utm?: Record<string, string>;
+  rules?: unknown[];
+  variants?: unknown[];
+  status: string;
+}
+
+describe('creating, editing and deleting a link', () => {
+  it('creates with every option (a refusal keeps what was typed), edits, and deletes after a confirmation', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const domain = await activeDomain(apiKey);
+    const alias = `spring-${Date.now().toString(36)}`;
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await page.getByRole('link', { name: 'New link' }).first().click();
+    await page.getByRole('heading', { name: 'New link' }).waitFor();
+
+    await page.getByLabel('Destination URL').fill('https://example.com/spring');
+    await page.getByLabel('Alias (optional)').fill('ab');
+    await page.getByLabel('Domain').selectOption(domain);
+    await page.getByLabel('Tags').fill('Spring, promo');
+    await page.getByLabel('Password (optional)').fill('open sesame');
+    await page.getByLabel('Expires in').fill('2');
+    await page.getByLabel('Unit').selectOption('days');
+    await page.getByLabel('Maximum clicks').fill('100');
+    await page.getByLabel('After expiry, send visitors to').fill('https://example.com/over');
+    await page.getByLabel("Pass the visitor's query string on to the destination").check();
+    await page.getByLabel('utm_source').fill('newsletter');
+    await page.getByLabel('utm_campaign').fill('spring');
+    await page.getByRole('button', { name: 'Add a rule' }).click();
+    await page.getByLabel('Rule 1 destination').fill('https://example.com/de');
+    await page.getByLabel('Countries (DE, US…)').fill('DE, AT');
+    await page.getByLabel('Devices (mobile, tablet, desktop)').fill('mobile');
+    await page.getByRole('button', { name: 'Add a variant' }).click();
+    await page.getByRole('button', { name: 'Add a variant' }).click();
+    await page.getByLabel('Variant 1 destination').fill('https://example.com/a');
+    await page.locator('#variant-0-weight').fill('70');
+    await page.getByLabel('Variant 2 destination').fill('https://example.com/b');
+    await page.locator('#variant-1-weight').fill('30');
+
+    // The API's refusal in its words, and nothing typed is lost.
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Alias must be between 3 and 50 characters');
+    await expect(page.getByLabel('Destination URL').inputValue()).resolves.toBe('https://example.com/spring');
+    await expect(page.getByLabel('Variant 2 destination').inputValue()).resolves.toBe('https://example.com/b');
+    await record(page, 'new-link-refused');
+
+    await page.getByLabel('Alias (optional)').fill(alias);
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.getByText('Link created.').waitFor();
+    const created = (await api(apiKey, 'GET', `/v2/links/${alias}?domain=${domain}`)).json<LinkView>();
+    expect(created).toMatchObject({
+      shortUrl: `https://${domain}/${alias}`,
+      url: 'https://example.com/spring',
+      alias,
+      domain,
+      tags: ['spring', 'promo'],
+      passwordProtected: true,
+      maxClicks: 100,
+      expiredUrl: 'https://example.com/over',
+      forwardQuery: true,
+      utm: { source: 'newsletter', campaign: 'spring' },
+      rules: [{ url: 'https://example.com/de', when: { country: ['DE', 'AT'], device: ['mobile'] } }],
+      variants: [
+        { url: 'https://example.com/a', weight: 70 },
+        { url: 'https://example.com/b', weight: 30 },
+      ],
+    });
+    expect(Math.abs(Date.parse(created.expiresAt ?? '') - (Date.now() + 2 * 86_400_000))).toBeLessThan(120_000);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(created.shortUrl);
+    await record(page, 'link');
+
+    // Edit: a new destination and tags, the password removed; untouched fields stay as they were.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await expect(page.getByLabel('Destination URL').inputValue()).resolves.toBe('https://example.com/spring');
+    await page.getByLabel('Destination URL').fill('https://example.com/summer');
+    await page.getByLabel('Tags').fill('summer');
+    await page.getByLabel('Remove the password').check();
+    await record(page, 'link-edit');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Changes saved.').waitFor();
+    const edited = (await api(apiKey, 'GET', `/v2/links/${alias}?domain=${domain}`)).json<LinkView>();
+    expect(edited).toMatchObject({ url: 'https://example.com/summer', tags: ['summer'], passwordProtected: false, maxClicks: 100, utm: created.utm, rules: created.rules, variants: created.variants });
+
+    // Delete asks first; keeping it changes nothing.
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${created.shortUrl}?` });
+    await dialog.waitFor();
+    await record(page, 'link-delete-confirmation');
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api(apiKey, 'GET', `/v2/links/${alias}?domain=${domain}`)).json<LinkView>().status).toBe('active');
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete the link' }).click();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    expect((await api(apiKey, 'GET', `/v2/links/${alias}?domain=${domain}`)).json<LinkView>().status).toBe('deleted');
+
+    // The domain filter of the links page: the deleted link is the domain's only one.
+    await page.getByLabel('Domain').selectOption(domain);
+    await page.waitForFunction(() => document.querySelectorAll('table.links tbody tr').length === 1);
+    await expect(page.locator('table.links tbody tr .status').textContent()).resolves.toBe('deleted');
+  }, 120_000);
+});
+
+describe('a link\'s QR code', () => {
+  it('previews it and downloads PNG and SVG files that decode to the short URL', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const link = await shorten(apiKey, { url: 'https://example.com/qr' });
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await page.getByRole('link', { name: link.shortUrl }).click();
+    await page.getByRole('button', { name: 'QR code' }).click();
+    const dialog = page.getByRole('dialog', { name: 'QR code' });
+    await dialog.getByRole('img', { name: `QR code for ${link.shortUrl}` }).waitFor();
+    await record(page, 'qr-code');
+
+    const [png] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download PNG' }).click()]);
+    expect(png.suggestedFilename()).toBe(`${link.shortCode}-qr.png`);
+    const image = PNG.sync.read(readFileSync(await png.path()));
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(link.shortUrl);
+
+    const [svg] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download SVG' }).click()]);
+    expect(svg.suggestedFilename()).toBe(`${link.shortCode}-qr.svg`);
+    expect(readFileSync(await svg.path(), 'utf8')).toMatch(/<svg[\s>]/);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  });
+});
+
+const CHROME_DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/19.0 Mobile/15E148 Safari/604.1';
+
+interface Stats {
+  total: number;
+  days: Array<{ date: string; clicks: number }>;
+  countries: Array<{ country: string; clicks: number }>;
+  referrers: Array<{ host: string; clicks: number }>;
+  devices: Record<string, number>;
+}
+
+/** A table's body rows as [row header, number] pairs, as the page shows them. */
+async function tableRows(page: Page, testId: string): Promise<Array<[string, number]>> {
+  const rows = await page.getByTestId(testId).locator('tbody tr').evaluateAll((elements) =>
+    elements.map((row) => [row.querySelector('th')?.textContent ?? '', row.querySelector('td.number')?.textContent ?? ''] as [string, string]),
+  );
+  return rows.map(([name, clicks]) => [name, Number(clicks.replace(/[^\d]/g, ''))]);
+}
+
+describe('a link\'s stats', () => {
+  it('draws the API\'s numbers (per day, country, referrer, device) as line or bars, over 7, 30 or 90 days, and exports the CSV', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const link = await shorten(apiKey, { url: 'https://example.com/counted' });
+    const visits: Array<Record<string, string>> = [
+      { 'user-agent': CHROME_DESKTOP, 'cloudfront-viewer-country': 'DE', referer: 'https://news.example/story' },
+      { 'user-agent': CHROME_DESKTOP, 'cloudfront-viewer-country': 'DE' },
+      { 'user-agent': CHROME_DESKTOP, 'cloudfront-viewer-country': 'DE', referer: 'https://news.example/other' },
+      { 'user-agent': IPHONE, 'cloudfront-viewer-country': 'FR' },
+      { 'user-agent': IPHONE, 'cloudfront-viewer-country': 'FR', referer: 'https://social.example/' },
+    ];
+    for (const headers of visits) expect((await http('GET', `/${link.shortCode}`, { headers })).status).toBe(302);
+    const stats = await eventually(async () => {
+      const body = (await api(apiKey, 'GET', `/v2/links/${link.shortCode}/stats?days=30`)).json<Stats>();
+      expect(body.total).toBe(5);
+      return body;
+    }, 30_000);
+
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await page.goto(`${new URL(page.url()).origin}/app/links/${link.shortCode}`);
+    await page.getByTestId('stats-total').waitFor();
+    await expect(page.getByTestId('stats-total').textContent()).resolves.toBe('5');
+    expect(await tableRows(page, 'breakdown-countries')).toEqual(stats.countries.map((row) => [row.country, row.clicks]));
+    expect(await tableRows(page, 'breakdown-referrers')).toEqual(stats.referrers.map((row) => [row.host, row.clicks]));
+    expect(await tableRows(page, 'breakdown-devices')).toEqual(Object.entries(stats.devices));
+    expect((await tableRows(page, 'daily-table')).map(([, clicks]) => clicks)).toEqual(stats.days.map((day) => day.clicks));
+    // The chart is drawn: a canvas with room in it.
+    const canvas = page.getByTestId('daily-chart').locator('canvas');
+    expect(await canvas.evaluate((element) => (element as HTMLCanvasElement).width > 200 && (element as HTMLCanvasElement).height > 100)).toBe(true);
+    await page.getByText('Clicks per day as numbers').click();
+    await record(page, 'stats-line');
+
+    await page.getByLabel('Bars').check();
+    await page.locator('[data-kind="bar"]').waitFor();
+    await page.getByLabel('Window').selectOption('7');
+    await page.getByText('clicks in the last 7 days').waitFor();
+    const week = (await api(apiKey, 'GET', `/v2/links/${link.shortCode}/stats?days=7`)).json<Stats>();
+    expect((await tableRows(page, 'daily-table')).map(([, clicks]) => clicks)).toEqual(week.days.map((day) => day.clicks));
+    await record(page, 'stats-bars');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`${link.shortCode}-clicks-7d.csv`);
+    const rows = parse(readFileSync(await download.path(), 'utf8'), { columns: true }) as Array<{ date: string; dimension: string; value: string; clicks: string }>;
+    expect(Object.keys(rows[0] ?? {})).toEqual(['date', 'dimension', 'value', 'clicks']);
+    expect(rows.filter((row) => row.dimension === 'clicks').map((row) => Number(row.clicks))).toEqual(week.days.map((day) => day.clicks));
+    expect(rows.filter((row) => row.dimension === 'country').reduce((sum, row) => sum + Number(row.clicks), 0)).toBe(5);
+  }, 90_000);
+});
+
+describe('bulk creation from a CSV file', () => {
+  it('imports 200 rows with a progress bar and a results file, bad rows named with the API\'s words', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const run = Date.now().toString(36);
+    const lines = ['url,alias,tags,password'];
+    for (let row = 0; row < 200; row += 1) {
+      lines.push(row === 17 || row === 150 ? `not a url ${row},,bulk,` : `https://example.com/bulk/${row}/ü,${row === 3 ? `bulk-${run}` : ''},"bulk, row${row}",${row === 5 ? 'secret1' : ''}`);
+    }
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await page.getByRole('link', { name: 'Import CSV' }).click();
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles({ name: 'links.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByText('Done: 198 links, 2 failed.').waitFor({ timeout: 60_000 });
+    await expect(page.locator('#import-progress').evaluate((element) => [(element as HTMLProgressElement).value, (element as HTMLProgressElement).max])).resolves.toEqual([200, 200]);
+    await record(page, 'import-done');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the results' }).click()]);
+    expect(download.suggestedFilename()).toBe('links-results.csv');
+    const results = parse(readFileSync(await download.path(), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(results).toHaveLength(200);
+    expect(Object.keys(results[0] ?? {})).toEqual(['url', 'alias', 'tags', 'shortUrl', 'error']);
+    expect(results.filter((row) => row.shortUrl).length).toBe(198);
+    expect([results[17]?.error, results[150]?.error]).toEqual(['Please provide a valid URL', 'Please provide a valid URL']);
+    expect(results[3]?.shortUrl).toMatch(new RegExp(`/bulk-${run}$`));
+    const listed = (await api(apiKey, 'GET', '/v2/tags')).json<{ tags: Array<{ tag: string; links: number }> }>();
+    expect(listed.tags.find((entry) => entry.tag === 'bulk')?.links).toBe(198);
+  }, 90_000);
 });

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
