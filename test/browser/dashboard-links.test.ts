@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
 import { createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
-import { openDashboard, screenshot, seriousAccessibilityViolations, signIn, VIEWPORTS, type DashboardTab } from '../support/dashboard';
+import { assertNoTrespasses, openDashboard, screenshot, seriousAccessibilityViolations, signIn, VIEWPORTS, type DashboardTab } from '../support/dashboard';
 
 /**
  * Issue 20: the dashboard's link journeys in headless Chromium against the local stack, which serves /app from the
@@ -31,10 +31,9 @@ async function open(viewport: { width: number; height: number } = VIEWPORTS.desk
 }
 
 afterEach(async () => {
-  for (const tab of tabs.splice(0)) {
-    expect(tab.trespasses).toEqual({ otherHosts: [], cspViolations: [], pageErrors: [] });
-    await tab.context.close();
-  }
+  const used = tabs.splice(0);
+  await Promise.all(used.map((tab) => tab.context.close()));
+  assertNoTrespasses(used.map((tab) => tab.trespasses));
 });
 
 /** The page at both widths in the artifacts, and axe's serious or critical findings (none expected). */

@@ -49,6 +49,12 @@ export async function openDashboard(browser: Browser, viewport: { width: number;
   return { context, page, trespasses };
 }
 
+/** Fails (from an afterEach) when any tab asked another host for anything, had a CSP refusal or a script error. */
+export function assertNoTrespasses(found: readonly Trespasses[]): void {
+  const trespassing = found.filter((trespasses) => Object.values(trespasses).some((list) => list.length > 0));
+  if (trespassing.length > 0) throw new Error(`the dashboard did what it must not: ${JSON.stringify(trespassing)}`);
+}
+
 /** Signs in through the form, as a person would, and waits for the links page. */
 export async function signIn(page: Page, apiKey: string): Promise<void> {
   await page.getByLabel('API key').fill(apiKey);
