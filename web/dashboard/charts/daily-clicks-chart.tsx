@@ -6,15 +6,23 @@ export type ChartKind = 'line' | 'bar';
 
 const HEIGHT = 240;
 const ACCENT = '#1f5fbf';
+const DAY_SECONDS = 86_400;
+const shortDate = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 function optionsOf(kind: ChartKind, width: number): uPlot.Options {
   return {
     width,
     height: HEIGHT,
     legend: { show: false },
+    // Days are UTC days (as the API counts them), whatever the browser's time zone.
+    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true }, y: { range: (_chart, _min, max) => [0, Math.max(1, max)] } },
-    axes: [{}, { values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? formatNumber(tick) : '')) }],
+    // Half a day either side, so the first and last bars are whole.
+    scales: { x: { time: true, range: (_chart, min, max) => [min - DAY_SECONDS / 2, max + DAY_SECONDS / 2] }, y: { range: (_chart, _min, max) => [0, Math.max(1, max)] } },
+    axes: [
+      // Ticks on whole days only (a day is the data's unit), labelled as dates in UTC, as the API counts them.
+      { incrs: [DAY_SECONDS, 7 * DAY_SECONDS, 28 * DAY_SECONDS], values: (_chart, ticks) => ticks.map((tick) => shortDate.format(new Date(tick * 1000))) },
+      { values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? formatNumber(tick) : '')) }],
     series: [
       {},
       kind === 'bar'

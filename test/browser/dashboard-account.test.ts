@@ -1,0 +1,263 @@
+/// <reference lib="dom" />
+import { appendFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+import { createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
+import { assertNoTrespasses, openDashboard, screenshot, seriousAccessibilityViolations, signIn, tabTo, VIEWPORTS, type DashboardTab } from '../support/dashboard';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Issue 20: the dashboard's domains, webhooks and usage pages, and every journey once with the keyboard alone, in
+ * headless Chromium against the local stack. As in dashboard-links.test.ts, each test fails on a request to any other
+ * host, a CSP refusal or a script error.
+ */
+let browser: Browser;
+const tabs: DashboardTab[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  const used = tabs.splice(0);
+  await Promise.all(used.map((tab) => tab.context.close()));
+  assertNoTrespasses(used.map((tab) => tab.trespasses));
+});
+
+async function open(): Promise<DashboardTab> {
+  const tab = await openDashboard(browser);
+  tabs.push(tab);
+  return tab;
+}
+
+async function record(page: Page, name: string): Promise<void> {
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, `${name}-desktop`);
+  await page.setViewportSize(VIEWPORTS.phone);
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize(VIEWPORTS.desktop);
+}
+
+const api = (apiKey: string, method: string, path: string, body?: object) => http(method, path, { headers: jsonHeaders(apiKey), ...(body ? { body } : {}) });
+
+describe('the domains page', () => {
+  it('adds a domain, shows its DNS records and why it is pending, checks it, makes it the default and deletes it', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const name = `links.board-${Date.now().toString(36)}.com`;
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await page.getByRole('link', { name: 'Domains' }).click();
+    await page.getByText('No domains yet.').waitFor();
+
+    // A name the API refuses: its words, and the name stays in the field.
+    await page.getByLabel('Domain', { exact: true }).fill('localhost');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^domain must be a public host name/);
+    await expect(page.getByLabel('Domain', { exact: true }).inputValue()).resolves.toBe('localhost');
+
+    await page.getByLabel('Domain', { exact: true }).fill(name);
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    const panel = page.getByRole('article', { name: new RegExp(name.replaceAll('.', '\\.')) });
+    await panel.getByText('pending').waitFor();
+    const listed = (await api(apiKey, 'GET', `/v2/domains/${name}`)).json<{ dnsRecords: Array<{ type: string; name: string; value: string }>; statusReason: string | null }>();
+    for (const record of listed.dnsRecords) {
+      await panel.getByRole('cell', { name: new RegExp(`^${record.value.replaceAll('.', '\\.')}`) }).waitFor();
+      await panel.getByRole('button', { name: `Copy the value ${record.value}` }).waitFor();
+    }
+    // Checked before its name resolves: still pending, and the page says why in the API's words.
+    await panel.getByRole('button', { name: 'Check DNS now' }).click();
+    const reason = await eventually(async () => {
+      const { statusReason } = (await api(apiKey, 'GET', `/v2/domains/${name}`)).json<{ statusReason: string | null }>();
+      expect(statusReason).toEqual(expect.any(String));
+      return statusReason as string;
+    });
+    await eventually(async () => {
+      await panel.getByRole('button', { name: 'Check DNS now' }).click();
+      await panel.getByText(reason, { exact: true }).waitFor({ timeout: 1_000 });
+    });
+    await record(page, 'domains-pending');
+
+    // Once the name points here, "Check DNS now" makes it active.
+    appendFileSync(process.env.LOCAL_HOSTS_FILE as string, `127.0.0.1 ${name}\n`);
+    await eventually(async () => {
+      await panel.getByRole('button', { name: 'Check DNS now' }).click({ timeout: 2_000 }).catch(() => undefined);
+      await panel.getByText('active').waitFor({ timeout: 1_000 });
+    }, 30_000);
+    await panel.getByRole('button', { name: 'Make default' }).click();
+    await panel.getByText('default', { exact: true }).waitFor();
+    expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active', isDefault: true });
+    await record(page, 'domains-active');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await panel.getByRole('button', { name: `Delete ${name}` }).click();
+    await page.getByText('No domains yet.').waitFor();
+    expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).status).toBe(404);
+  }, 90_000);
+});
+
+describe('the webhooks page', () => {
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = new WebhookReceiver(Number(String(process.env.WEBHOOK_RECEIVER_PORTS).split(',')[0]));
+    await receiver.start();
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+  });
+
+  it('adds a webhook showing its secret once, sends a test, lists deliveries, disables, enables and deletes it', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const path = `/dashboard-${Date.now().toString(36)}`;
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('No webhooks yet.').waitFor();
+
+    await page.getByLabel('Endpoint URL (https)').fill(receiver.url(path));
+    await page.getByLabel('Description (optional)').fill('Orders système');
+    await page.getByLabel('link.clicked').check();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const secret = page.getByTestId('webhook-secret');
+    await expect(secret.textContent()).resolves.toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Copy the signing secret' }).waitFor();
+    await record(page, 'webhooks-secret');
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await secret.waitFor({ state: 'detached' });
+
+    const panel = page.getByRole('article', { name: /Orders système/ });
+    await panel.getByText('Events: link.created, link.clicked').waitFor();
+    await panel.getByRole('button', { name: 'Send a test event' }).click();
+    await panel.getByText('Test event sent.').waitFor();
+    await eventually(async () => expect(receiver.on(path).map((delivery) => delivery.event.type)).toEqual(['webhook.test']), 30_000);
+    await eventually(async () => {
+      await panel.getByRole('button', { name: 'Recent deliveries' }).click();
+      await panel.getByRole('cell', { name: 'webhook.test' }).waitFor({ timeout: 1_000 });
+    }, 15_000);
+    await panel.getByRole('cell', { name: /^HTTP 200/ }).waitFor();
+    await record(page, 'webhooks');
+
+    await panel.getByRole('button', { name: 'Disable' }).click();
+    await panel.getByText('disabled', { exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Enable' }).click();
+    await panel.getByText('enabled', { exact: true }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await panel.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No webhooks yet.').waitFor();
+    expect((await api(apiKey, 'GET', '/v2/webhooks')).json()).toEqual({ webhooks: [] });
+  }, 90_000);
+
+  it('shows a FREE account the plan refusal in words with the upgrade link, which the usage page then offers', async () => {
+    const { apiKey } = await createApiKey('FREE', { monthlyLimit: 100 });
+    for (let call = 0; call < 3; call += 1) expect((await api(apiKey, 'GET', '/v2/links')).status).toBe(200);
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const refusal = (await api(apiKey, 'GET', '/v2/webhooks')).json<{ message: string; upgradeUrl: string }>();
+    const alert = page.getByRole('alert');
+    await expect(alert.locator('p').first().textContent()).resolves.toBe(refusal.message);
+    await expect(alert.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).resolves.toBe(refusal.upgradeUrl);
+
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByTestId('plan').waitFor();
+    const usage = (await api(apiKey, 'GET', '/v2/usage')).json<{ plan: string; used: number; monthlyLimit: number; resetDate: string }>();
+    await expect(page.getByTestId('plan').textContent()).resolves.toBe('FREE');
+    // The page's own calls count too: the meter shows what the API said when the page asked.
+    const shown = Number(await page.getByTestId('used').textContent());
+    expect(shown).toBeGreaterThanOrEqual(usage.used - 2);
+    expect(shown).toBeLessThanOrEqual(usage.used);
+    await expect(page.getByTestId('limit').textContent()).resolves.toBe(String(usage.monthlyLimit));
+    await expect(page.locator('meter#quota').evaluate((meter) => [(meter as HTMLMeterElement).value, (meter as HTMLMeterElement).max])).resolves.toEqual([shown, 100]);
+    await expect(page.getByTestId('reset').textContent()).resolves.toBe(new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${usage.resetDate}T00:00:00Z`)));
+    await expect(page.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).resolves.toBe(refusal.upgradeUrl);
+    await record(page, 'usage');
+  }, 60_000);
+});
+
+describe('with the keyboard alone', () => {
+  it('signs in, creates, opens, edits, shows the QR code, searches, deletes, visits every page and signs out', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const { page } = await open();
+    const type = (text: string) => page.keyboard.type(text);
+
+    await tabTo(page, 'API key');
+    await type(apiKey);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+
+    // Create: the nav link, then the form's fields in order.
+    await tabTo(page, 'New link');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'New link' }).waitFor();
+    await tabTo(page, 'Destination URL');
+    await type('https://example.com/keyboard');
+    await tabTo(page, 'Tags');
+    await type('keys');
+    await tabTo(page, 'Add a rule');
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'Rule 1 destination');
+    await type('https://example.com/keyboard/de');
+    await tabTo(page, 'Countries (DE, US…)');
+    await type('DE');
+    await tabTo(page, 'Create link');
+    await page.keyboard.press('Enter');
+    await page.getByText('Link created.').waitFor();
+    const code = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+    expect((await api(apiKey, 'GET', `/v2/links/${code}`)).json()).toMatchObject({ url: 'https://example.com/keyboard', tags: ['keys'], rules: [{ url: 'https://example.com/keyboard/de', when: { country: ['DE'] } }] });
+
+    // Edit.
+    await tabTo(page, 'Edit');
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'Destination URL');
+    await page.keyboard.press('ControlOrMeta+A');
+    await type('https://example.com/keyboard/edited');
+    await tabTo(page, 'Save changes');
+    await page.keyboard.press('Enter');
+    await page.getByText('Changes saved.').waitFor();
+    expect((await api(apiKey, 'GET', `/v2/links/${code}`)).json()).toMatchObject({ url: 'https://example.com/keyboard/edited' });
+
+    // The QR code opens and closes (Escape); the stats' window changes with the arrow keys.
+    await tabTo(page, 'QR code');
+    await page.keyboard.press('Enter');
+    await page.getByRole('img', { name: /^QR code for / }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await tabTo(page, 'Window');
+    await page.keyboard.press('ArrowDown');
+    await page.getByText('clicks in the last 90 days').waitFor();
+
+    // Search from the links page.
+    await tabTo(page, 'Links');
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'Search');
+    await type('keyboard/edited');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('table.links tbody tr').length === 1);
+
+    // Delete through the confirmation dialog.
+    await tabTo(page, /\/[A-Za-z0-9]+$/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: /^http/ }).waitFor();
+    await tabTo(page, 'Delete');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    // Focus starts on the safe choice.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    expect((await api(apiKey, 'GET', `/v2/links/${code}`)).json()).toMatchObject({ status: 'deleted' });
+
+    // Every other page, then out.
+    for (const [link, heading] of [['Import CSV', 'Import links from a CSV file'], ['Domains', 'Domains'], ['Webhooks', 'Webhooks'], ['Usage', 'Usage']]) {
+      await tabTo(page, link as string);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    }
+    await tabTo(page, 'Sign out');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('API key').waitFor();
+  }, 120_000);
+});
