@@ -2,8 +2,10 @@ import { buildSync, type Metafile } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-/** Where the dashboard is served: every asset URL in the page starts here. */
-export const DASHBOARD_PATH = '/app';
+/** Where the dashboard is served (its router's base): every asset URL in the page starts here. */
+import { BASE as DASHBOARD_PATH } from './dashboard/places';
+
+export { DASHBOARD_PATH };
 /** Hashed file names under this folder never change content, so they may be cached for a year. */
 export const ASSETS_FOLDER = 'assets';
 

@@ -7,6 +7,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { readTopology, type Template as TemplateJson } from '../../bin/local/template';
 import { BESIDE_THE_BUNDLE } from '../../functions/shared/config';
 import { buildStack } from './app-factory';
+import { dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
+import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../web/content-security-policy';
 
 /**
  * Synth passes whether or not an ESM bundle can load (the "Dynamic require" trap): import each built bundle
@@ -130,5 +132,25 @@ describe('the smart-link schemas beside the creation and link functions (issue 1
       console.log(JSON.stringify([parsed.value.utm, refused]));`;
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(JSON.parse(output)).toEqual([{ source: 'mail' }, { ok: false, message: 'rules[0].when.country[0]: is not an ISO 3166-1 alpha-2 country code (such as DE or US)' }]);
+  });
+});
+
+describe('the local stack serves the dashboard as its distribution does, from the template', () => {
+  const site = readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' }).staticSite;
+
+  it('the bucket behaviors in order, each with its viewer-request code and response headers', () => {
+    expect(site?.behaviors.map((behavior) => [behavior.pathPattern, behavior.viewerRequestCode === dashboardPagesCode(), behavior.headers['cache-control']])).toEqual([
+      ['/app/assets/*', true, DASHBOARD_CACHE_CONTROL.assets],
+      ['/app', true, DASHBOARD_CACHE_CONTROL.page],
+      ['/app/*', true, DASHBOARD_CACHE_CONTROL.page],
+    ]);
+    for (const behavior of site?.behaviors ?? []) {
+      expect(behavior.headers).toMatchObject({ 'content-security-policy': DASHBOARD_CONTENT_SECURITY_POLICY, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+    }
+  });
+
+  it('the files the deployment copies: the built page and its assets, under app/', () => {
+    expect(site?.keyPrefix).toBe('app/');
+    expect(readFileSync(path.join(site?.filesDir ?? '', 'index.html'), 'utf8')).toMatch(/<script type="module" src="\/app\/assets\/main-[A-Z0-9]+\.js"><\/script>/);
   });
 });

@@ -125,8 +125,9 @@ describe('functions', () => {
   });
 
   it('do not use the broad AWS-managed basic execution role', () => {
-    // CDK's own cross-region export reader runs at deploy time only; the service's functions are what this is about.
-    const roles = Object.entries(dev.findResources('AWS::IAM::Role')).filter(([id]) => !id.startsWith('CustomCrossRegionExportReader'));
+    // CDK's own cross-region export reader and the dashboard's file copier run at deploy time only; the service's
+    // functions are what this is about.
+    const roles = Object.entries(dev.findResources('AWS::IAM::Role')).filter(([id]) => !id.startsWith('CustomCrossRegionExportReader') && !id.startsWith('CustomCDKBucketDeployment'));
     expect(roles.length).toBeGreaterThanOrEqual(8);
     expect(JSON.stringify(roles)).not.toContain('AWSLambdaBasicExecutionRole');
   });
@@ -326,10 +327,12 @@ describe('REST API', () => {
 
 describe('short domain', () => {
   it('puts CloudFront in front of the API, letting only visitor paths through', () => {
-    // The shared short domain's distribution and the customer domains' one (below).
-    dev.resourceCountIs('AWS::CloudFront::Distribution', 2);
-    dev.resourceCountIs('AWS::CloudFront::Function', 2);
-    for (const fn of Object.values(dev.findResources('AWS::CloudFront::Function'))) {
+    // The shared short domain's distribution, the customer domains' one (below) and the dashboard's (dashboard.test.ts).
+    dev.resourceCountIs('AWS::CloudFront::Distribution', 3);
+    dev.resourceCountIs('AWS::CloudFront::Function', 3);
+    const visitorFunctions = Object.entries(dev.findResources('AWS::CloudFront::Function')).filter(([id]) => !id.startsWith('Dashboard'));
+    expect(visitorFunctions).toHaveLength(2);
+    for (const [, fn] of visitorFunctions) {
       const code = String(fn.Properties.FunctionCode);
       expect(code).toContain('"v2"');
       expect(code).toContain('"health"');
@@ -359,7 +362,7 @@ describe('short domain', () => {
 describe('customer domains (CloudFront SaaS Manager)', () => {
   const distributions = dev.findResources('AWS::CloudFront::Distribution');
   const [tenantsId, tenants] = Object.entries(distributions).find(([, resource]) => resource.Properties.DistributionConfig.ConnectionMode === 'tenant-only') ?? [];
-  const [, shared] = Object.entries(distributions).find(([id]) => id !== tenantsId) ?? [];
+  const [, shared] = Object.entries(distributions).find(([id]) => id !== tenantsId && id.startsWith('ShortDomain')) ?? [];
 
   it('are served by a multi-tenant distribution built like the short domain\'s, and a connection group', () => {
     const config = tenants?.Properties.DistributionConfig;

@@ -1,0 +1,23 @@
+import { launchChromium } from '../test/support/chromium';
+(async () => {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('console', (m) => console.log('console', m.type(), m.text()));
+  page.on('pageerror', (e) => console.log('pageerror', e.message));
+  await page.goto('http://localhost:3000/app/');
+  await page.getByLabel('API key').fill('wrong');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  console.log(await page.getByRole('alert').textContent());
+  await page.getByLabel('API key').fill('shk_Cvo2_U9U02ZHwVS9YazNHQCnVkMqBDAmSbMSxdZflR0');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Links' }).waitFor();
+  await page.locator('table.links tbody tr').first().waitFor();
+  await page.screenshot({ path: '/tmp/s1.png' });
+  await page.locator('table.links tbody tr a').first().click();
+  await page.getByRole('heading', { name: 'Clicks' }).waitFor();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: '/tmp/s2.png', fullPage: true });
+  await page.goto('http://localhost:3000/app/new');
+  await page.screenshot({ path: '/tmp/s3.png', fullPage: true });
+  await browser.close();
+})();

@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { buildStack } from './app-factory';
+import { buildDashboard } from '../../web/build';
+import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../web/content-security-policy';
+import { dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
+import { StackOutputs } from '../../lib/stack-outputs';
+
+/** Issue 20: the dashboard's hosting (S3 behind the API's own CloudFront distribution), its policy and its budget. */
+const dev = Template.fromStack(buildStack({ stage: 'dev' }).stack);
+const distributions = dev.findResources('AWS::CloudFront::Distribution');
+const [, dashboard] = Object.entries(distributions).find(([id]) => id.startsWith('Dashboard')) ?? [];
+const config = dashboard?.Properties.DistributionConfig as {
+  DefaultCacheBehavior: Record<string, unknown>;
+  CacheBehaviors: Array<{ PathPattern: string; TargetOriginId: string; ResponseHeadersPolicyId: { Ref: string }; FunctionAssociations: unknown[]; AllowedMethods: string[] }>;
+  Origins: Array<{ Id: string; DomainName: unknown; OriginPath?: string; OriginAccessControlId?: unknown; S3OriginConfig?: unknown }>;
+};
+
+describe('the dashboard on the API\'s host', () => {
+  it('sends everything but /app to the API, uncached, with every viewer header but Host (Authorization among them)', () => {
+    const api = config.Origins.find((origin) => origin.Id === config.DefaultCacheBehavior.TargetOriginId);
+    expect(JSON.stringify(api?.DomainName)).toContain('.execute-api.');
+    expect(api?.OriginPath).toBe('/dev');
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
+      ViewerProtocolPolicy: 'https-only',
+      AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']),
+    });
+  });
+
+  it('serves /app from a private bucket through origin access control, hashed assets first', () => {
+    expect(config.CacheBehaviors.map((behavior) => behavior.PathPattern)).toEqual(['/app/assets/*', '/app', '/app/*']);
+    const files = config.Origins.find((origin) => origin.Id === config.CacheBehaviors[0]?.TargetOriginId);
+    expect(files?.OriginAccessControlId).toBeDefined();
+    expect(new Set(config.CacheBehaviors.map((behavior) => behavior.TargetOriginId)).size).toBe(1);
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD']);
+      expect(behavior.FunctionAssociations).toEqual([expect.objectContaining({ EventType: 'viewer-request' })]);
+    }
+    dev.hasResourceProperties('AWS::CloudFront::OriginAccessControl', { OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' }) });
+    dev.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: Match.anyValue(),
+    });
+    // Only CloudFront, for this distribution, may read it; nothing over plain HTTP.
+    const policy = JSON.stringify(dev.findResources('AWS::S3::BucketPolicy'));
+    expect(policy).toContain('cloudfront.amazonaws.com');
+    expect(policy).toContain('AWS:SourceArn');
+    expect(policy).toContain('"aws:SecureTransport":"false"');
+    dev.hasResourceProperties('Custom::CDKBucketDeployment', { DestinationBucketKeyPrefix: 'app/', DistributionPaths: ['/app', '/app/*'] });
+    dev.hasOutput(StackOutputs.dashboardUrl, { Value: Match.objectLike({ 'Fn::Join': ['', ['https://', Match.anyValue(), '/app/']] }) });
+  });
+
+  it('sends a Content-Security-Policy of its own origin only, and caches the page briefly, hashed files for a year', () => {
+    const policies = config.CacheBehaviors.map((behavior) => dev.toJSON().Resources[behavior.ResponseHeadersPolicyId.Ref].Properties.ResponseHeadersPolicyConfig);
+    for (const policy of policies) {
+      expect(policy.SecurityHeadersConfig).toMatchObject({
+        ContentSecurityPolicy: { ContentSecurityPolicy: DASHBOARD_CONTENT_SECURITY_POLICY, Override: true },
+        FrameOptions: { FrameOption: 'DENY', Override: true },
+        ContentTypeOptions: { Override: true },
+        ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+      });
+    }
+    expect(policies.map((policy) => policy.CustomHeadersConfig.Items)).toEqual([
+      [{ Header: 'Cache-Control', Value: DASHBOARD_CACHE_CONTROL.assets, Override: true }],
+      [{ Header: 'Cache-Control', Value: DASHBOARD_CACHE_CONTROL.page, Override: true }],
+      [{ Header: 'Cache-Control', Value: DASHBOARD_CACHE_CONTROL.page, Override: true }],
+    ]);
+    // No source but the page's own origin (and blob:/data: images the page makes itself); nothing inline.
+    const sources = DASHBOARD_CONTENT_SECURITY_POLICY.split(';').flatMap((directive) => directive.trim().split(/\s+/).slice(1));
+    expect(new Set(sources)).toEqual(new Set(["'none'", "'self'", 'blob:', 'data:']));
+    expect(DASHBOARD_CONTENT_SECURITY_POLICY).toMatch(/default-src 'none'/);
+    expect(DASHBOARD_CONTENT_SECURITY_POLICY).toMatch(/frame-ancestors 'none'/);
+  });
+});
+
+describe('the viewer-request function of /app', () => {
+  const handler = new Function(`${dashboardPagesCode()}\nreturn handler;`)() as (event: { request: { uri: string } }) => { uri: string };
+  it.each([
+    ['/app', '/app/index.html'],
+    ['/app/', '/app/index.html'],
+    ['/app/links/abc', '/app/index.html'],
+    ['/app/domains', '/app/index.html'],
+    ['/app/assets/main-ABC.js', '/app/assets/main-ABC.js'],
+    ['/app/index.html', '/app/index.html'],
+  ])('sends %s to %s', (uri, rewritten) => {
+    expect(handler({ request: { uri } }).uri).toBe(rewritten);
+  });
+});
+
+describe('the dashboard build', () => {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'dashboard-'));
+  const { files } = buildDashboard(outDir);
+  const page = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+
+  it('keeps the initial JavaScript within 150 KB gzipped (the budget)', () => {
+    const scripts = [...page.matchAll(/<script[^>]*src="\/app\/([^"]+)"/g)].map((match) => match[1] as string);
+    expect(scripts).toHaveLength(1);
+    const gzipped = scripts.reduce((sum, script) => sum + gzipSync(readFileSync(path.join(outDir, script))).length, 0);
+    process.stdout.write(`dashboard initial JavaScript: ${(gzipped / 1024).toFixed(1)} KB gzipped\n`);
+    expect(gzipped).toBeLessThanOrEqual(150 * 1024);
+  });
+
+  it('names only its own files: content-hashed, under /app, no inline script or style', () => {
+    expect(files.filter((file) => file !== 'index.html').every((file) => /^assets\/main-[A-Z0-9]+\.(js|css)$/.test(file))).toBe(true);
+    expect([...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1])).toEqual(expect.arrayContaining([expect.stringMatching(/^\/app\/assets\//)]));
+    expect(page).not.toMatch(/https?:\/\//);
+    expect(page).not.toMatch(/<script>(?!<)|<style|\sstyle=/);
+  });
+});

@@ -1,0 +1,98 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { LocalStaticSite } from '../../../bin/local/static-site';
+import { responseHeadersOf } from '../../../bin/local/template';
+import { dashboardPagesCode } from '../../../lib/dashboard';
+
+/** A response that keeps what the site wrote. */
+function recorder() {
+  const written: { status?: number; headers?: Record<string, unknown>; body?: string } = {};
+  const response = {
+    writeHead(status: number, headers: Record<string, unknown>) {
+      written.status = status;
+      written.headers = headers;
+    },
+    end(body?: Buffer | string) {
+      written.body = body === undefined ? '' : body.toString();
+    },
+  };
+  return { response: response as never, written };
+}
+
+const root = mkdtempSync(path.join(tmpdir(), 'static-site-'));
+const filesDir = path.join(root, 'asset.abc');
+mkdirSync(path.join(filesDir, 'assets'), { recursive: true });
+writeFileSync(path.join(filesDir, 'index.html'), '<!doctype html><title>page</title>');
+writeFileSync(path.join(filesDir, 'assets', 'main-X.js'), 'console.log(1)');
+writeFileSync(path.join(root, 'secret.txt'), 'not served');
+
+const site = new LocalStaticSite({
+  filesDir,
+  keyPrefix: 'app/',
+  behaviors: [
+    { pathPattern: '/app/assets/*', viewerRequestCode: dashboardPagesCode(), headers: { 'cache-control': 'immutable' } },
+    { pathPattern: '/app', viewerRequestCode: dashboardPagesCode(), headers: { 'cache-control': 'no-cache' } },
+    { pathPattern: '/app/*', viewerRequestCode: dashboardPagesCode(), headers: { 'cache-control': 'no-cache', 'content-security-policy': "default-src 'none'" } },
+  ],
+});
+
+describe('the local static site (the dashboard\'s CloudFront behaviors)', () => {
+  it('answers pages with index.html and the behavior\'s headers, files by path with their type', () => {
+    for (const pathname of ['/app', '/app/', '/app/links/abc']) {
+      const { response, written } = recorder();
+      expect(site.serve('GET', pathname, response)).toBe(true);
+      expect(written).toMatchObject({ status: 200, body: '<!doctype html><title>page</title>', headers: { 'content-type': 'text/html', 'cache-control': 'no-cache' } });
+    }
+    const { response, written } = recorder();
+    site.serve('GET', '/app/assets/main-X.js', response);
+    expect(written).toMatchObject({ status: 200, body: 'console.log(1)', headers: { 'content-type': 'text/javascript', 'cache-control': 'immutable' } });
+  });
+
+  it('leaves other paths to the API, even ones that start with the same letters', () => {
+    for (const pathname of ['/apple', '/v2/links', '/', '/appx/index.html']) expect(site.serve('GET', pathname, recorder().response)).toBe(false);
+  });
+
+  it('answers a missing file or a path out of the folder 403, as S3 does to a reader that may not list', () => {
+    for (const pathname of ['/app/assets/nope.js', '/app/assets/../../secret.txt', '/app/assets/..%2f..%2fsecret.txt']) {
+      const { response, written } = recorder();
+      site.serve('GET', pathname, response);
+      expect(written.status).toBe(403);
+      expect(written.body).toContain('AccessDenied');
+    }
+  });
+
+  it('refuses methods other than GET and HEAD; HEAD has no body', () => {
+    const post = recorder();
+    site.serve('POST', '/app/', post.response);
+    expect(post.written.status).toBe(403);
+    const head = recorder();
+    site.serve('HEAD', '/app/', head.response);
+    expect(head.written).toMatchObject({ status: 200, body: '' });
+  });
+});
+
+describe('responseHeadersOf (a CloudFront response headers policy)', () => {
+  it('writes the security headers and custom headers as CloudFront sends them', () => {
+    expect(
+      responseHeadersOf({
+        SecurityHeadersConfig: {
+          ContentSecurityPolicy: { ContentSecurityPolicy: "default-src 'self'" },
+          ContentTypeOptions: {},
+          FrameOptions: { FrameOption: 'DENY' },
+          ReferrerPolicy: { ReferrerPolicy: 'no-referrer' },
+          StrictTransportSecurity: { AccessControlMaxAgeSec: 600, IncludeSubdomains: true },
+        },
+        CustomHeadersConfig: { Items: [{ Header: 'Cache-Control', Value: 'no-cache' }] },
+      }),
+    ).toEqual({
+      'content-security-policy': "default-src 'self'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=600; includeSubDomains',
+      'cache-control': 'no-cache',
+    });
+    expect(responseHeadersOf(undefined)).toEqual({});
+  });
+});

@@ -1,0 +1,20 @@
+import { placeOf } from '../../../web/dashboard/places';
+
+describe('the dashboard\'s pages by path (issue 20)', () => {
+  it.each([
+    ['/app', { page: 'links' }],
+    ['/app/', { page: 'links' }],
+    ['/app/new', { page: 'new' }],
+    ['/app/import', { page: 'import' }],
+    ['/app/domains', { page: 'domains' }],
+    ['/app/webhooks', { page: 'webhooks' }],
+    ['/app/usage', { page: 'usage' }],
+    ['/app/links/abc-1', { page: 'link', code: 'abc-1' }],
+    ['/app/links/%C3%BC', { page: 'link', code: 'ü' }],
+    ['/app/links/%E0%A4%A', { page: 'missing' }],
+    ['/app/links', { page: 'missing' }],
+    ['/app/nothing/here', { page: 'missing' }],
+  ])('%s is %j', (pathname, place) => {
+    expect(placeOf(pathname)).toEqual(place);
+  });
+});
