@@ -82,7 +82,7 @@ describe('creating a link', () => {
 
   it('refuses reserved aliases in any case, unless an operator allowed them for this key', async () => {
     const { create } = setup({ overrides: [['Admin', 'key_pro']] });
-    for (const alias of ['api', 'HEALTH', 'login-now', 'verify-account', 'PayPal-refund']) {
+    for (const alias of ['api', 'HEALTH', 'App', 'login-now', 'verify-account', 'PayPal-refund']) {
       expect(failure((await create({ url: 'https://example.com', alias }))[0]).message).toBe(Messages.aliasReserved);
     }
     expect((await create({ url: 'https://example.com', alias: 'admin' }))[0]?.ok).toBe(true);
