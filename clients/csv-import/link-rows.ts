@@ -1,5 +1,11 @@
 import { parse } from 'csv-parse/sync';
 
+/**
+ * The columns an import file may have, in the order they are named to the user: the fields of a link request
+ * (a unit test holds this list to the API's schema).
+ */
+export const LINK_COLUMNS = ['url', 'alias', 'password', 'expiresIn', 'maxClicks', 'domain', 'tags', 'rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl'] as const;
+
 /** A file the import cannot read: its message names the file and what is wrong, in one line. */
 export class ImportFileError extends Error {}
 
@@ -10,9 +16,8 @@ export interface LinkRows {
 
 /**
  * The rows of an import file: a header row naming at least `url`, quoted fields allowed, a BOM ignored.
- * `knownColumns` are named in the refusal of a file without a url column.
  */
-export function parseLinkRows(text: string, fileName: string, knownColumns: readonly string[]): LinkRows {
+export function parseLinkRows(text: string, fileName: string): LinkRows {
   let columns: string[] = [];
   let rows: Array<Record<string, string>>;
   try {
@@ -25,7 +30,7 @@ export function parseLinkRows(text: string, fileName: string, knownColumns: read
     throw new ImportFileError(`${fileName} is not a CSV file this command can read: ${(error as Error).message}`);
   }
   if (!columns.includes('url')) {
-    throw new ImportFileError(`${fileName} has no url column: its header row must name the columns (${knownColumns.join(',')}), url at least`);
+    throw new ImportFileError(`${fileName} has no url column: its header row must name the columns (${LINK_COLUMNS.join(',')}), url at least`);
   }
   return { columns, rows };
 }

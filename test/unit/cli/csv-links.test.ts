@@ -1,5 +1,8 @@
 import { linkRequestOf, parseLinkRows, UsageError } from '../../../bin/shortener/csv-links';
 import { batchIdempotencyKey, resultRows } from '../../../clients/csv-import/import-links';
+import { LINK_COLUMNS } from '../../../clients/csv-import/link-rows';
+import { linkRequestSchema } from '../../../functions/shared/domain/links/link-request';
+import { SMART_FIELD_NAMES } from '../../../functions/shared/domain/destinations/smart-link';
 
 describe('parseLinkRows', () => {
   it('reads a header row, quoted fields with commas and quotes, Unicode and a BOM', () => {
@@ -14,6 +17,12 @@ describe('parseLinkRows', () => {
   it('refuses a file without a url column, or one that is not CSV, with one line', () => {
     expect(() => parseLinkRows('link\nhttps://example.com\n', 'a.csv')).toThrow(new UsageError('a.csv has no url column: its header row must name the columns (url,alias,password,expiresIn,maxClicks,domain,tags,rules,variants,forwardQuery,utm,expiredUrl), url at least'));
     expect(() => parseLinkRows('url,alias\nx,y,z\n', 'b.csv')).toThrow(/^b\.csv is not a CSV file this command can read: /);
+  });
+});
+
+describe('the import\'s columns', () => {
+  it('are the fields of a link request, as the API parses them', () => {
+    expect([...LINK_COLUMNS].sort()).toEqual([...Object.keys(linkRequestSchema.shape), ...SMART_FIELD_NAMES].sort());
   });
 });
 

@@ -1,13 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api';
 import { importRows, resultRows } from '../../../clients/csv-import/import-links';
-import { ImportFileError, linkRequestOf, parseLinkRows } from '../../../clients/csv-import/link-rows';
+import { ImportFileError, LINK_COLUMNS, linkRequestOf, parseLinkRows } from '../../../clients/csv-import/link-rows';
 import { csvText } from '../../../functions/shared/http/csv';
 import { hrefOf } from '../router';
 import { saveFile } from '../ui';
-
-/** The columns a file may have, named when one has no url column. */
-const COLUMNS = ['url', 'alias', 'password', 'expiresIn', 'maxClicks', 'domain', 'tags', 'rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl'];
 
 type Outcome = { total: number; done: number; failed: number; stoppedBy?: string; results?: Blob; fileName?: string };
 
@@ -24,7 +21,7 @@ export function ImportPage({ api }: { api: Api }) {
     setProblem(undefined);
     let parsed;
     try {
-      parsed = parseLinkRows(await file.text(), file.name, COLUMNS);
+      parsed = parseLinkRows(await file.text(), file.name);
     } catch (error) {
       return setProblem(error instanceof ImportFileError ? error.message : `${file.name} could not be read.`);
     }
@@ -53,7 +50,7 @@ export function ImportPage({ api }: { api: Api }) {
     <section aria-labelledby="import-title">
       <h1 id="import-title">Import links from a CSV file</h1>
       <p>
-        A header row names the columns: <code>url</code> at least, and any of {COLUMNS.slice(1).map((column, index) => <span key={column}>{index > 0 ? ', ' : ''}<code>{column}</code></span>)}.
+        A header row names the columns: <code>url</code> at least, and any of {LINK_COLUMNS.slice(1).map((column, index) => <span key={column}>{index > 0 ? ', ' : ''}<code>{column}</code></span>)}.
         Rules, variants and utm cells hold JSON; tags are separated by commas or spaces. Running the same file again within 24 hours makes no link twice.
       </p>
       <form onSubmit={start}>

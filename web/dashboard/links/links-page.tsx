@@ -182,7 +182,7 @@ export function LinksPage({ api }: { api: Api }) {
         </button>
       </nav>
       <p>
-        <a href={hrefOf("/import")}>
+        <a href={hrefOf('/import')}>
           Create many links from a CSV file
         </a>
       </p>
