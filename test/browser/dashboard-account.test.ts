@@ -1,9 +1,7 @@
 /// <reference lib="dom" />
 import { appendFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
 import { createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
-import { assertNoTrespasses, openDashboard, screenshot, seriousAccessibilityViolations, signIn, tabTo, VIEWPORTS, type DashboardTab } from '../support/dashboard';
+import { dashboardBrowser, recordPage, signIn, tabTo } from '../support/dashboard';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -11,36 +9,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  * headless Chromium against the local stack. As in dashboard-links.test.ts, each test fails on a request to any other
  * host, a CSP refusal or a script error.
  */
-let browser: Browser;
-const tabs: DashboardTab[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  const used = tabs.splice(0);
-  await Promise.all(used.map((tab) => tab.context.close()));
-  assertNoTrespasses(used.map((tab) => tab.trespasses));
-});
-
-async function open(): Promise<DashboardTab> {
-  const tab = await openDashboard(browser);
-  tabs.push(tab);
-  return tab;
-}
-
-async function record(page: Page, name: string): Promise<void> {
-  expect(await seriousAccessibilityViolations(page)).toEqual([]);
-  await screenshot(page, `${name}-desktop`);
-  await page.setViewportSize(VIEWPORTS.phone);
-  await screenshot(page, `${name}-phone`);
-  await page.setViewportSize(VIEWPORTS.desktop);
-}
+const { open } = dashboardBrowser();
 
 const api = (apiKey: string, method: string, path: string, body?: object) => http(method, path, { headers: jsonHeaders(apiKey), ...(body ? { body } : {}) });
 
@@ -79,7 +48,7 @@ describe('the domains page', () => {
       await panel.getByRole('button', { name: 'Check DNS now' }).click();
       await panel.getByText(reason, { exact: true }).waitFor({ timeout: 1_000 });
     });
-    await record(page, 'domains-pending');
+    await recordPage(page, 'domains-pending');
 
     // Once the name points here, "Check DNS now" makes it active.
     appendFileSync(process.env.LOCAL_HOSTS_FILE as string, `127.0.0.1 ${name}\n`);
@@ -90,7 +59,7 @@ describe('the domains page', () => {
     await panel.getByRole('button', { name: 'Make default' }).click();
     await panel.getByText('default', { exact: true }).waitFor();
     expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active', isDefault: true });
-    await record(page, 'domains-active');
+    await recordPage(page, 'domains-active');
 
     page.once('dialog', (dialog) => void dialog.accept());
     await panel.getByRole('button', { name: `Delete ${name}` }).click();
@@ -124,7 +93,7 @@ describe('the webhooks page', () => {
     const secret = page.getByTestId('webhook-secret');
     await expect(secret.textContent()).resolves.toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Copy the signing secret' }).waitFor();
-    await record(page, 'webhooks-secret');
+    await recordPage(page, 'webhooks-secret');
     await page.getByRole('button', { name: 'I have saved it' }).click();
     await secret.waitFor({ state: 'detached' });
 
@@ -138,7 +107,7 @@ describe('the webhooks page', () => {
       await panel.getByRole('cell', { name: 'webhook.test' }).waitFor({ timeout: 1_000 });
     }, 15_000);
     await panel.getByRole('cell', { name: /^HTTP 200/ }).waitFor();
-    await record(page, 'webhooks');
+    await recordPage(page, 'webhooks');
 
     await panel.getByRole('button', { name: 'Disable' }).click();
     await panel.getByText('disabled', { exact: true }).waitFor();
@@ -173,7 +142,7 @@ describe('the webhooks page', () => {
     await expect(page.locator('meter#quota').evaluate((meter) => [(meter as HTMLMeterElement).value, (meter as HTMLMeterElement).max])).resolves.toEqual([shown, 100]);
     await expect(page.getByTestId('reset').textContent()).resolves.toBe(new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${usage.resetDate}T00:00:00Z`)));
     await expect(page.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).resolves.toBe(refusal.upgradeUrl);
-    await record(page, 'usage');
+    await recordPage(page, 'usage');
   }, 60_000);
 });
 
@@ -259,5 +228,77 @@ describe('with the keyboard alone', () => {
     await tabTo(page, 'Sign out');
     await page.keyboard.press('Enter');
     await page.getByLabel('API key').waitFor();
+  }, 120_000);
+
+  it('refuses a wrong key, imports a file, saves the QR code, the stats and the results, adds a domain and a webhook', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const link = (await api(apiKey, 'POST', '/v2/shorten', { url: 'https://example.com/keyboard/files' })).json<{ shortCode: string }>();
+    const receiver = new WebhookReceiver(Number(String(process.env.WEBHOOK_RECEIVER_PORTS).split(',')[1]));
+    await receiver.start();
+    try {
+      const { page } = await open();
+      const type = (text: string) => page.keyboard.type(text);
+      const download = async (button: string) => {
+        const saved = page.waitForEvent('download');
+        await tabTo(page, button);
+        await page.keyboard.press('Enter');
+        return (await saved).suggestedFilename();
+      };
+
+      await tabTo(page, 'API key');
+      await type('shk_wrong');
+      await page.keyboard.press('Enter');
+      await page.getByRole('alert').getByText('Invalid or inactive API key.').waitFor();
+      await page.keyboard.press('ControlOrMeta+A');
+      await type(apiKey);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+
+      // Import: the file input opens the file chooser from the keyboard (Space), as it would for a person.
+      await tabTo(page, 'Import CSV');
+      await page.keyboard.press('Enter');
+      await tabTo(page, 'CSV file');
+      const chooser = page.waitForEvent('filechooser');
+      await page.keyboard.press('Space');
+      await (await chooser).setFiles({ name: 'keys.csv', mimeType: 'text/csv', buffer: Buffer.from('url,tags\nhttps://example.com/k/1,kb\nhttps://example.com/k/2,kb\n') });
+      await tabTo(page, 'Import');
+      await page.keyboard.press('Enter');
+      await page.getByText('Done: 2 links, 0 failed.').waitFor();
+      expect(await download('Download the results')).toBe('keys-results.csv');
+
+      // A link's QR code and stats, saved.
+      await page.goto(`${new URL(page.url()).origin}/app/links/${link.shortCode}`);
+      await tabTo(page, 'QR code');
+      await page.keyboard.press('Enter');
+      await page.getByRole('img', { name: /^QR code for / }).waitFor();
+      expect(await download('Download PNG')).toBe(`${link.shortCode}-qr.png`);
+      await page.keyboard.press('Escape');
+      expect(await download('Export CSV')).toBe(`${link.shortCode}-clicks-30d.csv`);
+
+      // A domain and a webhook, each from its form.
+      const name = `kb.board-${Date.now().toString(36)}.com`;
+      await tabTo(page, 'Domains');
+      await page.keyboard.press('Enter');
+      await tabTo(page, 'Domain');
+      await type(name);
+      await page.keyboard.press('Enter');
+      await page.getByRole('article', { name: new RegExp(name.replaceAll('.', '\\.')) }).getByText('pending').waitFor();
+
+      await tabTo(page, 'Webhooks');
+      await page.keyboard.press('Enter');
+      await tabTo(page, 'Endpoint URL (https)');
+      await type(receiver.url('/keyboard'));
+      await tabTo(page, 'link.deleted');
+      await page.keyboard.press('Space');
+      await tabTo(page, 'Add webhook');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('webhook-secret').waitFor();
+      await tabTo(page, 'Send a test event');
+      await page.keyboard.press('Enter');
+      await eventually(async () => expect(receiver.on('/keyboard').map((delivery) => delivery.event.type)).toEqual(['webhook.test']), 30_000);
+      expect((await api(apiKey, 'GET', '/v2/webhooks')).json<{ webhooks: Array<{ events: string[] }> }>().webhooks[0]?.events).toEqual(['link.created', 'link.deleted']);
+    } finally {
+      await receiver.stop();
+    }
   }, 120_000);
 });

@@ -3,48 +3,16 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
+import type { Page } from 'playwright-core';
 import { createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
-import { assertNoTrespasses, openDashboard, screenshot, seriousAccessibilityViolations, signIn, VIEWPORTS, type DashboardTab } from '../support/dashboard';
+import { dashboardBrowser, recordPage, screenshot, signIn } from '../support/dashboard';
 
 /**
  * Issue 20: the dashboard's link journeys in headless Chromium against the local stack, which serves /app from the
  * template as CloudFront would. Every test ends by checking that the page asked no other host for anything, that
  * the Content-Security-Policy refused nothing and that no script failed.
  */
-let browser: Browser;
-const tabs: DashboardTab[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function open(viewport: { width: number; height: number } = VIEWPORTS.desktop): Promise<DashboardTab> {
-  const tab = await openDashboard(browser, viewport);
-  tabs.push(tab);
-  return tab;
-}
-
-afterEach(async () => {
-  const used = tabs.splice(0);
-  await Promise.all(used.map((tab) => tab.context.close()));
-  assertNoTrespasses(used.map((tab) => tab.trespasses));
-});
-
-/** The page at both widths in the artifacts, and axe's serious or critical findings (none expected). */
-async function record(page: Page, name: string): Promise<void> {
-  expect(await seriousAccessibilityViolations(page)).toEqual([]);
-  await screenshot(page, `${name}-desktop`);
-  const size = page.viewportSize();
-  await page.setViewportSize(VIEWPORTS.phone);
-  await screenshot(page, `${name}-phone`);
-  if (size) await page.setViewportSize(size);
-}
+const { open } = dashboardBrowser();
 
 const api = (apiKey: string, method: string, path: string, body?: object) => http(method, path, { headers: jsonHeaders(apiKey), ...(body ? { body } : {}) });
 
@@ -59,7 +27,7 @@ describe('signing in', () => {
     const { apiKey } = await createApiKey('PRO');
     const revoked = await createApiKey('PRO', { status: 'revoked' });
     const { page, context } = await open();
-    await record(page, 'sign-in');
+    await recordPage(page, 'sign-in');
 
     for (const key of ['shk_not-a-key-at-all', revoked.apiKey]) {
       await page.getByLabel('API key').fill(key);
@@ -129,7 +97,7 @@ describe('the links page', () => {
     await expect(rows.nth(0).locator('td').first().textContent()).resolves.toContain(gone.shortUrl);
     await expect(rows.nth(0).locator('.status').textContent()).resolves.toBe('deleted');
     await expect(rows.nth(1).locator('td').first().textContent()).resolves.toContain(newest.shortUrl);
-    await record(page, 'links');
+    await recordPage(page, 'links');
 
     // Paging forward and back.
     const firstPage = await rows.locator('td:first-child a').allTextContents();
@@ -237,7 +205,7 @@ describe('creating, editing and deleting a link', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Alias must be between 3 and 50 characters');
     await expect(page.getByLabel('Destination URL').inputValue()).resolves.toBe('https://example.com/spring');
     await expect(page.getByLabel('Variant 2 destination').inputValue()).resolves.toBe('https://example.com/b');
-    await record(page, 'new-link-refused');
+    await recordPage(page, 'new-link-refused');
 
     await page.getByLabel('Alias (optional)').fill(alias);
     await page.getByRole('button', { name: 'Create link' }).click();
@@ -262,7 +230,7 @@ describe('creating, editing and deleting a link', () => {
     });
     expect(Math.abs(Date.parse(created.expiresAt ?? '') - (Date.now() + 2 * 86_400_000))).toBeLessThan(120_000);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(created.shortUrl);
-    await record(page, 'link');
+    await recordPage(page, 'link');
 
     // Edit: a new destination and tags, the password removed; untouched fields stay as they were.
     await page.getByRole('button', { name: 'Edit' }).click();
@@ -270,7 +238,7 @@ describe('creating, editing and deleting a link', () => {
     await page.getByLabel('Destination URL').fill('https://example.com/summer');
     await page.getByLabel('Tags').fill('summer');
     await page.getByLabel('Remove the password').check();
-    await record(page, 'link-edit');
+    await recordPage(page, 'link-edit');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Changes saved.').waitFor();
     const edited = (await api(apiKey, 'GET', `/v2/links/${alias}?domain=${domain}`)).json<LinkView>();
@@ -280,7 +248,7 @@ describe('creating, editing and deleting a link', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog', { name: `Delete ${created.shortUrl}?` });
     await dialog.waitFor();
-    await record(page, 'link-delete-confirmation');
+    await recordPage(page, 'link-delete-confirmation');
     await dialog.getByRole('button', { name: 'Keep it' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect((await api(apiKey, 'GET', `/v2/links/${alias}?domain=${domain}`)).json<LinkView>().status).toBe('active');
@@ -306,7 +274,7 @@ describe('a link\'s QR code', () => {
     await page.getByRole('button', { name: 'QR code' }).click();
     const dialog = page.getByRole('dialog', { name: 'QR code' });
     await dialog.getByRole('img', { name: `QR code for ${link.shortUrl}` }).waitFor();
-    await record(page, 'qr-code');
+    await recordPage(page, 'qr-code');
 
     const [png] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download PNG' }).click()]);
     expect(png.suggestedFilename()).toBe(`${link.shortCode}-qr.png`);
@@ -371,7 +339,7 @@ describe('a link\'s stats', () => {
     const canvas = page.getByTestId('daily-chart').locator('canvas');
     expect(await canvas.evaluate((element) => (element as HTMLCanvasElement).width > 200 && (element as HTMLCanvasElement).height > 100)).toBe(true);
     await page.getByText('Clicks per day as numbers').click();
-    await record(page, 'stats-line');
+    await recordPage(page, 'stats-line');
 
     await page.getByLabel('Bars').check();
     await page.locator('[data-kind="bar"]').waitFor();
@@ -379,7 +347,7 @@ describe('a link\'s stats', () => {
     await page.getByText('clicks in the last 7 days').waitFor();
     const week = (await api(apiKey, 'GET', `/v2/links/${link.shortCode}/stats?days=7`)).json<Stats>();
     expect((await tableRows(page, 'daily-table')).map(([, clicks]) => clicks)).toEqual(week.days.map((day) => day.clicks));
-    await record(page, 'stats-bars');
+    await recordPage(page, 'stats-bars');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`${link.shortCode}-clicks-7d.csv`);
@@ -405,7 +373,7 @@ describe('bulk creation from a CSV file', () => {
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByText('Done: 198 links, 2 failed.').waitFor({ timeout: 60_000 });
     await expect(page.locator('#import-progress').evaluate((element) => [(element as HTMLProgressElement).value, (element as HTMLProgressElement).max])).resolves.toEqual([200, 200]);
-    await record(page, 'import-done');
+    await recordPage(page, 'import-done');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the results' }).click()]);
     expect(download.suggestedFilename()).toBe('links-results.csv');

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
 import { baseUrl } from './local-stack';
 
 /** Where every dashboard screenshot goes (the CI keeps test-artifacts/). */
@@ -93,4 +94,43 @@ export async function tabTo(page: Page, name: string | RegExp, limit = 80): Prom
     if (focused) return;
   }
   throw new Error(`Tab never reached ${String(name)}`);
+}
+
+/**
+ * One headless Chromium for a test file (its hooks registered here) and a fresh tab per `open()`; after each test
+ * the tabs are closed and the test fails if any of them trespassed.
+ */
+export function dashboardBrowser(): { open: (viewport?: { width: number; height: number }) => Promise<DashboardTab> } {
+  let browser: Browser | undefined;
+  const tabs: DashboardTab[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    const used = tabs.splice(0);
+    await Promise.all(used.map((tab) => tab.context.close()));
+    assertNoTrespasses(used.map((tab) => tab.trespasses));
+  });
+  return {
+    async open(viewport = VIEWPORTS.desktop) {
+      if (!browser) throw new Error('the browser starts in beforeAll');
+      const tab = await openDashboard(browser, viewport);
+      tabs.push(tab);
+      return tab;
+    },
+  };
+}
+
+/** The page at desktop and phone widths in the artifacts, and axe's serious or critical findings: none expected. */
+export async function recordPage(page: Page, name: string): Promise<void> {
+  const findings = await seriousAccessibilityViolations(page);
+  if (findings.length > 0) throw new Error(`axe found serious or critical problems on ${name}: ${JSON.stringify(findings)}`);
+  await screenshot(page, `${name}-desktop`);
+  const size = page.viewportSize() ?? VIEWPORTS.desktop;
+  await page.setViewportSize(VIEWPORTS.phone);
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize(size);
 }
