@@ -207,9 +207,22 @@ describe('creating, editing and deleting a link', () => {
     await expect(page.getByLabel('Variant 2 destination').inputValue()).resolves.toBe('https://example.com/b');
     await recordPage(page, 'new-link-refused');
 
+    // Leaving the page loses nothing either (but the password, which is never kept).
+    await page.getByRole('link', { name: 'Links', exact: true }).click();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'New link' }).first().click();
+    await expect(page.getByLabel('Destination URL').inputValue()).resolves.toBe('https://example.com/spring');
+    await expect(page.getByLabel('Countries (DE, US…)').inputValue()).resolves.toBe('DE, AT');
+    await expect(page.locator('#variant-1-weight').inputValue()).resolves.toBe('30');
+    await expect(page.getByLabel('Password (optional)').inputValue()).resolves.toBe('');
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('open sesame');
+    await page.getByLabel('Password (optional)').fill('open sesame');
+
     await page.getByLabel('Alias (optional)').fill(alias);
     await page.getByRole('button', { name: 'Create link' }).click();
     await page.getByText('Link created.').waitFor();
+    // A made link's draft is gone: the next new link starts empty.
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(['shortener.apiKey']);
     const created = (await api(apiKey, 'GET', `/v2/links/${alias}?domain=${domain}`)).json<LinkView>();
     expect(created).toMatchObject({
       shortUrl: `https://${domain}/${alias}`,

@@ -12,6 +12,28 @@ export function keepApiKey(apiKey: string): void {
   sessionStorage.setItem(STORAGE_KEY, apiKey);
 }
 
+/** Signing out forgets everything the tab kept: the key and any unfinished form. */
 export function forgetApiKey(): void {
   sessionStorage.clear();
+}
+
+const DRAFT_PREFIX = 'shortener.draft.';
+
+/** An unfinished form, kept for this tab so leaving the page loses nothing typed (passwords are never kept). */
+export function keepDraft(form: string, draft: object): void {
+  sessionStorage.setItem(DRAFT_PREFIX + form, JSON.stringify(draft));
+}
+
+export function keptDraft<T>(form: string): T | undefined {
+  const text = sessionStorage.getItem(DRAFT_PREFIX + form);
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function forgetDraft(form: string): void {
+  sessionStorage.removeItem(DRAFT_PREFIX + form);
 }

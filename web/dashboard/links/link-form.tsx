@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Problem } from '../api';
 import { ProblemNote } from '../ui';
 import { emptyRule, emptyVariant, EXPIRY_UNITS, UTM_FIELDS, type ExpiryUnit, type LinkDraft, type RuleDraft, type VariantDraft } from './link-draft';
@@ -13,6 +13,8 @@ interface LinkFormProps {
   current?: { passwordProtected: boolean; expiresAt?: string };
   submitLabel: string;
   onSubmit: (draft: LinkDraft) => Promise<Problem | undefined>;
+  /** Told of every change (the new-link page keeps the draft for the tab). */
+  onChange?: (draft: LinkDraft) => void;
   children?: ComponentChildren;
 }
 
@@ -36,6 +38,7 @@ export function LinkForm(props: LinkFormProps) {
   const [problem, setProblem] = useState<Problem>();
   const [busy, setBusy] = useState(false);
   const set = (change: Partial<LinkDraft>) => setDraft((previous) => ({ ...previous, ...change }));
+  useEffect(() => props.onChange?.(draft), [draft]);
   const text = (field: 'url' | 'alias' | 'password' | 'expiresAmount' | 'maxClicks' | 'tags' | 'expiredUrl') => ({
     value: draft[field],
     onInput: (event: { currentTarget: HTMLInputElement }) => set({ [field]: event.currentTarget.value }),
