@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { Messages, OwnMessages } from '../messages';
 import { parseOrRefuse } from '../request-parsing';
-
 import { MAX_BATCH_ITEMS } from './batch-limits';
 
 export { MAX_BATCH_ITEMS };
