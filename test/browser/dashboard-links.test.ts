@@ -4,7 +4,9 @@ import { parse } from 'csv-parse/sync';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
-import { createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
+import { createApiKey, dynamo, eventually, http, jsonHeaders, stackOutput } from '../support/local-stack';
+import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { StackOutputs } from '../../lib/stack-outputs';
 import { dashboardBrowser, recordPage, screenshot, signIn } from '../support/dashboard';
 
 /**
@@ -59,6 +61,17 @@ describe('signing in', () => {
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.reload();
     await page.getByLabel('API key').waitFor();
+  });
+
+  it('goes back to the sign-in form with the 401 message when the key is revoked while the tab is open', async () => {
+    const { apiKey, keyId } = await createApiKey('PRO');
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable)).revoke(keyId);
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Invalid or inactive API key.');
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
   });
 });
 

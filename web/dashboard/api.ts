@@ -16,11 +16,16 @@ const CREATION_PATH = /\/v2\/shorten(\/batch)?$/;
 /**
  * The typed client (types generated from the OpenAPI document) on this page's own origin: the API and the
  * dashboard share a host, so no request leaves it. Every creation carries a fresh Idempotency-Key, so a retried
- * click never makes a link twice.
+ * click never makes a link twice. A 401 after signing in (the key was revoked) goes to `onUnauthorized`.
  */
-export function apiFor(apiKey: string): Api {
+export function apiFor(apiKey: string, onUnauthorized?: (message: string) => void): Api {
   const client = createClient<paths>({ baseUrl: location.origin });
   client.use({
+    // A key revoked while the tab is open: back to the sign-in form, with the API's words.
+    async onResponse({ response }) {
+      if (response.status === 401 && onUnauthorized) onUnauthorized(problemOf(await response.clone().json().catch(() => undefined), response).message);
+      return response;
+    },
     onRequest({ request }) {
       request.headers.set('authorization', `Bearer ${apiKey}`);
       if (request.method === 'POST' && CREATION_PATH.test(new URL(request.url).pathname) && !request.headers.has('idempotency-key')) {

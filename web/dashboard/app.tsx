@@ -22,24 +22,27 @@ const NAV: Array<{ page: Place['page']; href: string; label: string }> = [
 
 export function App() {
   const [apiKey, setApiKey] = useState(storedApiKey);
+  const [signedOutBecause, setSignedOutBecause] = useState<string>();
   const place = usePlace();
-  const api = useMemo(() => (apiKey ? apiFor(apiKey) : undefined), [apiKey]);
+  const signOut = (reason?: string) => {
+    forgetApiKey();
+    setApiKey(undefined);
+    setSignedOutBecause(reason);
+  };
+  const api = useMemo(() => (apiKey ? apiFor(apiKey, signOut) : undefined), [apiKey]);
 
   if (!api) {
     return (
       <SignIn
+        reason={signedOutBecause}
         onSignedIn={(key) => {
           keepApiKey(key);
+          setSignedOutBecause(undefined);
           setApiKey(key);
         }}
       />
     );
   }
-  const signOut = () => {
-    forgetApiKey();
-    setApiKey(undefined);
-    navigate(hrefOf('/'));
-  };
   return (
     <div class="shell" onClick={followLink}>
       <a class="skip" href="#main">Skip to content</a>
@@ -56,7 +59,14 @@ export function App() {
             ))}
           </ul>
         </nav>
-        <button type="button" class="quiet" onClick={signOut}>
+        <button
+          type="button"
+          class="quiet"
+          onClick={() => {
+            signOut();
+            navigate(hrefOf('/'));
+          }}
+        >
           Sign out
         </button>
       </header>

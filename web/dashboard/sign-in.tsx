@@ -2,10 +2,13 @@ import { useState } from 'preact/hooks';
 import { apiFor, call, type Problem } from './api';
 import { ProblemNote } from './ui';
 
-/** The key is checked with one call (the usage, which every key may read) before the dashboard opens. */
-export function SignIn({ onSignedIn }: { onSignedIn: (apiKey: string) => void }) {
+/**
+ * The key is checked with one call (the usage, which every key may read) before the dashboard opens. `reason` is why
+ * the tab was signed out, when the API refused the key mid-session.
+ */
+export function SignIn({ onSignedIn, reason }: { onSignedIn: (apiKey: string) => void; reason?: string | undefined }) {
   const [apiKey, setApiKey] = useState('');
-  const [problem, setProblem] = useState<Problem>();
+  const [problem, setProblem] = useState<Problem | undefined>(reason === undefined ? undefined : { status: 401, message: reason });
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: Event) => {
