@@ -146,6 +146,29 @@ describe('the webhooks page', () => {
   }, 60_000);
 });
 
+describe('what the page shows but does not control', () => {
+  it('shows markup in a webhook\'s description and in what was typed as text, never as page content', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const markup = '<img src=x onerror="document.title=\'pwned\'">';
+    const receiver = new WebhookReceiver(Number(String(process.env.WEBHOOK_RECEIVER_PORTS).split(',')[0]));
+    expect((await api(apiKey, 'POST', '/v2/webhooks', { url: receiver.url('/markup'), events: ['link.created'], description: markup })).status).toBe(201);
+
+    const { page } = await open();
+    await signIn(page, apiKey);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: new RegExp(`^${markup.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).waitFor();
+    // Markup typed into a form stays text in the field and in the refusal.
+    await page.getByRole('link', { name: 'New link' }).click();
+    await page.getByLabel('Destination URL').fill('https://example.com');
+    await page.getByLabel('Alias (optional)').fill(markup);
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.getByRole('alert').waitFor();
+    await expect(page.getByLabel('Alias (optional)').inputValue()).resolves.toBe(markup);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(await page.title()).toBe('Dashboard · URL shortener');
+  });
+});
+
 describe('with the keyboard alone', () => {
   it('signs in, creates, opens, edits, shows the QR code, searches, deletes, visits every page and signs out', async () => {
     const { apiKey } = await createApiKey('PRO');

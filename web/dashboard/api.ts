@@ -1,15 +1,10 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../clients/typescript/src/schema';
+import { problemOf, type Problem } from './problems';
+
+export { knownUpgradeUrl, type Problem } from './problems';
 
 export type Api = Client<paths>;
-
-/** What a refused call shows the user: the API's own words, and where to upgrade when the plan is the reason. */
-export interface Problem {
-  status: number;
-  message: string;
-  upgradeUrl?: string;
-  retryAfter?: number;
-}
 
 const CREATION_PATH = /\/v2\/shorten(\/batch)?$/;
 
@@ -23,7 +18,7 @@ export function apiFor(apiKey: string, onUnauthorized?: (message: string) => voi
   client.use({
     // A key revoked while the tab is open: back to the sign-in form, with the API's words.
     async onResponse({ response }) {
-      if (response.status === 401 && onUnauthorized) onUnauthorized(problemOf(await response.clone().json().catch(() => undefined), response).message);
+      if (response.status === 401 && onUnauthorized) onUnauthorized(problemOf(await response.clone().json().catch(() => undefined), response.status).message);
       return response;
     },
     onRequest({ request }) {
@@ -37,32 +32,13 @@ export function apiFor(apiKey: string, onUnauthorized?: (message: string) => voi
   return client;
 }
 
-let lastUpgradeUrl: string | undefined;
-
-/** The upgrade address of the last 403 or 429 the API sent this tab (the usage page offers it). */
-export const knownUpgradeUrl = () => lastUpgradeUrl;
-
-/** A refusal's body as a Problem; a body that is not the API's (a proxy's page, nothing) still gets words. */
-export function problemOf(body: unknown, response: Response | undefined): Problem {
-  const status = response?.status ?? 0;
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as { message?: unknown; upgradeUrl?: unknown; retryAfter?: unknown };
-  const message = typeof fields.message === 'string' ? fields.message : status === 0 ? 'The service could not be reached. Check your connection and try again.' : `The service answered ${status}.`;
-  if (typeof fields.upgradeUrl === 'string' && /^https?:\/\//.test(fields.upgradeUrl)) lastUpgradeUrl = fields.upgradeUrl;
-  return {
-    status,
-    message,
-    ...(typeof fields.upgradeUrl === 'string' && /^https?:\/\//.test(fields.upgradeUrl) ? { upgradeUrl: fields.upgradeUrl } : {}),
-    ...(typeof fields.retryAfter === 'number' ? { retryAfter: fields.retryAfter } : {}),
-  };
-}
-
 /** Runs a call; a network failure becomes a Problem like any refusal, never an unhandled rejection. */
 export async function call<T>(run: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<{ data: T; response: Response } | { problem: Problem }> {
   try {
     const { data, error, response } = await run();
     if (response.ok) return { data: data as T, response };
-    return { problem: problemOf(error, response) };
+    return { problem: problemOf(error, response.status) };
   } catch {
-    return { problem: problemOf(undefined, undefined) };
+    return { problem: problemOf(undefined, 0) };
   }
 }
