@@ -84,7 +84,7 @@ export function LinkForm(props: LinkFormProps) {
       <fieldset>
         <legend>Limits</legend>
         <Field id="password" label={creating ? 'Password (optional)' : 'New password'} help={!creating && props.current?.passwordProtected ? 'The link has a password now; leave empty to keep it.' : undefined}>
-          <input id="password" type="password" autoComplete="new-password" disabled={draft.removePassword} {...text('password')} />
+          <input id="password" type="password" autoComplete="new-password" disabled={draft.removePassword} aria-describedby={!creating && props.current?.passwordProtected ? 'password-help' : undefined} {...text('password')} />
         </Field>
         {!creating && props.current?.passwordProtected && (
           <label class="check">
@@ -93,7 +93,7 @@ export function LinkForm(props: LinkFormProps) {
         )}
         <div class="inline">
           <Field id="expires-amount" label="Expires in" help={!creating && props.current?.expiresAt ? `Now expires ${new Date(props.current.expiresAt).toLocaleString()}; leave empty to keep.` : undefined}>
-            <input id="expires-amount" inputMode="numeric" autoComplete="off" disabled={draft.removeExpiry} {...text('expiresAmount')} />
+            <input id="expires-amount" inputMode="numeric" autoComplete="off" disabled={draft.removeExpiry} aria-describedby={!creating && props.current?.expiresAt ? 'expires-amount-help' : undefined} {...text('expiresAmount')} />
           </Field>
           <Field id="expires-unit" label="Unit">
             <select id="expires-unit" value={draft.expiresUnit} onChange={(event) => set({ expiresUnit: event.currentTarget.value as ExpiryUnit })}>

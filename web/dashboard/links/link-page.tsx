@@ -24,7 +24,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
   const load = async () => {
     const answer = await call(() => api.GET('/v2/links/{code}', { params }));
     if ('problem' in answer) setProblem(answer.problem);
-    else setLink(answer.data as Link);
+    else setLink(answer.data);
   };
   useEffect(() => void load(), [api, code, domain]);
 
@@ -110,9 +110,10 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
             onSubmit={async (draft) => {
               const edit = editOf(draftOf(link), draft);
               if (Object.keys(edit).length === 0) return { status: 0, message: 'Nothing changed.' };
+              // Fields the API will refuse go as typed, for its message.
               const answer = await call(() => api.PATCH('/v2/links/{code}', { params, body: edit as never }));
               if ('problem' in answer) return answer.problem;
-              setLink(answer.data as Link);
+              setLink(answer.data);
               setEditing(false);
               setSaved('Changes saved.');
               return undefined;

@@ -22,6 +22,7 @@ export function LinkStatsSection({ api, code, domain }: { api: Api; code: string
       if ('problem' in answer) setProblem(answer.problem);
       else {
         setProblem(undefined);
+        // Without format=csv the answer is the JSON body (the document lists both types).
         setStats(answer.data as LinkStats);
       }
     });
@@ -32,10 +33,10 @@ export function LinkStatsSection({ api, code, domain }: { api: Api; code: string
 
   const exportCsv = async () => {
     const answer = await call(() =>
-      api.GET('/v2/links/{code}/stats', { params: { path: { code }, query: { ...query, format: 'csv' } as never }, parseAs: 'blob' }),
+      api.GET('/v2/links/{code}/stats', { params: { path: { code }, query: { ...query, format: 'csv' } }, parseAs: 'blob' }),
     );
     if ('problem' in answer) return setProblem(answer.problem);
-    saveFile(answer.data as unknown as Blob, fileNameOf(answer.response, `${code}-clicks-${days}d.csv`));
+    saveFile(answer.data, fileNameOf(answer.response, `${code}-clicks-${days}d.csv`));
   };
 
   const devices = stats ? Object.entries(stats.devices).map(([name, clicks]) => ({ name, clicks })) : [];
@@ -70,7 +71,7 @@ export function LinkStatsSection({ api, code, domain }: { api: Api; code: string
       {stats && (
         <>
           <p class="total">
-            <span class="big" data-testid="stats-total">{formatNumber(stats.total)}</span> clicks in the last {days} days
+            <span class="big" data-testid="stats-total">{formatNumber(stats.total)}</span> clicks in the last {stats.days.length} days
           </p>
           <DailyClicksChart days={stats.days} kind={kind} />
           <div class="breakdowns">

@@ -171,7 +171,11 @@ export function LinksPage({ api }: { api: Api }) {
           </tbody>
         </table>
       </div>
-      {page && page.links.length === 0 && <p class="empty">{Object.values(filters).some(Boolean) ? 'No links match these filters.' : 'No links yet.'}</p>}
+      {page && page.links.length === 0 && !page.nextCursor && <p class="empty">{Object.values(filters).some(Boolean) ? 'No links match these filters.' : 'No links yet.'}</p>}
+      {page && page.links.length < PAGE_SIZE && page.nextCursor && (
+        // A filtered page stops after 1,000 links examined (the API's bound): the rest is on the next pages.
+        <p class="help">Part of your links was looked through; Next page goes on with the older ones.</p>
+      )}
       <nav class="pager" aria-label="Pages of links">
         <button type="button" disabled={cursors.length === 1 || loading} onClick={() => setCursors(cursors.slice(0, -1))}>
           Previous page

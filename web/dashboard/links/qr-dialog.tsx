@@ -23,7 +23,7 @@ export function QrDialog(props: { api: Api; code: string; domain: string | undef
       setProblem(answer.problem);
       return undefined;
     }
-    const blob = answer.data as unknown as Blob;
+    const blob = answer.data;
     setImages((previous) => ({ ...previous, [format]: blob }));
     return blob;
   };
