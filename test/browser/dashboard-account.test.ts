@@ -75,7 +75,7 @@ describe('the webhooks page', () => {
     await receiver?.stop();
   });
 
-  it('adds a webhook showing its secret once, sends a test, lists deliveries, disables, enables and deletes it', async () => {
+  it('adds a webhook showing its secret once, sends a test, lists deliveries, rotates the secret, disables, enables and deletes it', async () => {
     const { apiKey } = await createApiKey('PRO');
     const path = `/dashboard-${Date.now().toString(36)}`;
     const { page } = await open();
@@ -88,7 +88,8 @@ describe('the webhooks page', () => {
     await page.getByLabel('link.clicked').check();
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const secret = page.getByTestId('webhook-secret');
-    await expect(secret.textContent()).resolves.toMatch(/^whsec_/);
+    const secretShown = secret.textContent();
+    await expect(secretShown).resolves.toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Copy the signing secret' }).waitFor();
     await recordPage(page, 'webhooks-secret');
     await page.getByRole('button', { name: 'I have saved it' }).click();
@@ -105,6 +106,18 @@ describe('the webhooks page', () => {
     }, 15_000);
     await panel.getByRole('cell', { name: /^HTTP 200/ }).waitFor();
     await recordPage(page, 'webhooks');
+
+    // Rotation shows the new secret once; deliveries are then signed with both (the receiver's checks).
+    const first = await secretShown;
+    await panel.getByRole('button', { name: 'Rotate the secret' }).click();
+    const rotated = await panel.getByTestId('webhook-secret').textContent();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(first);
+    await panel.getByRole('button', { name: 'Send a test event' }).click();
+    await eventually(async () => expect(receiver.on(path)).toHaveLength(2), 30_000);
+    expect(receiver.on(path)[1]?.signature.split(' ')).toHaveLength(2);
+    await panel.getByRole('button', { name: 'I have saved it' }).click();
+    await panel.getByTestId('webhook-secret').waitFor({ state: 'detached' });
 
     await panel.getByRole('button', { name: 'Disable' }).click();
     await panel.getByText('disabled', { exact: true }).waitFor();
@@ -278,9 +291,14 @@ describe('with the keyboard alone', () => {
       await tabTo(page, 'Import CSV');
       await page.keyboard.press('Enter');
       await tabTo(page, 'CSV file');
-      const chooser = page.waitForEvent('filechooser');
-      await page.keyboard.press('Space');
-      await (await chooser).setFiles({ name: 'keys.csv', mimeType: 'text/csv', buffer: Buffer.from('url,tags\nhttps://example.com/k/1,kb\nhttps://example.com/k/2,kb\n') });
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('csv-file');
+      // Space opens the chooser; pressed again if the first press came before the page was ready for it.
+      const chooser = await eventually(async () => {
+        const opened = page.waitForEvent('filechooser', { timeout: 3_000 });
+        await page.keyboard.press('Space');
+        return opened;
+      });
+      await chooser.setFiles({ name: 'keys.csv', mimeType: 'text/csv', buffer: Buffer.from('url,tags\nhttps://example.com/k/1,kb\nhttps://example.com/k/2,kb\n') });
       await tabTo(page, 'Import');
       await page.keyboard.press('Enter');
       await page.getByText('Done: 2 links, 0 failed.').waitFor();

@@ -9,7 +9,7 @@ type EventName = Webhook['events'][number];
 
 const EVENTS: EventName[] = ['link.created', 'link.updated', 'link.deleted', 'link.disabled', 'link.enabled', 'link.expired', 'link.used-up', 'link.clicked', 'quota.warning', 'quota.exhausted'];
 
-/** Webhooks: add one (its secret shown once), test it, see its recent deliveries, enable or disable it, delete it. */
+/** Webhooks: add one (its secret shown once), test it, see its recent deliveries, rotate its secret, enable or disable it, delete it. */
 export function WebhooksPage({ api }: { api: Api }) {
   const [webhooks, setWebhooks] = useState<Webhook[]>();
   const [problem, setProblem] = useState<Problem>();
@@ -69,21 +69,26 @@ export function WebhooksPage({ api }: { api: Api }) {
         <ProblemNote problem={addProblem} />
         <button type="submit">Add webhook</button>
       </form>
-      {secret && (
-        <div class="panel secret" role="status">
-          <h2>Signing secret</h2>
-          <p>Copy it now: it is shown only this once. Your endpoint checks each delivery's signature with it.</p>
-          <p>
-            <code data-testid="webhook-secret">{secret.secret}</code> <CopyButton text={secret.secret} label="Copy the signing secret" />
-          </p>
-          <button type="button" class="quiet" onClick={() => setSecret(undefined)}>
-            I have saved it
-          </button>
-        </div>
-      )}
+      {secret && <SecretOnce secret={secret.secret} onSaved={() => setSecret(undefined)} />}
       {webhooks?.length === 0 && <p class="empty">No webhooks yet.</p>}
       {webhooks?.map((webhook) => <WebhookPanel key={webhook.id} api={api} webhook={webhook} onChanged={load} />)}
     </section>
+  );
+}
+
+/** A signing secret, shown once (the API never shows it again), with a copy button. */
+function SecretOnce({ secret, onSaved, note }: { secret: string; onSaved: () => void; note?: string }) {
+  return (
+    <div class="panel secret" role="status">
+      <h2>Signing secret</h2>
+      <p>Copy it now: it is shown only this once. Your endpoint checks each delivery's signature with it.{note ? ` ${note}` : ''}</p>
+      <p>
+        <code data-testid="webhook-secret">{secret}</code> <CopyButton text={secret} label="Copy the signing secret" />
+      </p>
+      <button type="button" class="quiet" onClick={onSaved}>
+        I have saved it
+      </button>
+    </div>
   );
 }
 
@@ -91,6 +96,7 @@ function WebhookPanel({ api, webhook, onChanged }: { api: Api; webhook: Webhook;
   const [deliveries, setDeliveries] = useState<Delivery[]>();
   const [problem, setProblem] = useState<Problem>();
   const [said, setSaid] = useState('');
+  const [rotated, setRotated] = useState<string>();
   const path = { params: { path: { id: webhook.id } } };
 
   const loadDeliveries = async () => {
@@ -128,10 +134,22 @@ function WebhookPanel({ api, webhook, onChanged }: { api: Api; webhook: Webhook;
         <button type="button" onClick={loadDeliveries}>
           Recent deliveries
         </button>
+        <button
+          type="button"
+          onClick={async () => {
+            const answer = await call(() => api.POST('/v2/webhooks/{id}/rotate-secret', path));
+            if ('problem' in answer) return setProblem(answer.problem);
+            setProblem(undefined);
+            setRotated(answer.data.secret);
+          }}
+        >
+          Rotate the secret
+        </button>
         <button type="button" class="danger" onClick={() => confirm('Delete this webhook? Its queued deliveries stop.') && act(() => api.DELETE('/v2/webhooks/{id}', path), 'Deleted.')}>
           Delete
         </button>
       </div>
+      {rotated && <SecretOnce secret={rotated} onSaved={() => setRotated(undefined)} note="The old secret keeps signing beside it for 24 hours, while you switch." />}
       {deliveries && (
         <table>
           <caption>Recent deliveries, newest first</caption>

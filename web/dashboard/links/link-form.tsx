@@ -32,6 +32,19 @@ function Field(props: { id: string; label: string; help?: string; children: Comp
   );
 }
 
+/** A rule's conditions as the form asks for them: lists as comma- or space-separated words, times as local ones. */
+const RULE_WORDS: ReadonlyArray<[keyof RuleDraft, string]> = [
+  ['country', 'Countries (DE, US…)'],
+  ['device', 'Devices (mobile, tablet, desktop)'],
+  ['os', 'Systems (ios, android…)'],
+  ['language', 'Languages (de, pt-BR…)'],
+  ['query', 'Query (name=value, flag)'],
+];
+const RULE_TIMES: ReadonlyArray<[keyof RuleDraft, string]> = [
+  ['after', 'From'],
+  ['before', 'Until'],
+];
+
 /** Creation and edit of one link: every option the API has. What was typed stays after a refusal. */
 export function LinkForm(props: LinkFormProps) {
   const [draft, setDraft] = useState(props.initial);
@@ -138,27 +151,16 @@ export function LinkForm(props: LinkFormProps) {
               <input id={`rule-${index}-url`} type="url" autoComplete="off" value={rule.url} onInput={(event) => setRule(index, { url: event.currentTarget.value })} />
             </Field>
             <div class="grid">
-              <Field id={`rule-${index}-country`} label="Countries (DE, US…)">
-                <input id={`rule-${index}-country`} autoComplete="off" value={rule.country} onInput={(event) => setRule(index, { country: event.currentTarget.value })} />
-              </Field>
-              <Field id={`rule-${index}-device`} label="Devices (mobile, tablet, desktop)">
-                <input id={`rule-${index}-device`} autoComplete="off" value={rule.device} onInput={(event) => setRule(index, { device: event.currentTarget.value })} />
-              </Field>
-              <Field id={`rule-${index}-os`} label="Systems (ios, android…)">
-                <input id={`rule-${index}-os`} autoComplete="off" value={rule.os} onInput={(event) => setRule(index, { os: event.currentTarget.value })} />
-              </Field>
-              <Field id={`rule-${index}-language`} label="Languages (de, pt-BR…)">
-                <input id={`rule-${index}-language`} autoComplete="off" value={rule.language} onInput={(event) => setRule(index, { language: event.currentTarget.value })} />
-              </Field>
-              <Field id={`rule-${index}-query`} label="Query (name=value, flag)">
-                <input id={`rule-${index}-query`} autoComplete="off" value={rule.query} onInput={(event) => setRule(index, { query: event.currentTarget.value })} />
-              </Field>
-              <Field id={`rule-${index}-after`} label="From">
-                <input id={`rule-${index}-after`} type="datetime-local" value={rule.after} onInput={(event) => setRule(index, { after: event.currentTarget.value })} />
-              </Field>
-              <Field id={`rule-${index}-before`} label="Until">
-                <input id={`rule-${index}-before`} type="datetime-local" value={rule.before} onInput={(event) => setRule(index, { before: event.currentTarget.value })} />
-              </Field>
+              {RULE_WORDS.map(([field, label]) => (
+                <Field key={field} id={`rule-${index}-${field}`} label={label}>
+                  <input id={`rule-${index}-${field}`} autoComplete="off" value={rule[field]} onInput={(event) => setRule(index, { [field]: event.currentTarget.value })} />
+                </Field>
+              ))}
+              {RULE_TIMES.map(([field, label]) => (
+                <Field key={field} id={`rule-${index}-${field}`} label={label}>
+                  <input id={`rule-${index}-${field}`} type="datetime-local" value={rule[field]} onInput={(event) => setRule(index, { [field]: event.currentTarget.value })} />
+                </Field>
+              ))}
             </div>
             <button type="button" class="quiet small" onClick={() => set({ rules: draft.rules.filter((_, at) => at !== index) })}>
               Remove rule {index + 1}
