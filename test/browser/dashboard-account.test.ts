@@ -14,7 +14,7 @@ const { open } = dashboardBrowser();
 const api = (apiKey: string, method: string, path: string, body?: object) => http(method, path, { headers: jsonHeaders(apiKey), ...(body ? { body } : {}) });
 
 describe('the domains page', () => {
-  it('adds a domain, shows its DNS records and why it is pending, checks it, makes it the default and deletes it', async () => {
+  it('adds a domain, shows its DNS records and why it is pending, checks it, makes it the default, sets its addresses and deletes it', async () => {
     const { apiKey } = await createApiKey('PRO');
     const name = `links.board-${Date.now().toString(36)}.com`;
     const { page } = await open();
@@ -56,6 +56,20 @@ describe('the domains page', () => {
     await panel.getByRole('button', { name: 'Make default' }).click();
     await panel.getByText('default', { exact: true }).waitFor();
     expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active', isDefault: true });
+
+    // Where visitors go when no link covers them: a refusal in words, then saved; emptied, removed.
+    await panel.getByLabel('Visitors to an unknown code go to').fill('not an address');
+    await panel.getByRole('button', { name: 'Save addresses' }).click();
+    await panel.getByRole('alert').waitFor();
+    await expect(panel.getByLabel('Visitors to an unknown code go to').inputValue()).resolves.toBe('not an address');
+    await panel.getByLabel('Visitors to an unknown code go to').fill('https://example.com/missing');
+    await panel.getByLabel('Visitors to the domain itself go to').fill('https://example.com/home');
+    await panel.getByRole('button', { name: 'Save addresses' }).click();
+    await panel.getByText('Saved.').waitFor();
+    expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ rootUrl: 'https://example.com/home', notFoundUrl: 'https://example.com/missing', expiredUrl: null });
+    await panel.getByLabel('Visitors to the domain itself go to').fill('');
+    await panel.getByRole('button', { name: 'Save addresses' }).click();
+    await eventually(async () => expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ rootUrl: null, notFoundUrl: 'https://example.com/missing' }));
     await recordPage(page, 'domains-active');
 
     page.once('dialog', (dialog) => void dialog.accept());
@@ -75,7 +89,7 @@ describe('the webhooks page', () => {
     await receiver?.stop();
   });
 
-  it('adds a webhook showing its secret once, sends a test, lists deliveries, rotates the secret, disables, enables and deletes it', async () => {
+  it('adds a webhook showing its secret once, sends a test, rotates the secret, pages its deliveries, disables, enables and deletes it', async () => {
     const { apiKey } = await createApiKey('PRO');
     const path = `/dashboard-${Date.now().toString(36)}`;
     const { page } = await open();
@@ -83,6 +97,10 @@ describe('the webhooks page', () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No webhooks yet.').waitFor();
 
+    // An address the API refuses: its words (the browser's own check does not stand in for them).
+    await page.getByLabel('Endpoint URL (https)').fill('not an address');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByRole('alert').waitFor();
     await page.getByLabel('Endpoint URL (https)').fill(receiver.url(path));
     await page.getByLabel('Description (optional)').fill('Orders système');
     await page.getByLabel('link.clicked').check();
@@ -118,6 +136,22 @@ describe('the webhooks page', () => {
     expect(receiver.on(path)[1]?.signature.split(' ')).toHaveLength(2);
     await panel.getByRole('button', { name: 'I have saved it' }).click();
     await panel.getByTestId('webhook-secret').waitFor({ state: 'detached' });
+
+    // Deliveries ten at a time, newest first; Older deliveries adds the ones before.
+    for (let sent = 0; sent < 9; sent += 1) {
+      await panel.getByRole('button', { name: 'Send a test event' }).click();
+      await panel.getByText('Test event sent.').waitFor();
+    }
+    await eventually(async () => expect(receiver.on(path)).toHaveLength(11), 30_000);
+    const deliveryRows = panel.locator('table tbody tr');
+    await eventually(async () => {
+      await panel.getByRole('button', { name: 'Recent deliveries' }).click();
+      await page.waitForFunction(() => document.querySelectorAll('article table tbody tr').length === 10, undefined, { timeout: 1_000 });
+    }, 15_000);
+    await panel.getByRole('button', { name: 'Older deliveries' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('article table tbody tr').length === 11);
+    await expect(deliveryRows.count()).resolves.toBe(11);
+    await panel.getByRole('button', { name: 'Older deliveries' }).waitFor({ state: 'detached' });
 
     await panel.getByRole('button', { name: 'Disable' }).click();
     await panel.getByText('disabled', { exact: true }).waitFor();

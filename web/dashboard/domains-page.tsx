@@ -80,6 +80,7 @@ export function DomainsPage({ api }: { api: Api }) {
               ))}
             </tbody>
           </table>
+          <DomainAddresses api={api} domain={domain} onSaved={load} />
           {rowProblem?.domain === domain.domain && <ProblemNote problem={rowProblem.problem} />}
           <div class="actions">
             {domain.status !== 'active' && (
@@ -103,5 +104,46 @@ export function DomainsPage({ api }: { api: Api }) {
         </article>
       ))}
     </section>
+  );
+}
+
+const ADDRESSES = [
+  ['rootUrl', 'Visitors to the domain itself go to'],
+  ['notFoundUrl', 'Visitors to an unknown code go to'],
+  ['expiredUrl', 'Visitors to an expired link go to'],
+] as const;
+type AddressField = (typeof ADDRESSES)[number][0];
+
+/** Where the domain sends visitors its links do not cover; an emptied field is removed (the service's own page). */
+function DomainAddresses({ api, domain, onSaved }: { api: Api; domain: Domain; onSaved: () => Promise<void> }) {
+  const [values, setValues] = useState<Record<AddressField, string>>({ rootUrl: domain.rootUrl ?? '', notFoundUrl: domain.notFoundUrl ?? '', expiredUrl: domain.expiredUrl ?? '' });
+  const [problem, setProblem] = useState<Problem>();
+  const [said, setSaid] = useState('');
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const body = Object.fromEntries(ADDRESSES.map(([field]) => [field, values[field].trim() || null]));
+    const answer = await call(() => api.PATCH('/v2/domains/{domain}', { params: { path: { domain: domain.domain } }, body }));
+    if ('problem' in answer) return setProblem(answer.problem);
+    setProblem(undefined);
+    setSaid('Saved.');
+    await onSaved();
+  };
+  const id = (field: AddressField) => `${domain.domain}-${field}`;
+  return (
+    <form onSubmit={save} aria-label={`Addresses of ${domain.domain}`} noValidate>
+      <div class="grid">
+        {ADDRESSES.map(([field, label]) => (
+          <div class="field" key={field}>
+            <label for={id(field)}>{label}</label>
+            <input id={id(field)} type="url" autoComplete="off" value={values[field]} onInput={(event) => setValues({ ...values, [field]: event.currentTarget.value })} />
+          </div>
+        ))}
+      </div>
+      <ProblemNote problem={problem} />
+      <button type="submit">Save addresses</button>{' '}
+      <span role="status" class="said">
+        {said}
+      </span>
+    </form>
   );
 }

@@ -41,7 +41,7 @@ export function WebhooksPage({ api }: { api: Api }) {
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
       <ProblemNote problem={problem} />
-      <form onSubmit={add} class="panel">
+      <form onSubmit={add} class="panel" noValidate>
         <h2>Add a webhook</h2>
         <div class="field">
           <label for="webhook-url">Endpoint URL (https)</label>
@@ -99,10 +99,13 @@ function WebhookPanel({ api, webhook, onChanged }: { api: Api; webhook: Webhook;
   const [rotated, setRotated] = useState<string>();
   const path = { params: { path: { id: webhook.id } } };
 
-  const loadDeliveries = async () => {
-    const answer = await call(() => api.GET('/v2/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { limit: 10 } } }));
-    if ('problem' in answer) setProblem(answer.problem);
-    else setDeliveries(answer.data.deliveries);
+  const [olderCursor, setOlderCursor] = useState<string>();
+  /** The newest ten, or (with a cursor) the ten before those shown, appended. */
+  const loadDeliveries = async (cursor?: string) => {
+    const answer = await call(() => api.GET('/v2/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { limit: 10, ...(cursor ? { cursor } : {}) } } }));
+    if ('problem' in answer) return setProblem(answer.problem);
+    setDeliveries(cursor ? [...(deliveries ?? []), ...answer.data.deliveries] : answer.data.deliveries);
+    setOlderCursor(answer.data.nextCursor);
   };
   const act = async (run: () => Promise<{ data?: unknown; error?: unknown; response: Response }>, done: string) => {
     const answer = await call(run);
@@ -131,7 +134,7 @@ function WebhookPanel({ api, webhook, onChanged }: { api: Api; webhook: Webhook;
         <button type="button" onClick={() => act(() => api.PATCH('/v2/webhooks/{id}', { ...path, body: { enabled: !webhook.enabled } }), webhook.enabled ? 'Disabled.' : 'Enabled.')}>
           {webhook.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" onClick={loadDeliveries}>
+        <button type="button" onClick={() => loadDeliveries()}>
           Recent deliveries
         </button>
         <button
@@ -179,6 +182,11 @@ function WebhookPanel({ api, webhook, onChanged }: { api: Api; webhook: Webhook;
             ))}
           </tbody>
         </table>
+      )}
+      {deliveries && olderCursor && (
+        <button type="button" class="quiet" onClick={() => loadDeliveries(olderCursor)}>
+          Older deliveries
+        </button>
       )}
     </article>
   );
