@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { AssetHashType, DockerImage, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -24,9 +24,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ASSETS_FOLDER, buildDashboard, DASHBOARD_PATH } from '../web/build';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../web/content-security-policy';
-import { STRICT_TRANSPORT_SECURITY } from '../functions/shared/http/headers';
-
-const HSTS_MAX_AGE_SECONDS = Number(/max-age=(\d+)/.exec(STRICT_TRANSPORT_SECURITY.value)?.[1]);
+import { EDGE_STRICT_TRANSPORT_SECURITY } from './short-domain';
 
 /** The page itself is checked on every load (a deploy shows at once); hashed assets never change, so they keep. */
 export const DASHBOARD_CACHE_CONTROL = { page: 'no-cache', assets: 'public, max-age=31536000, immutable' } as const;
@@ -79,7 +77,7 @@ export class Dashboard extends Construct {
           contentTypeOptions: { override: true },
           frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
           referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
-          strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
+          strictTransportSecurity: EDGE_STRICT_TRANSPORT_SECURITY,
         },
         customHeadersBehavior: { customHeaders: [{ header: 'Cache-Control', value: cacheControl, override: true }] },
       });

@@ -25,8 +25,12 @@ import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../functions/shared/http/trusted-viewer';
 import { STRICT_TRANSPORT_SECURITY } from '../functions/shared/http/headers';
 
-/** The same max-age the API's own answers carry. */
-const HSTS_MAX_AGE_SECONDS = Number(/max-age=(\d+)/.exec(STRICT_TRANSPORT_SECURITY.value)?.[1]);
+/** HSTS as CloudFront adds it to every answer of a distribution: the same max-age the API's own answers carry. */
+export const EDGE_STRICT_TRANSPORT_SECURITY = {
+  accessControlMaxAge: Duration.seconds(Number(/max-age=(\d+)/.exec(STRICT_TRANSPORT_SECURITY.value)?.[1])),
+  includeSubdomains: true,
+  override: true,
+};
 
 export interface ShortDomainProps {
   api: RestApi;
@@ -103,7 +107,7 @@ export class ShortDomain extends Construct {
     // HSTS at the edge too: every answer of the short domain tells browsers to use HTTPS only from then on.
     const responseHeaders = new ResponseHeadersPolicy(this, 'Hsts', {
       securityHeadersBehavior: {
-        strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
+        strictTransportSecurity: EDGE_STRICT_TRANSPORT_SECURITY,
       },
     });
     this.cachePolicy = cachePolicy;
