@@ -20,6 +20,11 @@ export interface DomainRecord {
   /** Lower-case ASCII, punycode for an IDN. */
   domain: string;
   owner: string;
+  /**
+   * Random, one per claim of the name (issue 27): the DNS challenge's value is bound to it, and every link made under
+   * the domain carries it, so a reclaimed name serves nothing of its former claim. Absent on claims made before it.
+   */
+  claimId?: string;
   status: DomainStatus;
   isDefault: boolean;
   dnsRecords: DnsRecord[];
