@@ -127,7 +127,7 @@ export class ServiceStack extends Stack {
       secretName: `${config.appName}-${config.stage}-origin-verify`,
       description: 'Header value CloudFront sends to the API to prove a request came through the distribution',
       jsonKey: 'current',
-      rotation: 'Rotated by the README\'s runbook: a new current value beside the previous one, then a deploy with the next originSecretGeneration.',
+      rotation: 'Rotated by the runbook in docs/operating.md: a new current value beside the previous one, then a deploy with the next originSecretGeneration.',
     });
     const redirect = new ServiceFunction(this, 'RedirectFunction', {
       name: 'redirect',

@@ -22,7 +22,7 @@ export interface StageConfig {
   safetyFailMode?: 'refuse' | 'allow';
   /** Receives alarm notifications. */
   alarmEmail?: string;
-  /** Raised by one at each rotation of the CloudFront origin secret (README, Operating); 1 until then. */
+  /** Raised by one at each rotation of the CloudFront origin secret (docs/operating.md); 1 until then. */
   originSecretGeneration: number;
   /**
    * Reserved concurrency of the redirect (its ceiling) and the authorizer (its floor); `none` leaves a function

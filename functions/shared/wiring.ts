@@ -59,7 +59,7 @@ const ORIGIN_SECRET_REFRESH_MS = 5 * 60_000;
 
 /**
  * The secret CloudFront sends to prove a request came through it; without one configured, nothing is trusted.
- * Read again every 5 minutes, so a rotation (README, Operating) reaches every container without a deploy.
+ * Read again every 5 minutes, so a rotation (docs/operating.md) reaches every container without a deploy.
  */
 export function originSecrets(): OriginSecrets {
   const name = config.originVerifyParameter();
