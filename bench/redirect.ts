@@ -5,6 +5,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { StackOutputs } from '../lib/stack-outputs';
 import { devApiKey, dynamo, http, jsonHeaders, stackOutput } from '../test/support/local-stack';
 import { load, median, round, startBenchStack, type LoadResult } from './support';
+import { CUSTOM_DOMAIN, SMART_LINK, SMART_VISITOR } from './visit-fixtures';
 
 /**
  * Issue 5's target: plain-link redirects through the local stack deliver at least 0.8 of the requests per second
@@ -16,31 +17,6 @@ import { load, median, round, startBenchStack, type LoadResult } from './support
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 10;
 const SECONDS = 5;
-
-const CUSTOM_DOMAIN = 'go.bench-example.com';
-
-/** Twenty rules of every kind of condition, none of which the bench's visitor meets (so all are read). */
-const SMART_LINK = {
-  url: 'https://example.com/hot',
-  rules: Array.from({ length: 20 }, (_, index) => ({
-    url: `https://example.com/rule-${index}`,
-    when: [
-      { country: ['DE', 'AT', 'CH'], device: ['desktop'] },
-      { language: ['fr', 'pt-BR'], os: ['windows'] },
-      { os: ['ios', 'android'] },
-      { query: { ref: `campaign-${index}`, promo: true } },
-      { after: '2099-01-01T00:00:00Z', device: ['desktop'] },
-    ][index % 5],
-  })),
-  variants: [1, 2, 3, 4].map((index) => ({ url: `https://example.com/variant-${index}`, weight: 25 })),
-  forwardQuery: true,
-  utm: { source: 'bench', campaign: 'smart' },
-};
-const SMART_VISITOR = {
-  'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36',
-  'accept-language': 'en-US,en;q=0.9,es;q=0.5',
-  'cloudfront-viewer-country': 'US',
-};
 
 async function main(): Promise<void> {
   const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-hosts-')), 'hosts');

@@ -32,12 +32,14 @@ export function freePort(): Promise<number> {
 
 /**
  * Runs `npm start` (bin/start-local.ts) as a child process on free ports, for tests and benchmarks, and
- * resolves once it printed its dev API key, which it does only when everything is ready.
+ * resolves once it printed its dev API key, which it does only when everything is ready. `root` is the checkout
+ * whose stack runs (bench:ab starts an older commit's beside this one); either way it runs on this process's own
+ * Node binary, so that two stacks compared differ in their code, not in their runtime.
  */
-export async function spawnLocalStack(environment: Record<string, string> = {}): Promise<LocalStackProcess> {
+export async function spawnLocalStack(environment: Record<string, string> = {}, root = ROOT): Promise<LocalStackProcess> {
   const [port, dynamoDbPort, ssmPort] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/start-local.ts'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'bin/start-local.ts'], {
+    cwd: root,
     env: { ...process.env, PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoDbPort), LOCAL_SSM_PORT: String(ssmPort), LOCAL_IN_MEMORY: '1', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,170 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import type autocannon from 'autocannon';
+import { spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
+import { checkOut, workingTreeName } from './ab-checkout';
+import { reportTable, summarise, type Sample } from './ab-report';
+import { load, type LoadResult } from './support';
+import { CUSTOM_DOMAIN, SMART_LINK, SMART_VISITOR } from './visit-fixtures';
+
+/**
+ * `npm run bench:ab -- <git ref>`: this tree against an older commit, both local stacks up side by side on this
+ * process's Node, the same runs alternating between them (each pair's order flips from path to path and round to
+ * round, so neither side always runs while the other's aggregator still counts its clicks). The visitor's paths
+ * are measured under load; creation one request at a time (its p50 is the figure, and the per-minute limit of the
+ * dev key stays far away). A path the old commit lacks (smart links, custom domains) is n/a on its side.
+ */
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    duration: { type: 'string', default: '8' },
+    creations: { type: 'string', default: '200' },
+    out: { type: 'string', default: 'test-artifacts/bench-ab.json' },
+  },
+});
+const ROUNDS = positiveInteger('rounds');
+const CONNECTIONS = positiveInteger('connections');
+const SECONDS = positiveInteger('duration');
+const CREATIONS = positiveInteger('creations');
+/** Runs before the counted rounds, per path and side: the stacks' JIT and DynamoDB Local's settle first. */
+const WARM_UP_SECONDS = 2;
+
+function positiveInteger(name: 'rounds' | 'connections' | 'duration' | 'creations'): number {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number above 0, got ${values[name]}`);
+  return value;
+}
+
+interface Subject {
+  options: autocannon.Options;
+  /** The status class every answer must have, or the run measured something else (404s, 429s). */
+  expect: '2xx' | '3xx';
+  /** Creation runs a fixed number of requests over one connection, the visitor's paths the load for the duration. */
+  creation: boolean;
+}
+
+const PATHS = ['hot plain link', 'maxClicks link (limit 10⁹)', 'smart link (20 rules, 4 variants)', 'custom-domain link', "password link's form", 'single creation', '50-item batch'] as const;
+type PathName = (typeof PATHS)[number];
+
+async function api(stack: LocalStackProcess, method: string, route: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${stack.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${stack.devApiKey}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+async function createLink(stack: LocalStackProcess, body: Record<string, unknown>): Promise<string> {
+  const created = await api(stack, 'POST', '/v2/shorten', body);
+  if (created.status !== 201) throw new Error(`a bench link was refused (${created.status}): ${JSON.stringify(created.json)}`);
+  return String(created.json.shortCode);
+}
+
+/** Each path's links made through the stack's own API; undefined where its code has no such feature. */
+async function prepare(stack: LocalStackProcess): Promise<Map<PathName, Subject>> {
+  const visit = (code: string, extra: Partial<autocannon.Options> = {}): Subject => ({ options: { url: `${stack.url}/${code}`, method: 'GET', ...extra }, expect: '3xx', creation: false });
+  const subjects = new Map<PathName, Subject>();
+  subjects.set('hot plain link', visit(await createLink(stack, { url: 'https://example.com/hot' })));
+  subjects.set('maxClicks link (limit 10⁹)', visit(await createLink(stack, { url: 'https://example.com/hot', maxClicks: 1_000_000_000 })));
+  // An older API drops fields it does not know: the stored link tells whether the rules exist.
+  const smartCode = await createLink(stack, SMART_LINK);
+  const smart = await api(stack, 'GET', `/v2/links/${smartCode}`);
+  if (Array.isArray(smart.json.rules)) subjects.set('smart link (20 rules, 4 variants)', visit(`${smartCode}?ref=newsletter&page=2`, { headers: SMART_VISITOR }));
+  const domain = await api(stack, 'POST', '/v2/domains', { domain: CUSTOM_DOMAIN });
+  if (domain.status === 201) {
+    const verified = await api(stack, 'POST', `/v2/domains/${CUSTOM_DOMAIN}/verify`);
+    if (verified.json.status !== 'active') throw new Error(`the bench domain did not become active: ${JSON.stringify(verified.json)}`);
+    subjects.set('custom-domain link', visit(await createLink(stack, { url: 'https://example.com/hot', domain: CUSTOM_DOMAIN }), { headers: { host: CUSTOM_DOMAIN } }));
+  }
+  subjects.set("password link's form", { ...visit(await createLink(stack, { url: 'https://example.com/hot', password: 'bench-password' })), expect: '2xx' });
+  const headers = { authorization: `Bearer ${stack.devApiKey}`, 'content-type': 'application/json' };
+  subjects.set('single creation', {
+    options: { url: `${stack.url}/v2/shorten`, method: 'POST', headers, body: JSON.stringify({ url: 'https://example.com/bench' }), amount: CREATIONS },
+    expect: '2xx',
+    creation: true,
+  });
+  const urls = Array.from({ length: 50 }, (_, index) => ({ url: `https://example.com/bench/${index}` }));
+  subjects.set('50-item batch', {
+    options: { url: `${stack.url}/v2/shorten/batch`, method: 'POST', headers, body: JSON.stringify({ urls }), amount: Math.max(1, Math.round(CREATIONS / 10)) },
+    expect: '2xx',
+    creation: true,
+  });
+  return subjects;
+}
+
+async function run(subject: Subject, warmUp: boolean, label: string): Promise<LoadResult> {
+  const settings = subject.creation ? { connections: 1 } : { connections: CONNECTIONS, duration: warmUp ? WARM_UP_SECONDS : SECONDS };
+  const result = await load({ ...subject.options, ...settings });
+  const answered = result.byClass[subject.expect];
+  // A cold path may answer nothing within a short warm-up; a counted run must answer, and only as expected.
+  if (result.errors > 0 || (answered === 0 && !warmUp) || answered !== result.byClass['2xx'] + result.byClass['3xx'] + result.byClass['4xx'] + result.byClass['5xx']) {
+    throw new Error(`${label} answered other than ${subject.expect}: ${JSON.stringify(result)}`);
+  }
+  return result;
+}
+
+async function main(): Promise<void> {
+  const ref = positionals[0];
+  if (!ref) throw new Error('usage: npm run bench:ab -- <git ref> [--rounds 3] [--connections 50] [--duration 8] [--creations 200] [--out file]');
+  const log = (line: string) => console.error(line);
+  const checkout = checkOut(ref, log);
+  const oldName = `${ref} (${checkout.sha.slice(0, 7)})`;
+  const newName = `this tree (${workingTreeName()})`;
+  log(`node ${process.version} (${process.execPath}) for both; ${oldName}'s packages: ${checkout.packages}`);
+
+  const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-hosts-')), 'hosts');
+  writeFileSync(hostsFile, `127.0.0.1 ${CUSTOM_DOMAIN}\n`);
+  // As bench/support.ts starts a stack: no echo of a log line per click, the stage's throttles off.
+  const environment = { LOCAL_SKIP_SYNTH: '', LOCAL_FUNCTION_LOGS: 'off', LOCAL_THROTTLES: 'off', LOCAL_HOSTS_FILE: hostsFile };
+  const sides: Array<{ name: string; stack?: LocalStackProcess; subjects: Map<PathName, Subject>; samples: Map<string, Sample[]> }> = [
+    { name: oldName, subjects: new Map(), samples: new Map() },
+    { name: newName, subjects: new Map(), samples: new Map() },
+  ];
+  try {
+    // One after the other: two syntheses and two DynamoDB Locals starting at once would only slow each other.
+    const [oldSide, newSide] = sides as [(typeof sides)[number], (typeof sides)[number]];
+    oldSide.stack = await spawnLocalStack(environment, checkout.directory);
+    newSide.stack = await spawnLocalStack(environment);
+    for (const side of sides) side.subjects = await prepare(side.stack as LocalStackProcess);
+
+    for (let round = 0; round <= ROUNDS; round += 1) {
+      for (const [index, path] of PATHS.entries()) {
+        // Round 0 warms both stacks up and is not counted; the order within each pair alternates.
+        const order = (round + index) % 2 === 0 ? [oldSide, newSide] : [newSide, oldSide];
+        const line: string[] = [];
+        for (const side of order) {
+          const subject = side.subjects.get(path);
+          if (!subject) continue;
+          const result = await run(subject, round === 0, `${path} on ${side.name}`);
+          if (round > 0) side.samples.set(path, [...(side.samples.get(path) ?? []), { requestsPerSecond: result.requestsPerSecond, p50: result.p50 }]);
+          line.push(`${side === oldSide ? 'old' : 'new'} ${Math.round(result.requestsPerSecond)} req/s p50 ${result.p50} ms`);
+        }
+        if (round > 0) log(`round ${round}, ${path}: ${line.join('; ')}`);
+      }
+    }
+    const rows = summarise(
+      PATHS.map((path) => ({ path, measure: (oldSide.subjects.get(path) ?? newSide.subjects.get(path))?.creation ? 'latency' : 'throughput' })),
+      oldSide.samples,
+      newSide.samples,
+    );
+    console.log(reportTable(rows, oldName, newName));
+    const out = path.resolve(values.out);
+    mkdirSync(path.dirname(out), { recursive: true });
+    const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS };
+    writeFileSync(out, `${JSON.stringify({ takenAt: new Date().toISOString(), node: process.version, old: { ref, sha: checkout.sha, packages: checkout.packages }, new: newName, settings, paths: rows }, null, 2)}\n`);
+    log(`written to ${path.relative(process.cwd(), out)}`);
+  } finally {
+    await Promise.all(sides.map((side) => side.stack?.stop()));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
