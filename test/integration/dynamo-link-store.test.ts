@@ -66,6 +66,16 @@ describe('DynamoLinkStore against DynamoDB Local', () => {
     expect(await store.createIfAbsent({ ...limited, url: 'https://example.com/again' })).toBe(false);
   });
 
+  it('counts a passwordless click only on a link without a password (counted before anything was read)', async () => {
+    const limited = link({ maxClicks: 5 });
+    const guarded = link({ maxClicks: 5, passwordHash: 'scrypt$x' });
+    await store.createIfAbsent(limited);
+    await store.createIfAbsent(guarded);
+    expect(await store.consumeClick(limited.code, Date.now(), { passwordless: true })).toMatchObject({ kind: 'counted', link: { clicks: 1 } });
+    expect(await store.consumeClick(guarded.code, Date.now(), { passwordless: true })).toEqual({ kind: 'missing' });
+    expect((await store.find(guarded.code))?.clicks).toBe(0);
+  });
+
   it('refuses a click on an expired link even while the item still exists, and on a missing one', async () => {
     const expired = link({ maxClicks: 5, expiresAt: new Date(nowMs + 1_000).toISOString() });
     await store.createIfAbsent(expired);

@@ -38,9 +38,12 @@ export class MemoryLinkStore implements LinkStore {
     return this.links.get(code);
   }
 
-  async consumeClick(code: string, nowMs: number): Promise<ClickOutcome> {
+  async consumeClick(code: string, nowMs: number, options?: { passwordless: boolean }): Promise<ClickOutcome> {
+    this.clickWrites += 1;
     const link = this.links.get(code);
-    if (!link) return { kind: 'missing' };
+    if (!link || (options?.passwordless && link.passwordHash !== undefined)) return { kind: 'missing' };
+    // DynamoDB's condition `clicks < maxClicks` fails when the limit is gone (DynamoLinkStore.consumeClick).
+    if (link.maxClicks === undefined && !link.retired) return { kind: 'unlimited', link: { ...link } };
     if (link.retired || (link.maxClicks !== undefined && link.clicks >= link.maxClicks)) return { kind: 'usedUp' };
     if (isExpired(link, nowMs)) return { kind: 'expired' };
     link.clicks += 1;
@@ -48,6 +51,7 @@ export class MemoryLinkStore implements LinkStore {
   }
 
   leaseRenewals = 0;
+  clickWrites = 0;
 
   /** DynamoLinkStore.renewCacheLease's rule, tested against DynamoDB Local in test/integration. */
   async renewCacheLease(code: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }> {

@@ -1,5 +1,5 @@
 import { CACHE_LEASE_MS, isLeasable, LEASE_RENEWAL_MARGIN_MS, memoryLifetimeMs } from '../domain/links/cache-lease';
-import type { LinkRecord } from '../domain/links/link';
+import { isExpired, type LinkRecord } from '../domain/links/link';
 import type { ClickOutcome, LinkStore } from '../domain/ports';
 
 export interface LinkCacheOptions {
@@ -16,6 +16,11 @@ export interface LinkCacheOptions {
  */
 export class CachedLinkStore implements LinkStore {
   private readonly entries = new Map<string, { link: LinkRecord; until: number }>();
+  /**
+   * Keys of links last read with a click limit and no password: their next visits are counted before any read
+   * (visit.ts `countedStraightAway`). Only the fact is kept, never the link: the click's update returns it fresh.
+   */
+  private readonly counted = new Set<string>();
   private readonly now: () => number;
 
   constructor(
@@ -31,6 +36,7 @@ export class CachedLinkStore implements LinkStore {
     if (entry && nowMs < entry.until) return entry.link;
     this.entries.delete(code);
     const found = await this.inner.find(code);
+    this.noteCounting(code, found, nowMs);
     if (!found || !isLeasable(found)) return found;
     if (memoryLifetimeMs(found, nowMs) >= LEASE_RENEWAL_MARGIN_MS) return this.remember(code, found, nowMs);
     const renewal = await this.inner.renewCacheLease(code, nowMs + CACHE_LEASE_MS, nowMs);
@@ -41,8 +47,12 @@ export class CachedLinkStore implements LinkStore {
     return this.inner.createIfAbsent(link);
   }
 
-  consumeClick(code: string, nowMs: number): Promise<ClickOutcome> {
-    return this.inner.consumeClick(code, nowMs);
+  consumeClick(code: string, nowMs: number, options?: { passwordless: boolean }): Promise<ClickOutcome> {
+    return this.inner.consumeClick(code, nowMs, options);
+  }
+
+  countsClicks(code: string): boolean {
+    return this.counted.has(code);
   }
 
   renewCacheLease(code: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }> {
@@ -51,7 +61,18 @@ export class CachedLinkStore implements LinkStore {
 
   async retire(code: string): Promise<void> {
     this.entries.delete(code);
+    this.counted.delete(code);
     await this.inner.retire(code);
+  }
+
+  private noteCounting(code: string, link: LinkRecord | undefined, nowMs: number): void {
+    if (!link || link.maxClicks === undefined || link.passwordHash !== undefined || link.retired || link.deleted || link.disabled || isExpired(link, nowMs)) {
+      this.counted.delete(code);
+      return;
+    }
+    // Sets iterate in insertion order too: the oldest key goes first.
+    if (!this.counted.has(code) && this.counted.size >= this.options.maxEntries) this.counted.delete(this.counted.values().next().value as string);
+    this.counted.add(code);
   }
 
   private remember(code: string, link: LinkRecord, nowMs: number): LinkRecord {

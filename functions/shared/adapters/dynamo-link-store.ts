@@ -70,15 +70,14 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
    * The click and every rule that can refuse it sit in one conditional update, so 200 concurrent visitors of a
    * maxClicks=10 link get exactly 10 redirects. On refusal DynamoDB returns the old item to tell 404 from 410.
    */
-  async consumeClick(key: string, nowMs: number): Promise<ClickOutcome> {
+  async consumeClick(key: string, nowMs: number, options?: { passwordless: boolean }): Promise<ClickOutcome> {
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { code: key },
           UpdateExpression: 'SET clicks = clicks + :one',
-          ConditionExpression:
-            'attribute_exists(code) AND attribute_exists(#url) AND attribute_not_exists(disabled) AND clicks < maxClicks AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
+          ConditionExpression: `attribute_exists(code) AND attribute_exists(#url) AND attribute_not_exists(disabled) AND clicks < maxClicks AND (attribute_not_exists(expiresAt) OR expiresAt > :now)${options?.passwordless ? ' AND attribute_not_exists(passwordHash)' : ''}`,
           ExpressionAttributeNames: { '#url': 'url' },
           ExpressionAttributeValues: { ':one': 1, ':now': new Date(nowMs).toISOString() },
           ReturnValues: 'ALL_NEW',
@@ -96,7 +95,9 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
       if (usedUp) return { kind: 'usedUp' };
       if (isExpired(old, nowMs)) return { kind: 'expired' };
       // The owner removed the limit since the visitor's copy of the link was cached.
-      return old.url !== undefined && old.maxClicks === undefined ? { kind: 'unlimited', link: old } : { kind: 'missing' };
+      if (old.url !== undefined && old.maxClicks === undefined) return { kind: 'unlimited', link: old };
+      // The owner gave it a password since (a passwordless click): the visit must ask for it first.
+      return { kind: 'missing' };
     }
   }
 

@@ -16,8 +16,16 @@ export interface LinkStore {
   /** Writes the link unless its code is taken; false when it was. */
   createIfAbsent(link: LinkRecord): Promise<boolean>;
   find(key: string): Promise<LinkRecord | undefined>;
-  /** One atomic conditional click; see ClickOutcome. */
-  consumeClick(code: string, nowMs: number): Promise<ClickOutcome>;
+  /**
+   * One atomic conditional click; see ClickOutcome. `passwordless`: refused (`missing`) when the link has a
+   * password, for a click counted before anything was read (see `countsClicks`).
+   */
+  consumeClick(code: string, nowMs: number, options?: { passwordless: boolean }): Promise<ClickOutcome>;
+  /**
+   * Whether the link was last seen with a click limit and no password (a container's memory, CachedLinkStore): its
+   * visit then starts with the click, whose conditional update also reads the link. Absent where nothing is remembered.
+   */
+  countsClicks?(key: string): boolean;
   /** Strips a used-up link to a tombstone that keeps its code taken. */
   retire(code: string): Promise<void>;
   /**

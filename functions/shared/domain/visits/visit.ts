@@ -63,7 +63,8 @@ export interface VisitDeps {
 /**
  * Where a visit leads (spec section 3). A plain link costs one read (none when cached). A maxClicks link is
  * counted by one conditional update, which is also what decides between redirect and 410; the visit that uses
- * the last click retires the link. Preview bots and HEAD requests never use up a click.
+ * the last click retires the link; once a container has read it, that update is the visit's only round trip
+ * (see `countedStraightAway`). Preview bots and HEAD requests never use up a click.
  */
 export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number): Promise<VisitOutcome> {
   const flags = await deps.flags.current();
@@ -111,8 +112,29 @@ function redirectTo(link: LinkRecord & { url: string }, visit: Visit, smartLinks
   };
 }
 
+/** The visit of a counted link that used a click: the last click retires the link. */
+async function countedRedirect(link: LinkRecord & { url: string }, key: string, visit: Visit, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome> {
+  if (link.clicks >= (link.maxClicks ?? Number.POSITIVE_INFINITY)) await deps.links.retire(key);
+  return { ...redirectTo(link, visit, flags.smartLinks, nowMs), cacheable: false, counted: true };
+}
+
+/**
+ * A link the container last saw with a click limit and no password is counted before anything is read: the
+ * conditional update holds every rule that could refuse the click (a password added since among them) and hands
+ * back the link. Anything but a counted click (used up, deleted, the limit removed...) is left to the visit as
+ * if nothing were remembered, which reads the link as it is now.
+ */
+async function countedStraightAway(visit: Visit, key: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome | undefined> {
+  if (visit.method === 'HEAD' || visit.previewBot || deps.links.countsClicks?.(key) !== true) return undefined;
+  const click = await deps.links.consumeClick(key, nowMs, { passwordless: true });
+  if (click.kind !== 'counted' || !hasDestination(click.link)) return undefined;
+  return countedRedirect(click.link, key, visit, deps, flags, nowMs);
+}
+
 async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome> {
   if (!looksLikeShortCode(visit.code)) return { kind: 'notFound' };
+  const counted = await countedStraightAway(visit, key, deps, flags, nowMs);
+  if (counted) return counted;
   const link = await deps.links.find(key);
   if (!link) return { kind: 'notFound' };
   if (link.disabled) return { kind: 'gone', reason: 'disabled' };
@@ -140,6 +162,5 @@ async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flag
   if (click.kind === 'unlimited' && hasDestination(click.link)) return { ...redirectTo(click.link, visit, flags.smartLinks, nowMs), cacheable: false };
   if (click.kind === 'expired') return ended(link, { kind: 'notFound', expired: true });
   if (click.kind !== 'counted' || !hasDestination(click.link)) return { kind: 'notFound' };
-  if (click.link.clicks >= (click.link.maxClicks ?? Number.POSITIVE_INFINITY)) await deps.links.retire(key);
-  return { ...redirectTo(click.link, visit, flags.smartLinks, nowMs), cacheable: false, counted: true };
+  return countedRedirect(click.link, key, visit, deps, flags, nowMs);
 }

@@ -5,6 +5,7 @@ import { hashPassword } from '../../../../functions/shared/domain/links/password
 import { isLinkPreviewBot } from '../../../../functions/shared/domain/visits/preview-bots';
 import { admitPasswordAttempt } from '../../../../functions/shared/domain/limits/rate-limits';
 import { resolveVisit, type Visit } from '../../../../functions/shared/domain/visits/visit';
+import { CachedLinkStore } from '../../../../functions/shared/adapters/cached-link-store';
 import { FixedFlags, MemoryDomainStore, MemoryLinkStore, MemoryUsageCounter } from '../../../support/in-memory-ports';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
@@ -176,5 +177,55 @@ describe('visiting a custom domain', () => {
     expect(await onDomain({ status: 'pending' }, [{ code: 'promo', domain: 'go.acme.com' }])('promo')).toEqual({ kind: 'notFound' });
     expect(await onDomain()('promo', 'unknown.example.com')).toEqual({ kind: 'notFound' });
     expect(await onDomain()('promo', '')).toEqual({ kind: 'notFound' });
+  });
+});
+
+describe('a maxClicks link a container has read before', () => {
+  function remembered(link: Partial<LinkRecord>) {
+    const { links, deps } = setup({ maxClicks: 3, ...link });
+    let reads = 0;
+    const find = links.find.bind(links);
+    links.find = (code) => {
+      reads += 1;
+      return find(code);
+    };
+    const cached = { ...deps, links: new CachedLinkStore(links, { maxEntries: 10 }) };
+    const visit = (fields: Partial<Visit> = {}) => resolveVisit({ code: 'abc123', method: 'GET', client: '', previewBot: false, signals: { query: [] }, ...fields }, cached, nowMs);
+    return { links, visit, reads: () => reads };
+  }
+
+  it('is counted by its one conditional write, with no read before it, and retired on its last click', async () => {
+    const { links, visit, reads } = remembered({});
+    expect(await visit()).toMatchObject({ kind: 'redirect', counted: true });
+    expect([reads(), links.clickWrites]).toEqual([1, 1]);
+    expect(await visit()).toMatchObject({ kind: 'redirect', counted: true });
+    expect(await visit()).toMatchObject({ kind: 'redirect', counted: true });
+    expect([reads(), links.clickWrites]).toEqual([1, 3]);
+    expect(links.links.get('abc123')).toMatchObject({ retired: true, clicks: 3 });
+    expect(await visit()).toEqual({ kind: 'gone', reason: 'usedUp' });
+  });
+
+  it('asks for the password its owner added since, without counting the click', async () => {
+    const { links, visit } = remembered({});
+    await visit();
+    (links.links.get('abc123') as LinkRecord).passwordHash = await hashPassword('open sesame');
+    expect(await visit()).toEqual({ kind: 'passwordRequired', wrongPassword: false });
+    expect(links.links.get('abc123')?.clicks).toBe(1);
+  });
+
+  it('is redirected without counting once its owner removed the limit', async () => {
+    const { links, visit } = remembered({});
+    await visit();
+    delete (links.links.get('abc123') as LinkRecord).maxClicks;
+    expect(await visit()).toMatchObject({ kind: 'redirect', counted: false });
+    expect(links.links.get('abc123')?.clicks).toBe(1);
+  });
+
+  it('is read first again for HEAD requests and preview bots, which use up no click', async () => {
+    const { links, visit } = remembered({});
+    await visit();
+    expect(await visit({ method: 'HEAD' })).toEqual({ kind: 'preview' });
+    expect(await visit({ previewBot: true })).toEqual({ kind: 'preview' });
+    expect(links.links.get('abc123')?.clicks).toBe(1);
   });
 });
