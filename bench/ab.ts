@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +32,12 @@ const SECONDS = positiveInteger('duration');
 const CREATIONS = positiveInteger('creations');
 /** Runs before the counted rounds, per path and side: the stacks' JIT and DynamoDB Local's settle first. */
 const WARM_UP_SECONDS = 2;
+/**
+ * Before each run both stacks finish what the run before left them (the aggregator's clicks, the webhook router's
+ * stream records of 1,200 new links): below this share of one core over a quarter second, or after 20 s.
+ */
+const IDLE_CPU_SHARE = 0.15;
+const SETTLE_LIMIT_MS = 20_000;
 
 function positiveInteger(name: 'rounds' | 'connections' | 'duration' | 'creations'): number {
   const value = Number(values[name]);
@@ -119,6 +125,41 @@ async function run(subject: Subject, warmUp: boolean, label: string): Promise<Lo
   return again;
 }
 
+/** CPU seconds a process used so far (Linux's /proc, in clock ticks of 10 ms); undefined elsewhere. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stack's own process: the one it names (a ref before it did so: the child tsx's CLI started). */
+function stackPid(stack: LocalStackProcess): number {
+  if (Number.isInteger(stack.pid)) return stack.pid;
+  const cli = stack.child.pid ?? 0;
+  try {
+    return Number(readFileSync(`/proc/${cli}/task/${cli}/children`, 'utf8').trim().split(' ')[0]) || cli;
+  } catch {
+    return cli;
+  }
+}
+
+/** Waits until every stack is about idle, so no run pays for another's backlog (a fixed 2 s where /proc is missing). */
+async function settle(stacks: readonly LocalStackProcess[]): Promise<void> {
+  const started = Date.now();
+  const pids = stacks.map(stackPid);
+  for (;;) {
+    const before = pids.map(cpuSeconds);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (before.some((value) => value === undefined)) return new Promise((resolve) => setTimeout(resolve, 2_000));
+    const busiest = Math.max(...pids.map((pid, index) => ((cpuSeconds(pid) ?? 0) - (before[index] ?? 0)) / 0.25));
+    if (busiest < IDLE_CPU_SHARE) return;
+    if (Date.now() - started > SETTLE_LIMIT_MS) return console.error(`a stack still used ${Math.round(busiest * 100)} % of a core after ${SETTLE_LIMIT_MS / 1000} s: run anyway`);
+  }
+}
+
 async function main(): Promise<void> {
   const ref = positionals[0];
   if (!ref) throw new Error('usage: npm run bench:ab -- <git ref> [--rounds 3] [--connections 50] [--duration 8] [--creations 200] [--out file]');
@@ -151,6 +192,7 @@ async function main(): Promise<void> {
         for (const side of order) {
           const subject = side.subjects.get(path);
           if (!subject) continue;
+          await settle([oldSide.stack as LocalStackProcess, newSide.stack as LocalStackProcess]);
           const result = await run(subject, round === 0, `${path} on ${side.name}`);
           if (round > 0) side.samples.set(path, [...(side.samples.get(path) ?? []), { requestsPerSecond: result.requestsPerSecond, p50: result.p50 }]);
           line.push(`${side === oldSide ? 'old' : 'new'} ${Math.round(result.requestsPerSecond)} req/s p50 ${result.p50} ms`);
@@ -166,7 +208,7 @@ async function main(): Promise<void> {
     console.log(reportTable(rows, oldName, newName));
     const out = path.resolve(values.out);
     mkdirSync(path.dirname(out), { recursive: true });
-    const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS };
+    const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS, idleCpuShare: IDLE_CPU_SHARE };
     writeFileSync(out, `${JSON.stringify({ takenAt: new Date().toISOString(), node: process.version, old: { ref, sha: checkout.sha, packages: checkout.packages }, new: newName, settings, paths: rows }, null, 2)}\n`);
     log(`written to ${path.relative(process.cwd(), out)}`);
   } finally {
