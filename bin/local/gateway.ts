@@ -29,31 +29,58 @@ interface Matched {
   pathParameters: Record<string, string> | null;
 }
 
-/** Static segments win over {parameters}, as in API Gateway. */
-function matchRoute(routes: readonly RouteSpec[], method: string, pathname: string): Matched | 'methodNotAllowed' | undefined {
-  const segments = pathname.split('/').slice(1);
-  const candidates = routes
-    .map((route) => {
-      const pattern = route.resourcePath.split('/').slice(1);
-      if (pattern.length !== segments.length) return undefined;
-      const parameters: Record<string, string> = {};
-      let staticCount = 0;
-      for (const [index, part] of pattern.entries()) {
-        const segment = segments[index] ?? '';
+/** A route's resource path taken apart once: each segment a literal or a {parameter}'s name. */
+interface CompiledRoute {
+  route: RouteSpec;
+  segments: ReadonlyArray<{ literal: string } | { parameter: string }>;
+}
+
+export function compileRoutes(routes: readonly RouteSpec[]): CompiledRoute[] {
+  return routes.map((route) => ({
+    route,
+    segments: route.resourcePath
+      .split('/')
+      .slice(1)
+      .map((part) => {
         const parameter = /^\{(.+)\}$/.exec(part)?.[1];
-        if (parameter) {
-          if (segment === '') return undefined;
-          parameters[parameter] = decodePathSegment(segment);
-        } else if (part === segment) staticCount += 1;
-        else return undefined;
-      }
-      return { route, parameters, staticCount };
-    })
-    .filter((candidate): candidate is NonNullable<typeof candidate> => candidate !== undefined);
-  if (candidates.length === 0) return undefined;
-  const best = Math.max(...candidates.map((candidate) => candidate.staticCount));
-  const resource = candidates.filter((candidate) => candidate.staticCount === best);
-  const match = resource.find((candidate) => candidate.route.method === method);
+        return parameter ? { parameter } : { literal: part };
+      }),
+  }));
+}
+
+/** Static segments win over {parameters}, as in API Gateway. Routes come compiled: this runs on every request. */
+export function matchRoute(routes: readonly CompiledRoute[], method: string, pathname: string): Matched | 'methodNotAllowed' | undefined {
+  const segments = pathname.split('/').slice(1);
+  let best = -1;
+  let match: { route: RouteSpec; parameters: Record<string, string> } | undefined;
+  let resourceFound = false;
+  for (const { route, segments: pattern } of routes) {
+    if (pattern.length !== segments.length) continue;
+    let staticCount = 0;
+    let parameters: Record<string, string> | undefined;
+    let fits = true;
+    for (const [index, part] of pattern.entries()) {
+      const segment = segments[index] ?? '';
+      if ('literal' in part) {
+        if (part.literal !== segment) {
+          fits = false;
+          break;
+        }
+        staticCount += 1;
+      } else if (segment === '') {
+        fits = false;
+        break;
+      } else (parameters ??= {})[part.parameter] = decodePathSegment(segment);
+    }
+    if (!fits || staticCount < best) continue;
+    if (staticCount > best) {
+      best = staticCount;
+      match = undefined;
+      resourceFound = true;
+    }
+    if (!match && route.method === method) match = { route, parameters: parameters ?? {} };
+  }
+  if (!resourceFound) return undefined;
   if (!match) return 'methodNotAllowed';
   return { route: match.route, pathParameters: Object.keys(match.parameters).length > 0 ? match.parameters : null };
 }
@@ -79,8 +106,10 @@ export interface LocalGatewayOptions {
 export class LocalGateway {
   private server?: Server;
   private readonly buckets = new Map<RouteSpec, TokenBucket>();
+  private readonly routes: CompiledRoute[];
 
   constructor(private readonly options: LocalGatewayOptions) {
+    this.routes = compileRoutes(options.topology.routes);
     if (!options.throttles) return;
     for (const route of options.topology.routes) {
       if (route.throttle) this.buckets.set(route, new TokenBucket(route.throttle.rateLimit, route.throttle.burstLimit));
@@ -116,7 +145,7 @@ export class LocalGateway {
       }
       edgeHeaders = outcome.headers;
     } else if (this.options.staticSite?.serve(method, url.pathname, response)) return;
-    const matched = matchRoute(this.options.topology.routes, method, url.pathname);
+    const matched = matchRoute(this.routes, method, url.pathname);
     if (!matched || matched === 'methodNotAllowed') return this.gatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
     const { route } = matched;
     // Throttling comes before the authorizer and the function, as on AWS: a refused request costs neither.

@@ -12,7 +12,18 @@ import { passesFilters } from './event-pattern';
 import type { SqsStandIn } from './sqs-standin';
 import type { StreamSourceSpec } from './template';
 
+/**
+ * An empty shard is read again after 50 ms, doubling while it stays empty up to 250 ms (Lambda polls a stream's
+ * shard about four times a second): each read is a signed call to the same DynamoDB Local the visitors' requests
+ * wait on, so a stack at rest should not make forty of them a second.
+ */
 const IDLE_POLL_MS = 50;
+const MAX_IDLE_POLL_MS = 250;
+
+/** How long to wait before reading a shard again, given the wait before (0 after a page with records). */
+export function nextIdlePollMs(previousMs: number): number {
+  return Math.min(MAX_IDLE_POLL_MS, Math.max(IDLE_POLL_MS, previousMs * 2));
+}
 
 /** What Lambda hands a function for one stream record. */
 export function lambdaRecord(record: StreamRecord, tableName: string, region: string) {
@@ -91,6 +102,7 @@ export class LocalStreamSource {
       return ShardIterator;
     };
     iterator = await freshIterator();
+    let idleMs = 0;
     while (iterator && !this.stopped) {
       let page: { Records?: StreamRecord[]; NextShardIterator?: string };
       try {
@@ -113,7 +125,8 @@ export class LocalStreamSource {
       }
       for (let start = 0; start < records.length; start += this.spec.batchSize) await this.deliver(records.slice(start, start + this.spec.batchSize));
       iterator = page.NextShardIterator;
-      if (fresh.length === 0 && iterator) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+      idleMs = fresh.length === 0 ? nextIdlePollMs(idleMs) : 0;
+      if (idleMs > 0 && iterator) await new Promise((resolve) => setTimeout(resolve, idleMs));
     }
     caughtUp();
     if (!this.stopped) await onShardEnd();
