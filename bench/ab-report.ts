@@ -26,6 +26,8 @@ export interface PathSummary {
    * old median p50 over the new one. Null when either side lacks the path.
    */
   ratio: number | null;
+  /** For a path under load: the new side's requests per second over those of the first path's (the hot plain link). */
+  ofFirst: number | null;
 }
 
 function summariseSide(samples: readonly Sample[] | undefined): SideSummary | null {
@@ -49,10 +51,12 @@ export function summarise(
   old: ReadonlyMap<string, readonly Sample[]>,
   current: ReadonlyMap<string, readonly Sample[]>,
 ): PathSummary[] {
+  const first = summariseSide(current.get(paths[0]?.path ?? ''));
   return paths.map(({ path, measure }) => {
     const oldSide = summariseSide(old.get(path));
     const newSide = summariseSide(current.get(path));
-    return { path, measure, old: oldSide, new: newSide, ratio: speedRatio(measure, oldSide, newSide) };
+    const ofFirst = measure === 'throughput' && newSide && first && first.requestsPerSecond > 0 ? round(newSide.requestsPerSecond / first.requestsPerSecond) : null;
+    return { path, measure, old: oldSide, new: newSide, ratio: speedRatio(measure, oldSide, newSide), ofFirst };
   });
 }
 
@@ -63,7 +67,9 @@ function side(summary: SideSummary | null, measure: Measure): string {
 
 /** The Markdown table bench:ab prints (docs/measurements.md holds copies of it). */
 export function reportTable(rows: readonly PathSummary[], oldName: string, newName: string): string {
-  const lines = [`| path | ${oldName} | ${newName} | ratio new/old (above 1: faster) |`, '|---|---|---|---|'];
-  for (const row of rows) lines.push(`| ${row.path} | ${side(row.old, row.measure)} | ${side(row.new, row.measure)} | ${row.ratio === null ? 'n/a' : row.ratio.toFixed(2)} |`);
+  const first = rows[0]?.path ?? 'the first path';
+  const figure = (value: number | null) => (value === null ? 'n/a' : value.toFixed(2));
+  const lines = [`| path | ${oldName} | ${newName} | ratio new/old (above 1: faster) | new, to the ${first} |`, '|---|---|---|---|---|'];
+  for (const row of rows) lines.push(`| ${row.path} | ${side(row.old, row.measure)} | ${side(row.new, row.measure)} | ${figure(row.ratio)} | ${figure(row.ofFirst)} |`);
   return lines.join('\n');
 }

@@ -15,13 +15,23 @@ describe('bench:ab report', () => {
 
   it('compares a path measured one request at a time by its p50, so above 1 still means faster', () => {
     const [row] = summarise([{ path: 'single creation', measure: 'latency' }], new Map([['single creation', samples([50, 20])]]), new Map([['single creation', samples([40, 10])]]));
-    expect(row?.ratio).toBe(2);
+    expect(row).toMatchObject({ ratio: 2, ofFirst: null });
   });
 
   it('reports a path one side lacks as n/a, with no ratio', () => {
-    const rows = summarise([{ path: 'smart link', measure: 'throughput' }], new Map(), new Map([['smart link', samples([1500, 8], [1700, 7])]]));
-    expect(rows[0]).toMatchObject({ old: null, new: { requestsPerSecond: 1600, p50: 7.5 }, ratio: null });
-    expect(reportTable(rows, 'old', 'new').split('\n')[2]).toBe('| smart link | n/a | 1,600 req/s, p50 7.5 ms | n/a |');
+    const rows = summarise(
+      [
+        { path: 'hot plain link', measure: 'throughput' },
+        { path: 'smart link', measure: 'throughput' },
+      ],
+      new Map([['hot plain link', samples([1000, 9])]]),
+      new Map([
+        ['hot plain link', samples([2000, 8])],
+        ['smart link', samples([1500, 8], [1700, 7])],
+      ]),
+    );
+    expect(rows[1]).toMatchObject({ old: null, new: { requestsPerSecond: 1600, p50: 7.5 }, ratio: null, ofFirst: 0.8 });
+    expect(reportTable(rows, 'old', 'new').split('\n')[3]).toBe('| smart link | n/a | 1,600 req/s, p50 7.5 ms | n/a | 0.80 |');
   });
 });
 
