@@ -76,6 +76,14 @@ describe('DynamoLinkStore against DynamoDB Local', () => {
     expect((await store.find(guarded.code))?.clicks).toBe(0);
   });
 
+  it('names the expiredUrl of a link whose click it refused as used up, so no read has to follow', async () => {
+    const limited = link({ maxClicks: 1, expiredUrl: 'https://example.com/over' });
+    await store.createIfAbsent(limited);
+    expect((await store.consumeClick(limited.code, Date.now(), { passwordless: true })).kind).toBe('counted');
+    await store.retire(limited.code);
+    expect(await store.consumeClick(limited.code, Date.now(), { passwordless: true })).toEqual({ kind: 'usedUp', expiredUrl: 'https://example.com/over' });
+  });
+
   it('refuses a click on an expired link even while the item still exists, and on a missing one', async () => {
     const expired = link({ maxClicks: 5, expiresAt: new Date(nowMs + 1_000).toISOString() });
     await store.createIfAbsent(expired);

@@ -44,8 +44,9 @@ export class MemoryLinkStore implements LinkStore {
     if (!link || (options?.passwordless && link.passwordHash !== undefined)) return { kind: 'missing' };
     // DynamoDB's condition `clicks < maxClicks` fails when the limit is gone (DynamoLinkStore.consumeClick).
     if (link.maxClicks === undefined && !link.retired) return { kind: 'unlimited', link: { ...link } };
-    if (link.retired || (link.maxClicks !== undefined && link.clicks >= link.maxClicks)) return { kind: 'usedUp' };
-    if (isExpired(link, nowMs)) return { kind: 'expired' };
+    const ran = link.expiredUrl === undefined ? {} : { expiredUrl: link.expiredUrl };
+    if (link.retired || (link.maxClicks !== undefined && link.clicks >= link.maxClicks)) return { kind: 'usedUp', ...ran };
+    if (isExpired(link, nowMs)) return { kind: 'expired', ...ran };
     link.clicks += 1;
     return { kind: 'counted', link: { ...link } };
   }

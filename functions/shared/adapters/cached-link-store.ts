@@ -2,6 +2,12 @@ import { CACHE_LEASE_MS, isLeasable, LEASE_RENEWAL_MARGIN_MS, memoryLifetimeMs }
 import { isExpired, type LinkRecord } from '../domain/links/link';
 import type { ClickOutcome, LinkStore } from '../domain/ports';
 
+/**
+ * How long a password link's form may be answered from a copy: an owner's edit or an operator's block shows on its
+ * page within this, and never on a posted password, which reads the link (CachedDomainLookup keeps domains as long).
+ */
+export const PASSWORD_FORM_MEMORY_MS = 5_000;
+
 export interface LinkCacheOptions {
   maxEntries: number;
   now?: () => number;
@@ -11,8 +17,10 @@ export interface LinkCacheOptions {
  * Keeps plain links in the container's memory so a hot link costs no DynamoDB read, under the link's cache lease
  * (see domain/links/cache-lease.ts): a copy lives at most 30 s and never past the lease minus a browser's max-age,
  * and a lease running short is renewed by one conditional write, which fails once the link got a click limit or a
- * password or was sealed by an edit. Links with a limit or a password are read on every visit (a maxClicks link's
- * clicks are decided by DynamoDB anyway); misses and tombstones are not cached, so a new alias works at once.
+ * password or was sealed by an edit. Links with a limit or a password are never served from memory: a maxClicks
+ * link once read is only remembered as one (its click's conditional update then reads it), and a password link's
+ * copy answers its form for 5 s, never its submission; misses and tombstones are not cached, so a new alias works
+ * at once.
  */
 export class CachedLinkStore implements LinkStore {
   private readonly entries = new Map<string, { link: LinkRecord; until: number }>();
@@ -21,6 +29,8 @@ export class CachedLinkStore implements LinkStore {
    * (visit.ts `countedStraightAway`). Only the fact is kept, never the link: the click's update returns it fresh.
    */
   private readonly counted = new Set<string>();
+  /** Password links read in the last PASSWORD_FORM_MEMORY_MS, for their forms only (visit.ts). */
+  private readonly passwordLinks = new Map<string, { link: LinkRecord; until: number }>();
   private readonly now: () => number;
 
   constructor(
@@ -37,6 +47,7 @@ export class CachedLinkStore implements LinkStore {
     this.entries.delete(code);
     const found = await this.inner.find(code);
     this.noteCounting(code, found, nowMs);
+    this.notePassword(code, found, nowMs);
     if (!found || !isLeasable(found)) return found;
     if (memoryLifetimeMs(found, nowMs) >= LEASE_RENEWAL_MARGIN_MS) return this.remember(code, found, nowMs);
     const renewal = await this.inner.renewCacheLease(code, nowMs + CACHE_LEASE_MS, nowMs);
@@ -55,6 +66,13 @@ export class CachedLinkStore implements LinkStore {
     return this.counted.has(code);
   }
 
+  recentPasswordLink(code: string): LinkRecord | undefined {
+    const entry = this.passwordLinks.get(code);
+    if (entry && this.now() < entry.until) return entry.link;
+    this.passwordLinks.delete(code);
+    return undefined;
+  }
+
   renewCacheLease(code: string, untilMs: number, nowMs: number): Promise<{ leased: boolean; link?: LinkRecord }> {
     return this.inner.renewCacheLease(code, untilMs, nowMs);
   }
@@ -62,6 +80,7 @@ export class CachedLinkStore implements LinkStore {
   async retire(code: string): Promise<void> {
     this.entries.delete(code);
     this.counted.delete(code);
+    this.passwordLinks.delete(code);
     await this.inner.retire(code);
   }
 
@@ -73,6 +92,15 @@ export class CachedLinkStore implements LinkStore {
     // Sets iterate in insertion order too: the oldest key goes first.
     if (!this.counted.has(code) && this.counted.size >= this.options.maxEntries) this.counted.delete(this.counted.values().next().value as string);
     this.counted.add(code);
+  }
+
+  private notePassword(code: string, link: LinkRecord | undefined, nowMs: number): void {
+    if (!link || link.passwordHash === undefined) {
+      this.passwordLinks.delete(code);
+      return;
+    }
+    if (!this.passwordLinks.has(code) && this.passwordLinks.size >= this.options.maxEntries) this.passwordLinks.delete(this.passwordLinks.keys().next().value as string);
+    this.passwordLinks.set(code, { link, until: nowMs + PASSWORD_FORM_MEMORY_MS });
   }
 
   private remember(code: string, link: LinkRecord, nowMs: number): LinkRecord {

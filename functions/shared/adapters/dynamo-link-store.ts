@@ -90,10 +90,11 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
       if (!error.Item) return { kind: 'missing' };
       const old = toRecord(unmarshall(error.Item));
       if (old.disabled) return { kind: 'disabled' };
-      if (old.deleted) return { kind: 'deleted' };
+      const ran = old.expiredUrl === undefined ? {} : { expiredUrl: old.expiredUrl };
+      if (old.deleted) return { kind: 'deleted', ...ran };
       const usedUp = old.retired === true || (old.maxClicks !== undefined && old.clicks >= old.maxClicks);
-      if (usedUp) return { kind: 'usedUp' };
-      if (isExpired(old, nowMs)) return { kind: 'expired' };
+      if (usedUp) return { kind: 'usedUp', ...ran };
+      if (isExpired(old, nowMs)) return { kind: 'expired', ...ran };
       // The owner removed the limit since the visitor's copy of the link was cached.
       if (old.url !== undefined && old.maxClicks === undefined) return { kind: 'unlimited', link: old };
       // The owner gave it a password since (a passwordless click): the visit must ask for it first.

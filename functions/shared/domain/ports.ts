@@ -26,6 +26,11 @@ export interface LinkStore {
    * visit then starts with the click, whose conditional update also reads the link. Absent where nothing is remembered.
    */
   countsClicks?(key: string): boolean;
+  /**
+   * A password link's copy read in the last few seconds (CachedLinkStore), for the answers that reveal nothing
+   * of it: its form and a preview card. Absent where nothing is remembered.
+   */
+  recentPasswordLink?(key: string): LinkRecord | undefined;
   /** Strips a used-up link to a tombstone that keeps its code taken. */
   retire(code: string): Promise<void>;
   /**
@@ -43,9 +48,10 @@ export type ClickOutcome =
   | { kind: 'counted'; link: LinkRecord }
   | { kind: 'unlimited'; link: LinkRecord }
   | { kind: 'missing' }
-  | { kind: 'expired' }
-  | { kind: 'usedUp' }
-  | { kind: 'deleted' }
+  /** `expiredUrl`: where the link sends visitors once it ran out (read from the item as it was), when it has one. */
+  | { kind: 'expired'; expiredUrl?: string }
+  | { kind: 'usedUp'; expiredUrl?: string }
+  | { kind: 'deleted'; expiredUrl?: string }
   | { kind: 'disabled' };
 
 /** Where a page of an account's links ends: the index position of the last link examined. */

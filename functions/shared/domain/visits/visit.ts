@@ -92,9 +92,9 @@ async function visitOnDomain(visit: Visit, host: string, deps: VisitDeps, flags:
 const hasDestination = (link: LinkRecord): link is LinkRecord & { url: string } => link.url !== undefined;
 
 /** A link that ran out sends its visitors to its own expiredUrl when it has one (counted as such, never again on the link). */
-function ended(link: LinkRecord, outcome: VisitOutcome): VisitOutcome {
-  if (link.expiredUrl === undefined) return outcome;
-  return { kind: 'redirect', url: link.expiredUrl, cacheable: false, counted: true, destination: 'expiredUrl', perVisitor: false };
+function ended(expiredUrl: string | undefined, outcome: VisitOutcome): VisitOutcome {
+  if (expiredUrl === undefined) return outcome;
+  return { kind: 'redirect', url: expiredUrl, cacheable: false, counted: true, destination: 'expiredUrl', perVisitor: false };
 }
 
 /** Where this visitor goes among the link's destinations (rules and variants only while the operator's flag allows them). */
@@ -121,26 +121,41 @@ async function countedRedirect(link: LinkRecord & { url: string }, key: string, 
 /**
  * A link the container last saw with a click limit and no password is counted before anything is read: the
  * conditional update holds every rule that could refuse the click (a password added since among them) and hands
- * back the link. Anything but a counted click (used up, deleted, the limit removed...) is left to the visit as
- * if nothing were remembered, which reads the link as it is now.
+ * back the link, or on refusal the item as it was, which answers a used-up, deleted, disabled or expired link
+ * too. A limit removed or a password added since is left to the visit as if nothing were remembered, which reads
+ * the link as it is now.
  */
 async function countedStraightAway(visit: Visit, key: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome | undefined> {
   if (visit.method === 'HEAD' || visit.previewBot || deps.links.countsClicks?.(key) !== true) return undefined;
   const click = await deps.links.consumeClick(key, nowMs, { passwordless: true });
-  if (click.kind !== 'counted' || !hasDestination(click.link)) return undefined;
-  return countedRedirect(click.link, key, visit, deps, flags, nowMs);
+  switch (click.kind) {
+    case 'counted':
+      return hasDestination(click.link) ? countedRedirect(click.link, key, visit, deps, flags, nowMs) : undefined;
+    case 'disabled':
+      return { kind: 'gone', reason: 'disabled' };
+    case 'usedUp':
+    case 'deleted':
+      return ended(click.expiredUrl, { kind: 'gone', reason: click.kind });
+    case 'expired':
+      return ended(click.expiredUrl, { kind: 'notFound', expired: true });
+    default:
+      return undefined;
+  }
 }
 
 async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome> {
   if (!looksLikeShortCode(visit.code)) return { kind: 'notFound' };
   const counted = await countedStraightAway(visit, key, deps, flags, nowMs);
   if (counted) return counted;
-  const link = await deps.links.find(key);
+  // Until a password is posted, a password link's visit ends at its form (or a preview card), which shows
+  // nothing of the link: a copy read seconds ago answers it. Its submission always reads the link as it is.
+  const submitted = visit.method === 'POST' && visit.submittedPassword !== undefined;
+  const link = (!submitted && deps.links.recentPasswordLink?.(key)) || (await deps.links.find(key));
   if (!link) return { kind: 'notFound' };
   if (link.disabled) return { kind: 'gone', reason: 'disabled' };
-  if (link.deleted) return ended(link, { kind: 'gone', reason: 'deleted' });
-  if (link.retired) return ended(link, { kind: 'gone', reason: 'usedUp' });
-  if (isExpired(link, nowMs) || !hasDestination(link)) return ended(link, { kind: 'notFound', expired: true });
+  if (link.deleted) return ended(link.expiredUrl, { kind: 'gone', reason: 'deleted' });
+  if (link.retired) return ended(link.expiredUrl, { kind: 'gone', reason: 'usedUp' });
+  if (isExpired(link, nowMs) || !hasDestination(link)) return ended(link.expiredUrl, { kind: 'notFound', expired: true });
 
   const guarded = link.passwordHash !== undefined || link.maxClicks !== undefined;
   if (guarded && visit.previewBot) return { kind: 'preview' };
@@ -158,9 +173,9 @@ async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flag
 
   const click = await deps.links.consumeClick(key, nowMs);
   if (click.kind === 'disabled') return { kind: 'gone', reason: 'disabled' };
-  if (click.kind === 'usedUp' || click.kind === 'deleted') return ended(link, { kind: 'gone', reason: click.kind });
+  if (click.kind === 'usedUp' || click.kind === 'deleted') return ended(link.expiredUrl, { kind: 'gone', reason: click.kind });
   if (click.kind === 'unlimited' && hasDestination(click.link)) return { ...redirectTo(click.link, visit, flags.smartLinks, nowMs), cacheable: false };
-  if (click.kind === 'expired') return ended(link, { kind: 'notFound', expired: true });
+  if (click.kind === 'expired') return ended(link.expiredUrl, { kind: 'notFound', expired: true });
   if (click.kind !== 'counted' || !hasDestination(click.link)) return { kind: 'notFound' };
   return countedRedirect(click.link, key, visit, deps, flags, nowMs);
 }

@@ -205,6 +205,17 @@ describe('a maxClicks link a container has read before', () => {
     expect(await visit()).toEqual({ kind: 'gone', reason: 'usedUp' });
   });
 
+  it("answers a link another container used up from its refused write alone, its expiredUrl included", async () => {
+    const { links, deps } = setup({ maxClicks: 1, expiredUrl: 'https://example.com/over' });
+    const containers = [1, 2].map(() => ({ ...deps, links: new CachedLinkStore(links, { maxEntries: 10 }) }));
+    const visitIn = (container: (typeof containers)[number]) => resolveVisit({ code: 'abc123', method: 'GET', client: '', previewBot: false, signals: { query: [] } }, container, nowMs);
+    // Both read the link (HEAD: no click), then the first uses its one click and retires it.
+    for (const container of containers) expect(await resolveVisit({ code: 'abc123', method: 'HEAD', client: '', previewBot: false, signals: { query: [] } }, container, nowMs)).toEqual({ kind: 'preview' });
+    expect(await visitIn(containers[0] as (typeof containers)[number])).toMatchObject({ kind: 'redirect', url: 'https://example.com/', counted: true });
+    links.find = () => Promise.reject(new Error('should not be read'));
+    expect(await visitIn(containers[1] as (typeof containers)[number])).toMatchObject({ kind: 'redirect', url: 'https://example.com/over', destination: 'expiredUrl' });
+  });
+
   it('asks for the password its owner added since, without counting the click', async () => {
     const { links, visit } = remembered({});
     await visit();
@@ -227,5 +238,32 @@ describe('a maxClicks link a container has read before', () => {
     expect(await visit({ method: 'HEAD' })).toEqual({ kind: 'preview' });
     expect(await visit({ previewBot: true })).toEqual({ kind: 'preview' });
     expect(links.links.get('abc123')?.clicks).toBe(1);
+  });
+});
+
+describe("a password link's form", () => {
+  it('is answered from a copy read seconds ago, while a posted password always reads the link as it is', async () => {
+    const { links, deps } = setup({ passwordHash: await hashPassword('open sesame') });
+    let reads = 0;
+    const find = links.find.bind(links);
+    links.find = (code) => {
+      reads += 1;
+      return find(code);
+    };
+    let clock = nowMs;
+    const cached = { ...deps, links: new CachedLinkStore(links, { maxEntries: 10, now: () => clock }) };
+    const visit = (fields: Partial<Visit> = {}) => resolveVisit({ code: 'abc123', method: 'GET', client: 'c', previewBot: false, signals: { query: [] }, ...fields }, cached, clock);
+    expect(await visit()).toEqual({ kind: 'passwordRequired', wrongPassword: false });
+    expect(await visit({ method: 'HEAD' })).toEqual({ kind: 'passwordRequired', wrongPassword: false });
+    expect(await visit({ previewBot: true })).toEqual({ kind: 'preview' });
+    expect(reads).toBe(1);
+    // The owner removes the password: the form may show for 5 s more, but a posted password reads the link now.
+    const { passwordHash: _removed, ...withoutPassword } = links.links.get('abc123') as LinkRecord;
+    links.links.set('abc123', withoutPassword);
+    expect(await visit()).toEqual({ kind: 'passwordRequired', wrongPassword: false });
+    expect(await visit({ method: 'POST', submittedPassword: 'anything' })).toMatchObject({ kind: 'redirect' });
+    expect(reads).toBe(2);
+    clock += 5_000;
+    expect(await visit()).toMatchObject({ kind: 'redirect' });
   });
 });
