@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,7 +34,8 @@ const CREATIONS = positiveInteger('creations');
 const WARM_UP_SECONDS = 2;
 /**
  * Before each run both stacks finish what the run before left them (the aggregator's clicks, the webhook router's
- * stream records of 1,200 new links): below this share of one core over a quarter second, or after 20 s.
+ * stream records of 1,200 new links, DynamoDB Local's own work): each stack's processes together below this share
+ * of one core over a quarter second, or after 20 s.
  */
 const IDLE_CPU_SHARE = 0.15;
 const SETTLE_LIMIT_MS = 20_000;
@@ -72,8 +73,11 @@ async function createLink(stack: LocalStackProcess, body: Record<string, unknown
   return String(created.json.shortCode);
 }
 
-/** Each path's links made through the stack's own API; undefined where its code has no such feature. */
-async function prepare(stack: LocalStackProcess): Promise<Map<PathName, Subject>> {
+/**
+ * Each path's links made through the stack's own API; undefined where its code has no such feature. A domain
+ * claim's TXT challenge goes to `txtFile`, where the stack's resolver reads it (LOCAL_DNS_TXT_FILE).
+ */
+async function prepare(stack: LocalStackProcess, txtFile: string): Promise<Map<PathName, Subject>> {
   const visit = (code: string, extra: Partial<autocannon.Options> = {}): Subject => ({ options: { url: `${stack.url}/${code}`, method: 'GET', ...extra }, expect: '3xx', creation: false });
   const subjects = new Map<PathName, Subject>();
   subjects.set('hot plain link', visit(await createLink(stack, { url: 'https://example.com/hot' })));
@@ -84,6 +88,8 @@ async function prepare(stack: LocalStackProcess): Promise<Map<PathName, Subject>
   if (Array.isArray(smart.json.rules)) subjects.set('smart link (20 rules, 4 variants)', visit(`${smartCode}?ref=newsletter&page=2`, { headers: SMART_VISITOR }));
   const domain = await api(stack, 'POST', '/v2/domains', { domain: CUSTOM_DOMAIN });
   if (domain.status === 201) {
+    const records = (domain.json.dnsRecords ?? []) as Array<{ type: string; name: string; value: string }>;
+    for (const record of records) if (record.type === 'TXT') appendFileSync(txtFile, `${record.name} ${record.value}\n`);
     const verified = await api(stack, 'POST', `/v2/domains/${CUSTOM_DOMAIN}/verify`);
     if (verified.json.status !== 'active') throw new Error(`the bench domain did not become active: ${JSON.stringify(verified.json)}`);
     subjects.set('custom-domain link', visit(await createLink(stack, { url: 'https://example.com/hot', domain: CUSTOM_DOMAIN }), { headers: { host: CUSTOM_DOMAIN } }));
@@ -135,26 +141,34 @@ function cpuSeconds(pid: number): number | undefined {
   }
 }
 
-/** The stack's own process: the one it names (a ref before it did so: the child tsx's CLI started). */
-function stackPid(stack: LocalStackProcess): number {
-  if (Number.isInteger(stack.pid)) return stack.pid;
-  const cli = stack.child.pid ?? 0;
+/** A process and all it started (the stack, its tsx runner where there is one, DynamoDB Local's JVM). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
   try {
-    return Number(readFileSync(`/proc/${cli}/task/${cli}/children`, 'utf8').trim().split(' ')[0]) || cli;
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
   } catch {
-    return cli;
+    // Gone, or no /proc: the process itself is all there is to read.
   }
+  return [pid, ...children.flatMap(processTree)];
 }
 
-/** Waits until every stack is about idle, so no run pays for another's backlog (a fixed 2 s where /proc is missing). */
+/** CPU seconds a stack's processes used so far; undefined without /proc. */
+function stackCpuSeconds(stack: LocalStackProcess): number | undefined {
+  const times = processTree(stack.child.pid ?? 0).map(cpuSeconds);
+  return times[0] === undefined ? undefined : times.reduce<number>((sum, time) => sum + (time ?? 0), 0);
+}
+
+/**
+ * Waits until both stacks, DynamoDB Local included, are about idle, so no run pays for another's backlog (a fixed
+ * 2 s where /proc is missing).
+ */
 async function settle(stacks: readonly LocalStackProcess[]): Promise<void> {
   const started = Date.now();
-  const pids = stacks.map(stackPid);
   for (;;) {
-    const before = pids.map(cpuSeconds);
+    const before = stacks.map(stackCpuSeconds);
     await new Promise((resolve) => setTimeout(resolve, 250));
     if (before.some((value) => value === undefined)) return new Promise((resolve) => setTimeout(resolve, 2_000));
-    const busiest = Math.max(...pids.map((pid, index) => ((cpuSeconds(pid) ?? 0) - (before[index] ?? 0)) / 0.25));
+    const busiest = Math.max(...stacks.map((stack, index) => ((stackCpuSeconds(stack) ?? 0) - (before[index] ?? 0)) / 0.25));
     if (busiest < IDLE_CPU_SHARE) return;
     if (Date.now() - started > SETTLE_LIMIT_MS) return console.error(`a stack still used ${Math.round(busiest * 100)} % of a core after ${SETTLE_LIMIT_MS / 1000} s: run anyway`);
   }
@@ -171,8 +185,10 @@ async function main(): Promise<void> {
 
   const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-hosts-')), 'hosts');
   writeFileSync(hostsFile, `127.0.0.1 ${CUSTOM_DOMAIN}\n`);
+  const txtFile = path.join(path.dirname(hostsFile), 'txt');
+  writeFileSync(txtFile, '');
   // As bench/support.ts starts a stack: no echo of a log line per click, the stage's throttles off.
-  const environment = { LOCAL_SKIP_SYNTH: '', LOCAL_FUNCTION_LOGS: 'off', LOCAL_THROTTLES: 'off', LOCAL_HOSTS_FILE: hostsFile };
+  const environment = { LOCAL_SKIP_SYNTH: '', LOCAL_FUNCTION_LOGS: 'off', LOCAL_THROTTLES: 'off', LOCAL_HOSTS_FILE: hostsFile, LOCAL_DNS_TXT_FILE: txtFile };
   const sides: Array<{ name: string; stack?: LocalStackProcess; subjects: Map<PathName, Subject>; samples: Map<string, Sample[]> }> = [
     { name: oldName, subjects: new Map(), samples: new Map() },
     { name: newName, subjects: new Map(), samples: new Map() },
@@ -182,7 +198,7 @@ async function main(): Promise<void> {
     const [oldSide, newSide] = sides as [(typeof sides)[number], (typeof sides)[number]];
     oldSide.stack = await spawnLocalStack(environment, checkout.directory);
     newSide.stack = await spawnLocalStack(environment);
-    for (const side of sides) side.subjects = await prepare(side.stack as LocalStackProcess);
+    for (const side of sides) side.subjects = await prepare(side.stack as LocalStackProcess, txtFile);
 
     for (let round = 0; round <= ROUNDS; round += 1) {
       for (const [index, path] of PATHS.entries()) {
