@@ -17,6 +17,8 @@ export interface Admission {
   caller: Caller;
   flags: Flags;
   rateLimit: RateLimitStatus;
+  /** The account's default domain, read beside the admission's counters (creation functions only). */
+  defaultDomain?: Promise<string | undefined>;
 }
 
 export type GuardedContext = Context & { admission: Admission };
@@ -32,6 +34,11 @@ interface GuardDeps {
    * Idempotency-Key, whose replays are not counted again.
    */
   defersQuota?: (event: APIGatewayProxyEvent) => boolean;
+  /**
+   * Creations put a link on the account's default domain: read side by side with the counters rather than after
+   * them, it costs no round trip of its own.
+   */
+  defaultDomainOf?: (caller: Caller, flags: Flags) => Promise<string | undefined>;
 }
 
 /**
@@ -46,7 +53,10 @@ export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, A
       const flags = await deps.flags.current();
       assertNotInMaintenance(flags);
       const admit = deps.defersQuota?.(request.event) ? admitToMinuteWindow : admitCall;
-      request.context.admission = { caller, flags, rateLimit: await admit(caller, deps.usage, Date.now()) };
+      const defaultDomain = deps.defaultDomainOf?.(caller, flags);
+      // A refused call never asks for it: its failure is for the handler to meet, not an unhandled rejection.
+      defaultDomain?.catch(() => undefined);
+      request.context.admission = { caller, flags, rateLimit: await admit(caller, deps.usage, Date.now()), ...(defaultDomain ? { defaultDomain } : {}) };
     },
     after: (request) => {
       const admission = request.context.admission as Admission | undefined;

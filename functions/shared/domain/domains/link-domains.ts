@@ -15,7 +15,7 @@ export function isSharedHost(requested: string, shortBaseUrl: string): boolean {
 }
 
 /** The account's default domain, when custom domains are on; undefined: the shared domain. */
-async function defaultDomain(caller: Caller, flags: Flags, domains: LinkDomains): Promise<string | undefined> {
+export async function defaultDomain(caller: Caller, flags: Flags, domains: LinkDomains): Promise<string | undefined> {
   if (caller.kind !== 'apiKey' || !flags.customDomains) return undefined;
   return domains.defaultOf(caller.owner);
 }
