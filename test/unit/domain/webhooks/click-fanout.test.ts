@@ -1,5 +1,5 @@
 import type { Click } from '../../../../functions/shared/domain/analytics/click';
-import { ClickFanout, QUIET_ACCOUNT_MS } from '../../../../functions/shared/domain/webhooks/click-fanout';
+import { ClickFanout, LINK_OWNER_MS, QUIET_ACCOUNT_MS } from '../../../../functions/shared/domain/webhooks/click-fanout';
 import { MemoryDeliveryQueue, MemoryWebhookStore, webhookRecord } from '../../../support/in-memory-webhooks';
 
 /** Issue 28: link.clicked costs nothing for accounts that take no clicks, and still reaches those that do. */
@@ -37,6 +37,17 @@ describe('link.clicked from the aggregator', () => {
     await fanout.queue([click('other')], 'delivery-6', startMs + 6_000);
     expect(reads).toEqual({ owners: 3, webhooks: 1 });
     expect(queue.sent).toEqual([]);
+  });
+
+  it('once the quiet time is over, asks again once per account, not once per link', async () => {
+    const { fanout, reads } = fanoutWith({ a: 'acct:quiet', b: 'acct:quiet', c: 'acct:quiet' });
+    const clicks = [click('a'), click('b'), click('c')];
+    await fanout.queue(clicks, 'delivery-1', startMs);
+    expect(reads).toEqual({ owners: 3, webhooks: 1 });
+    await fanout.queue(clicks, 'delivery-2', startMs + QUIET_ACCOUNT_MS);
+    expect(reads).toEqual({ owners: 3, webhooks: 2 });
+    await fanout.queue(clicks, 'delivery-3', startMs + LINK_OWNER_MS);
+    expect(reads).toEqual({ owners: 6, webhooks: 3 });
   });
 
   it('counts an account whose webhooks take no clicks (disabled, or other events) as quiet', async () => {
