@@ -8,8 +8,8 @@ import { load, median, round, startBenchStack } from './support';
  * link) against a floor of one raw conditional PutItem, both measured in the same run, alternating, over several
  * rounds. p50 from one request at a time (timed here, to the microsecond: autocannon's are whole milliseconds);
  * req/s from autocannon at 10 connections against PutItems sent at the same concurrency. Beside them, the DynamoDB
- * work alone in the three shapes the issue weighs: the counters one after the other (before), side by side (chosen),
- * and in one transaction with the link.
+ * work alone: each call once, and the three shapes the issue weighs: the counters one after the other (before),
+ * side by side (chosen), and in one transaction with the link.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** DynamoDB Local's JIT takes a few thousand requests to settle; this round is run but not counted. */
@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     const quota = () => dynamo().send(new UpdateCommand(counterUpdate('quota#acct#bench')));
     const defaultDomain = () => dynamo().send(new GetCommand({ TableName: domainsTable, Key: { domain: 'summary#acct:bench' }, ConsistentRead: true }));
     const shapes = {
+      'one counter UpdateItem': minute,
+      'one consistent GetItem (default domain)': defaultDomain,
       'one after the other (before): minute, quota, default domain, link': async () => {
         await minute();
         await quota();
