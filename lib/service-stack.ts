@@ -190,6 +190,7 @@ export class ServiceStack extends Stack {
     const webhooks = new Webhooks(this, 'Webhooks', {
       tables,
       apiEnvironment: creationEnvironment,
+      routerConcurrency: config.reservedConcurrency.webhookRouter,
       shortBaseUrlEnvironment: { [EnvNames.shortBaseUrlParameter]: shortBaseUrlName, ...(config.shortDomain ? { [EnvNames.shortBaseUrl]: `https://${config.shortDomain}` } : {}) },
       removalPolicy,
     });

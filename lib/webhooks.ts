@@ -4,6 +4,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EnvNames } from '../functions/shared/config';
+import { WEBHOOK_DELIVERER_MAX_CONCURRENCY } from './capacity';
 import type { DataTables } from './data-tables';
 import { ServiceFunction } from './service-function';
 
@@ -13,6 +14,8 @@ export interface WebhooksProps {
   apiEnvironment: Record<string, string>;
   /** Where link views get their short URLs (read by name: see parameter-grants.ts). */
   shortBaseUrlEnvironment: Record<string, string>;
+  /** The router's reserved concurrency, its ceiling (capacity.ts); undefined leaves it unreserved (small accounts). */
+  routerConcurrency?: number | undefined;
   removalPolicy: RemovalPolicy;
 }
 
@@ -70,6 +73,7 @@ export class Webhooks extends Construct {
       name: 'webhook-events',
       description: 'The links and usage tables\' streams, turned into webhook deliveries',
       environment: { ...this.producerEnvironment, ...props.shortBaseUrlEnvironment, [EnvNames.flagsPrefix]: props.apiEnvironment[EnvNames.flagsPrefix] as string },
+      reservedConcurrentExecutions: props.routerConcurrency,
       removalPolicy: props.removalPolicy,
     });
     this.router
@@ -106,7 +110,8 @@ export class Webhooks extends Construct {
     this.deliverer
       .bindTable(tables.webhooks, EnvNames.webhooksTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'])
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem']);
-    this.deliverer.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    // Its ceiling: however many webhooks are slow and however many clicks arrive, at most this many batches at once.
+    this.deliverer.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_DELIVERER_MAX_CONCURRENCY }));
     for (const fn of [this.api, this.router, this.deliverer]) this.queue.grantSendMessages(fn);
   }
 }

@@ -115,6 +115,8 @@ export interface QueueSourceSpec {
   queueId: string;
   batchSize: number;
   reportBatchItemFailures: boolean;
+  /** ScalingConfig's MaximumConcurrency: at most this many batches in flight at once. */
+  maxConcurrency?: number;
 }
 
 /** A Lambda event source mapping on a table's stream, with its filter patterns (JSON) and failure destination. */
@@ -430,7 +432,14 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     const batchSize = Number(properties.BatchSize ?? 10);
     if (queueIds.has(sourceId)) {
       const responseTypes = (properties.FunctionResponseTypes ?? []) as string[];
-      queueSources.push({ functionId, queueId: sourceId, batchSize, reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures') });
+      const maxConcurrency = (properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;
+      queueSources.push({
+        functionId,
+        queueId: sourceId,
+        batchSize,
+        reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures'),
+        ...(maxConcurrency !== undefined ? { maxConcurrency: Number(maxConcurrency) } : {}),
+      });
     } else if (tableIds.has(sourceId)) {
       const filters = ((properties.FilterCriteria as { Filters?: Array<{ Pattern?: string }> } | undefined)?.Filters ?? []).map((filter) => JSON.parse(String(filter.Pattern)) as unknown);
       const onFailure = referencedId((properties.DestinationConfig as { OnFailure?: { Destination?: Json } } | undefined)?.OnFailure?.Destination);

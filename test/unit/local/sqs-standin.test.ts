@@ -64,6 +64,23 @@ describe('the SQS stand-in', () => {
     await stand.close();
   });
 
+  it('never has more batches in flight than the mapping\'s maximum concurrency', async () => {
+    const stand = new SqsStandIn([{ id: 'Work', visibilityTimeoutSeconds: 1 }], 'us-east-1');
+    for (let index = 0; index < 8; index++) stand.send('Work', `m${index}`);
+    let running = 0;
+    let most = 0;
+    stand.consume({ functionId: 'fn', queueId: 'Work', batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }, { invoke: async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      running -= 1;
+      return {};
+    } }, () => undefined);
+    await until(() => stand.depth('Work') === 0);
+    expect(most).toBe(2);
+    await stand.close();
+  });
+
   it('treats a crashed invocation as every message of the batch failed', async () => {
     const stand = new SqsStandIn([{ id: 'Work', visibilityTimeoutSeconds: 1 }], 'us-east-1');
     stand.send('Work', 'survives a crash');
