@@ -21,7 +21,7 @@ export interface WebhooksProps {
 
 /** Receives a task again this many times when the deliverer itself fails on it, then keeps it in the dead-letter queue. */
 export const DELIVERY_RECEIVES = 5;
-/** The deliverer's limit: up to 2 s for a place, attempts started within 12 s, the last one's 10 s and bookkeeping (webhook-delivery.ts). */
+/** The deliverer's limit: attempts started within 12 s, the last one's 10 s and bookkeeping (webhook-delivery.ts). */
 const DELIVERER_TIMEOUT_SECONDS = 30;
 
 /**

@@ -21,7 +21,6 @@ const deps: DeliveryDeps = {
   send: (url, headers, body) => sendWebhook(url, headers, body, { localReceivers: receivers, ...(hostsFile ? { hostsFile } : {}) }),
   timeScale: config.webhookTimeScale(),
   random: Math.random,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   now: Date.now,
 };
 

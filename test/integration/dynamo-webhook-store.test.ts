@@ -1,4 +1,5 @@
 import { DynamoWebhookStore } from '../../functions/shared/adapters/dynamo-webhook-store';
+import type { SlotLease } from '../../functions/shared/domain/ports';
 import type { DeliveryAttempt } from '../../functions/shared/domain/webhooks/webhook';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { webhookRecord } from '../support/in-memory-webhooks';
@@ -71,15 +72,30 @@ describe('the delivery log', () => {
 });
 
 describe('in-flight places', () => {
+  const slotOf = (place: Awaited<ReturnType<DynamoWebhookStore['acquireSlot']>>) => ('slot' in place ? place.slot : undefined);
+
   it('are never more than asked for under concurrency, free on release, and free themselves when a lease runs out', async () => {
     const webhookId = `wh_${run}slots`;
     const taken = await Promise.all(Array.from({ length: 12 }, () => store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)));
-    const granted = taken.filter((slot): slot is number => slot !== undefined);
-    expect(granted.sort()).toEqual([0, 1, 2, 3, 4]);
-    await store.releaseSlot(webhookId, 3);
-    expect(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)).toBe(3);
-    expect(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)).toBeUndefined();
+    const granted = taken.filter((place): place is SlotLease => 'slot' in place);
+    expect(granted.map((place) => place.slot).sort()).toEqual([0, 1, 2, 3, 4]);
+    await store.releaseSlot(webhookId, granted.find((place) => place.slot === 3) as SlotLease);
+    expect(slotOf(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000))).toBe(3);
+    // All taken: the answer says when the earliest lease ends, so the task waits that long at most instead of polling.
+    expect(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)).toEqual({ busyUntil: nowMs + 30_000 });
     // A deliverer that died holding one: its lease runs out.
-    expect(await store.acquireSlot(webhookId, 5, nowMs + 30_001, nowMs + 60_000)).toEqual(expect.any(Number));
+    expect(slotOf(await store.acquireSlot(webhookId, 5, nowMs + 30_001, nowMs + 60_000))).toEqual(expect.any(Number));
+  });
+
+  it('are released only by the lease that holds them: a late release leaves the next holder\'s place alone (issue 27)', async () => {
+    const webhookId = `wh_${run}late`;
+    const slow = (await store.acquireSlot(webhookId, 1, nowMs, nowMs + 30_000)) as SlotLease;
+    // The slow deliverer's lease runs out; another takes the place.
+    const next = (await store.acquireSlot(webhookId, 1, nowMs + 30_001, nowMs + 60_000)) as SlotLease;
+    expect([slow.slot, next.slot]).toEqual([0, 0]);
+    await store.releaseSlot(webhookId, slow);
+    expect(await store.acquireSlot(webhookId, 1, nowMs + 30_002, nowMs + 60_000)).toEqual({ busyUntil: nowMs + 60_000 });
+    await store.releaseSlot(webhookId, next);
+    expect(slotOf(await store.acquireSlot(webhookId, 1, nowMs + 30_003, nowMs + 60_000))).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import type { DeliveryQueue, WebhookChanges, WebhookStore } from '../../functions/shared/domain/ports';
+import type { DeliveryQueue, SlotLease, WebhookChanges, WebhookStore } from '../../functions/shared/domain/ports';
 import type { DeliveryTask } from '../../functions/shared/domain/webhooks/delivery';
 import type { DeliveryAttempt, WebhookRecord } from '../../functions/shared/domain/webhooks/webhook';
 
@@ -7,6 +7,8 @@ export class MemoryWebhookStore implements WebhookStore {
   readonly records = new Map<string, WebhookRecord>();
   readonly attempts = new Map<string, DeliveryAttempt[]>();
   readonly slots = new Map<string, number>();
+  /** When every place of a busy webhook frees itself at the latest (what DynamoDB's leases would say). */
+  busyUntil = 0;
   acquisitions = 0;
 
   async add(record: WebhookRecord, limit: number): Promise<'added' | 'overLimit'> {
@@ -55,12 +57,12 @@ export class MemoryWebhookStore implements WebhookStore {
     return record.failingSince;
   }
 
-  async acquireSlot(webhookId: string, slots: number): Promise<number | undefined> {
+  async acquireSlot(webhookId: string, slots: number): Promise<SlotLease | { busyUntil: number }> {
     this.acquisitions += 1;
     const taken = this.slots.get(webhookId) ?? 0;
-    if (taken >= slots) return undefined;
+    if (taken >= slots) return { busyUntil: this.busyUntil };
     this.slots.set(webhookId, taken + 1);
-    return taken;
+    return { slot: taken, holder: `holder${this.acquisitions}` };
   }
 
   async releaseSlot(webhookId: string): Promise<void> {

@@ -211,9 +211,19 @@ export interface WebhookStore {
   recordAttempt(webhookId: string, attempt: DeliveryAttempt): Promise<void>;
   /** Starts a failure streak unless one runs; returns its start (epoch ms). */
   markFailing(owner: string, id: string, nowMs: number): Promise<number | undefined>;
-  /** One of the webhook's `slots` in-flight places, leased until `leaseUntilMs`; undefined when all are taken. */
-  acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<number | undefined>;
-  releaseSlot(webhookId: string, slot: number): Promise<void>;
+  /**
+   * One of the webhook's `slots` in-flight places, leased until `leaseUntilMs` to a holder of its own; when all are
+   * taken, the earliest instant one of their leases ends (epoch ms).
+   */
+  acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<SlotLease | { busyUntil: number }>;
+  /** Frees the place if this lease still holds it: one that ran out and went to another holder stays theirs. */
+  releaseSlot(webhookId: string, lease: SlotLease): Promise<void>;
+}
+
+/** An in-flight place held: which one, and the holder's token that alone may release it. */
+export interface SlotLease {
+  slot: number;
+  holder: string;
 }
 
 /** The delivery queue: tasks wait there until due, however far off (see sqs-delivery-queue.ts). */

@@ -10,14 +10,11 @@ import { signingSecrets, type WebhookRecord } from './webhook';
 export const IN_FLIGHT_PER_WEBHOOK = 5;
 /** A place is held this long at most (the 10 s timeout and margin): a deliverer that dies frees it by expiry. */
 const SLOT_LEASE_MS = 30_000;
-/** A task that finds every place taken looks again this often, this many times, before going back to the queue. */
-const BUSY_POLL_MS = 50;
-const BUSY_POLLS = 40;
-/** ...where it waits about this long (not counted as an attempt). */
+/** A task that finds every place taken goes back to the queue for at least this long (not counted as an attempt)... */
 const BUSY_WAIT_MS = 1_000;
 /**
- * A batch starts no attempt later than this after it began (the rest go back to the queue, due at once): with the
- * 2 s wait for a place and a 10 s attempt it ends within the deliverer's 30 s, and within its place's lease.
+ * A batch starts no attempt later than this after it began (the rest go back to the queue, due at once): with a
+ * 10 s attempt it ends within the deliverer's 30 s, and within its place's lease.
  */
 export const ATTEMPTS_START_WITHIN_MS = 12_000;
 
@@ -30,21 +27,15 @@ export interface DeliveryDeps {
   send: (url: string, headers: Record<string, string>, body: string) => Promise<AttemptOutcome>;
   timeScale: number;
   random: () => number;
-  sleep: (ms: number) => Promise<void>;
   now: () => number;
 }
 
 /**
- * One of the webhook's places, waiting up to 2 s for one to free: tasks of a busy webhook in the same batch follow
- * each other rather than going round the queue. Tasks of other webhooks in the batch are not held up meanwhile.
+ * ...and at most until the earliest lease of the places ends, when one is sure to be free: spread over that span so
+ * a busy webhook's tasks do not all come back at once. No polling: a busy webhook costs one read per place.
  */
-async function placeInFlight(webhookId: string, deps: DeliveryDeps): Promise<number | undefined> {
-  for (let poll = 0; ; poll++) {
-    const at = deps.now();
-    const slot = await deps.webhooks.acquireSlot(webhookId, IN_FLIGHT_PER_WEBHOOK, at, at + SLOT_LEASE_MS);
-    if (slot !== undefined || poll >= BUSY_POLLS) return slot;
-    await deps.sleep(BUSY_POLL_MS);
-  }
+function busyDueAt(nowMs: number, busyUntil: number, random: number): number {
+  return nowMs + BUSY_WAIT_MS + Math.round(Math.max(0, busyUntil - nowMs - BUSY_WAIT_MS) * random);
 }
 
 export type TaskResult = 'early' | 'dropped' | 'busy' | NextStep['kind'];
@@ -107,10 +98,11 @@ export async function deliverTasks(tasks: readonly DeliveryTask[], deps: Deliver
     return keep;
   });
   if (webhook && wanted.length > 0) {
-    const slot = await placeInFlight(webhook.id, deps);
-    if (slot === undefined) {
-      const later = deps.now() + Math.round(BUSY_WAIT_MS * (1 + deps.random()));
-      await deps.queue.send(wanted.map((task) => ({ ...task, dueAt: later })), deps.now());
+    const at = deps.now();
+    const place = await deps.webhooks.acquireSlot(webhook.id, IN_FLIGHT_PER_WEBHOOK, at, at + SLOT_LEASE_MS);
+    if ('busyUntil' in place) {
+      const later = busyDueAt(at, place.busyUntil, deps.random());
+      await deps.queue.send(wanted.map((task) => ({ ...task, dueAt: later })), at);
       for (const task of wanted) results.set(task, 'busy');
     } else {
       try {
@@ -134,7 +126,7 @@ export async function deliverTasks(tasks: readonly DeliveryTask[], deps: Deliver
           }
         }
       } finally {
-        await deps.webhooks.releaseSlot(webhook.id, slot);
+        await deps.webhooks.releaseSlot(webhook.id, place);
       }
     }
   }

@@ -22,7 +22,6 @@ function setup(answer: AttemptOutcome = { status: 200, durationMs: 3 }, links: R
     },
     timeScale: 1,
     random: () => 0.5,
-    sleep: async () => undefined,
     now: () => nowMs,
   };
   return { webhooks, queue, sent, deps };
@@ -75,26 +74,25 @@ describe('delivering one task', () => {
     expect([sent, queue.sent]).toEqual([[], []]);
   });
 
-  it('waits, without spending an attempt, while the webhook has its maximum in flight', async () => {
+  it('goes back to the queue, without spending an attempt or polling, until at most the end of the earliest lease (issue 27)', async () => {
     const { webhooks, queue, sent, deps } = setup();
     const webhook = webhookRecord();
     await webhooks.add(webhook, 10);
     webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
-    let naps = 0;
-    expect(await deliverOne(taskFor(webhook.id), { ...deps, sleep: async () => void (naps += 1) })).toBe('busy');
-    expect(sent).toEqual([]);
-    expect(naps).toBe(40);
-    expect(queue.sent).toEqual([taskFor(webhook.id, { dueAt: nowMs + 1_500 })]);
-  });
-
-  it('takes a place freed while it waits', async () => {
-    const { webhooks, sent, deps } = setup();
-    const webhook = webhookRecord();
-    await webhooks.add(webhook, 10);
-    webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
-    const freeOne = async () => void webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK - 1);
-    expect(await deliverOne(taskFor(webhook.id), { ...deps, sleep: freeOne })).toBe('done');
-    expect(sent).toHaveLength(1);
+    webhooks.busyUntil = nowMs + 21_000;
+    expect(await deliverOne(taskFor(webhook.id), deps)).toBe('busy');
+    expect([sent, webhooks.acquisitions]).toEqual([[], 1]);
+    // 1 s at least, then half (random 0.5) of the 20 s left until a place is sure to be free.
+    expect(queue.sent).toEqual([taskFor(webhook.id, { dueAt: nowMs + 11_000 })]);
+    const spread = await Promise.all([0, 1].map(async (random) => {
+      const again = setup();
+      await again.webhooks.add(webhook, 10);
+      again.webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
+      again.webhooks.busyUntil = nowMs + 21_000;
+      await deliverOne(taskFor(webhook.id), { ...again.deps, random: () => random });
+      return again.queue.sent[0]?.dueAt;
+    }));
+    expect(spread).toEqual([nowMs + 1_000, nowMs + 21_000]);
   });
 
   it('retries a failure on the schedule and starts the failure streak; a success ends the streak', async () => {
