@@ -341,6 +341,20 @@ describe('delivery', () => {
     expect(() => verify(oldSecret, after)).toThrow();
   });
 
+  it('signs with the new secret only after a rotation that expires the previous one (issue 27)', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const path = freshPath('expire-previous');
+    const { id, secret: leaked } = await webhook(apiKey, path, ['link.created']);
+    expectBadRequest(await api(apiKey, 'POST', `/v2/webhooks/${id}/rotate-secret`, { expirePrevious: 'now' }), OwnMessages.webhookExpirePrevious);
+    const rotated = await api(apiKey, 'POST', `/v2/webhooks/${id}/rotate-secret`, { expirePrevious: true });
+    expect(rotated.status).toBe(200);
+    const { secret } = rotated.json() as { secret: string };
+    await api(apiKey, 'POST', `/v2/webhooks/${id}/test`);
+    const delivery = await one(path, 'webhook.test', secret);
+    expect(delivery.signature.split(' ')).toHaveLength(1);
+    expect(() => verify(leaked, delivery)).toThrow();
+  });
+
   it('stops delivering to a deleted webhook, retries included', async () => {
     const { apiKey } = await createApiKey('PRO');
     const path = freshPath('deleted');

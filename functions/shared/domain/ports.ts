@@ -194,7 +194,7 @@ export interface WebhookChanges {
   disabledReason?: string | null;
   failingSince?: null;
   secret?: string;
-  previousSecret?: WebhookRecord['previousSecret'];
+  previousSecret?: WebhookRecord['previousSecret'] | null;
   updatedAt?: string;
 }
 

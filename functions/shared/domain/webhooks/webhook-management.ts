@@ -12,7 +12,7 @@ import { hostPortOf } from './address-policy';
 import { eventId } from './link-events';
 import { newSigningSecret } from './signing';
 import { MAX_WEBHOOKS_PER_ACCOUNT, PREVIOUS_SECRET_KEPT_MS, toWebhookView, type DeliveryAttempt, type WebhookRecord, type WebhookView } from './webhook';
-import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema } from './webhook-request';
+import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from './webhook-request';
 
 export interface WebhookContext {
   caller: ApiKeyCaller;
@@ -125,11 +125,16 @@ export async function removeWebhook(id: string, context: WebhookContext, deps: P
   if (!(await deps.webhooks.remove(context.caller.owner, id))) throw new WebhookNotFound(OwnMessages.webhookNotFound);
 }
 
-/** A new secret; the old one keeps signing beside it for 24 hours (a second rotation ends the first's overlap). */
-export async function rotateSecret(id: string, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<WebhookView & { secret: string }> {
+/**
+ * A new secret; the old one keeps signing beside it for 24 hours (a second rotation ends the first's overlap), or
+ * not at all with `expirePrevious: true` (a secret that leaked must stop signing now, whatever receivers lose).
+ */
+export async function rotateSecret(id: string, body: object, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<WebhookView & { secret: string }> {
   const record = await owned(id, context, deps.webhooks);
+  const { expirePrevious } = parseOrRefuse(webhookRotationSchema, body);
   const secret = newSigningSecret();
-  const updated = await changed(id, context, deps.webhooks, { secret, previousSecret: { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS * context.timeScale } });
+  const previousSecret = expirePrevious === true ? null : { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS * context.timeScale };
+  const updated = await changed(id, context, deps.webhooks, { secret, previousSecret });
   return { ...toWebhookView(updated), secret };
 }
 

@@ -100,7 +100,7 @@ describe('managing webhooks', () => {
       () => viewWebhook(id, stranger, ports),
       () => editWebhook(id, { enabled: false }, stranger, ports),
       () => removeWebhook(id, stranger, ports),
-      () => rotateSecret(id, stranger, ports),
+      () => rotateSecret(id, {}, stranger, ports),
       () => testWebhook(id, stranger, ports),
       () => listDeliveries(id, null, stranger, ports),
       () => viewWebhook('../../etc', context(), ports),
@@ -126,11 +126,22 @@ describe('managing webhooks', () => {
   it('rotation keeps the old secret signing for 24 hours (scaled in a local run)', async () => {
     const ports = deps();
     const created = await addWebhook(body(), context(), ports);
-    const rotated = await rotateSecret(created.id, context(), ports);
+    const rotated = await rotateSecret(created.id, {}, context(), ports);
     expect(rotated.secret).not.toBe(created.secret);
     expect(ports.webhooks.records.get(created.id)?.previousSecret).toEqual({ secret: created.secret, until: nowMs + 86_400_000 });
-    await rotateSecret(created.id, context('PRO', { timeScale: 0.0001 }), ports);
+    await rotateSecret(created.id, { expirePrevious: false }, context('PRO', { timeScale: 0.0001 }), ports);
     expect(ports.webhooks.records.get(created.id)?.previousSecret).toEqual({ secret: rotated.secret, until: nowMs + 8_640 });
+  });
+
+  it('rotation with expirePrevious ends the previous secret at once, a running overlap included (issue 27)', async () => {
+    const ports = deps();
+    const created = await addWebhook(body(), context(), ports);
+    await rotateSecret(created.id, {}, context(), ports);
+    const leaked = await rotateSecret(created.id, { expirePrevious: true }, context(), ports);
+    const record = ports.webhooks.records.get(created.id);
+    expect(record?.previousSecret).toBeUndefined();
+    expect(record?.secret).toBe(leaked.secret);
+    await expect(rotateSecret(created.id, { expirePrevious: 'yes' }, context(), ports)).rejects.toThrow(OwnMessages.webhookExpirePrevious);
   });
 
   it('a test queues one webhook.test for that webhook, due now', async () => {
