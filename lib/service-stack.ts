@@ -206,6 +206,7 @@ export class ServiceStack extends Stack {
       .addEnvironment(EnvNames.deliveryQueueUrl, webhooks.queue.queueUrl)
       .addEnvironment(EnvNames.flagsPrefix, flags.prefix);
     webhooks.queue.grantSendMessages(aggregator);
+    webhooks.grantClickCounting(aggregator);
     flags.grantRead(aggregator);
     new StringParameter(this, 'ShortBaseUrlParameter', {
       parameterName: shortBaseUrlName,

@@ -2,6 +2,8 @@ import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { EnvNames } from '../functions/shared/config';
 import { WEBHOOK_DELIVERER_MAX_CONCURRENCY } from './capacity';
@@ -39,12 +41,17 @@ export class Webhooks extends Construct {
   readonly queue: Queue;
   readonly deliveryDeadLetters: Queue;
   readonly streamDeadLetters: Queue;
+  /** Seals the signing secrets (envelope encryption, kms-secret-sealer.ts): the table keeps only ciphertext. */
+  readonly secretsKey: Key;
   /** What a producer of events (the aggregator) needs in its environment. */
   readonly producerEnvironment: Record<string, string>;
+
+  private readonly webhooksTableArn: string;
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
     const { tables } = props;
+    this.webhooksTableArn = tables.webhooks.tableArn;
     const deadLetterQueue = (name: string, reason: string) => {
       const queue = new Queue(this, name, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
       Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason });
@@ -60,14 +67,22 @@ export class Webhooks extends Construct {
       deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: DELIVERY_RECEIVES },
     });
     this.producerEnvironment = { [EnvNames.deliveryQueueUrl]: this.queue.queueUrl };
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      description: 'Webhook signing secrets: the data keys that seal them in the webhooks table',
+      enableKeyRotation: true,
+      removalPolicy: props.removalPolicy,
+    });
+    const secretsEnvironment = { [EnvNames.webhookSecretsKey]: this.secretsKey.keyArn };
 
     this.api = new ServiceFunction(scope, 'WebhooksFunction', {
       name: 'webhooks',
       description: '/v2/webhooks...: accounts adding, testing and reading their webhooks',
-      environment: { ...props.apiEnvironment, ...this.producerEnvironment },
+      environment: { ...props.apiEnvironment, ...this.producerEnvironment, ...secretsEnvironment },
       removalPolicy: props.removalPolicy,
     });
     this.api.bindTable(tables.webhooks, EnvNames.webhooksTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query']);
+    // The API seals new secrets and never opens one; the deliverer opens them and never seals.
+    this.grantSecrets(this.api, 'kms:GenerateDataKey');
 
     this.router = new ServiceFunction(scope, 'WebhookEventsFunction', {
       name: 'webhook-events',
@@ -81,6 +96,7 @@ export class Webhooks extends Construct {
       .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem'])
       // Only its name: the stream's records carry the items, nothing is read from the table.
       .addEnvironment(EnvNames.linksTable, tables.links.tableName);
+    this.grantClickCounting(this.router);
     const streamOptions = {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: 100,
@@ -104,14 +120,43 @@ export class Webhooks extends Construct {
       name: 'webhook-deliverer',
       description: 'Signs and sends webhook deliveries, retried on the Standard Webhooks schedule',
       timeoutSeconds: DELIVERER_TIMEOUT_SECONDS,
-      environment: { ...this.producerEnvironment, ...props.shortBaseUrlEnvironment },
+      environment: { ...this.producerEnvironment, ...props.shortBaseUrlEnvironment, ...secretsEnvironment },
       removalPolicy: props.removalPolicy,
     });
+    this.grantSecrets(this.deliverer, 'kms:Decrypt');
     this.deliverer
       .bindTable(tables.webhooks, EnvNames.webhooksTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'])
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem']);
     // Its ceiling: however many webhooks are slow and however many clicks arrive, at most this many batches at once.
     this.deliverer.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_DELIVERER_MAX_CONCURRENCY }));
     for (const fn of [this.api, this.router, this.deliverer]) this.queue.grantSendMessages(fn);
+  }
+
+  /** One KMS action on the secrets' key, only with a webhook's id as the encryption context (nothing else sealed with it). */
+  private grantSecrets(fn: ServiceFunction, action: 'kms:GenerateDataKey' | 'kms:Decrypt'): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [action],
+        resources: [this.secretsKey.keyArn],
+        conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['webhookId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } },
+      }),
+    );
+  }
+
+  /**
+   * What a producer of `link.clicked` needs to number a webhook's clicks in its backlog (event-fanout.ts): one
+   * attribute added to, its new value read back, nothing else of the webhook's item named or returned.
+   */
+  grantClickCounting(fn: ServiceFunction): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [this.webhooksTableArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'clickSeq'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'UPDATED_NEW' },
+        },
+      }),
+    );
   }
 }

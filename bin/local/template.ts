@@ -151,6 +151,8 @@ export interface Topology {
   staticSite?: StaticSiteSpec;
   queues: QueueSpec[];
   queueSources: QueueSourceSpec[];
+  /** The KMS keys' logical ids (symmetric encryption keys, the only kind the template makes). */
+  kmsKeys: string[];
   streamSources: StreamSourceSpec[];
   schedules: ScheduleSpec[];
   customerEdge?: CustomerEdgeSpec;
@@ -237,6 +239,8 @@ export function createResolver(template: Template, names: LocalNames) {
     if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'Arn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}`;
     if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'StreamArn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}/stream/local`;
     if (resource?.Type === 'AWS::SQS::Queue' && attribute === 'Arn') return `arn:aws:sqs:${names.region}:000000000000:${id}`;
+    // The KMS stand-in reads the key's logical id off the end of its ARN.
+    if (resource?.Type === 'AWS::KMS::Key' && attribute === 'Arn') return `arn:aws:kms:${names.region}:000000000000:key/${id}`;
     return `${id}.${attribute}`;
   };
 
@@ -454,12 +458,13 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     }
   }
 
+  const kmsKeys = resourcesOfType(template, 'AWS::KMS::Key').map(([id]) => id);
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const customerEdge = readCustomerEdge(template);
   const staticSite = readStaticSite(template, cloudAssemblyDir);
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), queues, queueSources, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), queues, queueSources, kmsKeys, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
 }
 
 const RATE_UNITS_MS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };

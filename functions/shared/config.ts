@@ -57,6 +57,7 @@ export const EnvNames = {
   webhooksTable: 'WEBHOOKS_TABLE',
   accountsTable: 'ACCOUNTS_TABLE',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
+  webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
   localWebhookTimeScale: 'LOCAL_WEBHOOK_TIME_SCALE',
 } as const;
@@ -85,6 +86,7 @@ export const config = {
   localDomains: () => optional(EnvNames.localDomains) === 'resolver',
   localHostsFile: () => optional(EnvNames.localHostsFile),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
+  webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),
   /** A local run's factor on every webhook wait (tests: 0.001); 1 otherwise. */

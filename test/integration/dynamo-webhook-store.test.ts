@@ -1,8 +1,10 @@
 import { DynamoWebhookStore } from '../../functions/shared/adapters/dynamo-webhook-store';
 import type { SlotLease } from '../../functions/shared/domain/ports';
-import type { DeliveryAttempt } from '../../functions/shared/domain/webhooks/webhook';
+import type { DeliveryTask } from '../../functions/shared/domain/webhooks/delivery';
+import { MAX_CLICK_BACKLOG, toWebhookView, type DeliveryAttempt, type WebhookRecord } from '../../functions/shared/domain/webhooks/webhook';
+import { deliverTasks, type DeliveryDeps } from '../../functions/shared/domain/webhooks/webhook-delivery';
 import { StackOutputs } from '../../lib/stack-outputs';
-import { webhookRecord } from '../support/in-memory-webhooks';
+import { MarkingSealer, MemoryDeliveryQueue, webhookRecord } from '../support/in-memory-webhooks';
 import { dynamo, freshTables } from '../support/local-stack';
 
 /** The webhook store's transactions, conditional updates, delivery log and in-flight places against DynamoDB Local. */
@@ -68,6 +70,47 @@ describe('the delivery log', () => {
     expect([second?.items.map((item) => item.attempt), third?.items.map((item) => item.attempt)]).toEqual([[3, 2], [1]]);
     expect(await store.deliveries(webhookId, 2, 'bm9wZQ')).toBeUndefined();
     expect(await store.deliveries(webhookId, 2, Buffer.from('["x","y"]').toString('base64url'))).toBeUndefined();
+  });
+});
+
+describe('the click backlog (issue 27)', () => {
+  it('numbers clicks exactly under concurrent producers, drops the overtaken ones unsent and shows the count', async () => {
+    const record = webhookRecord({ owner: `acct:backlog-${run}`, id: `wh_${run}backlog` });
+    await store.add(record, 10);
+    const totals = await Promise.all(Array.from({ length: 20 }, () => store.countQueuedClicks(record.owner, record.id, 3)));
+    expect([new Set(totals).size, Math.max(...(totals as number[]))]).toEqual([20, 60]);
+    // An owner's edit leaves the count alone; a stranger's id counts nothing.
+    await store.update(record.owner, record.id, { description: 'edited' });
+    expect(await store.countQueuedClicks(`acct:other-${run}`, record.id, 1)).toBeUndefined();
+    expect(await store.countQueuedClicks(record.owner, record.id, MAX_CLICK_BACKLOG)).toBe(60 + MAX_CLICK_BACKLOG);
+
+    const sent: string[] = [];
+    const deps: DeliveryDeps = {
+      webhooks: store,
+      queue: new MemoryDeliveryQueue(),
+      secrets: new MarkingSealer(),
+      findLink: async () => undefined,
+      shortBaseUrl: async () => 'https://sho.rt',
+      send: async (_url, headers) => {
+        sent.push(headers['webhook-id'] as string);
+        return { status: 200, durationMs: 1 };
+      },
+      timeScale: 1,
+      random: () => 0.5,
+      now: () => nowMs,
+    };
+    const clicked = (clickSeq: number): DeliveryTask => ({
+      webhookId: record.id,
+      owner: record.owner,
+      event: { id: `evt_${run}c${clickSeq}`, type: 'link.clicked', timestamp: new Date(nowMs).toISOString(), data: {} },
+      attempt: 1,
+      dueAt: nowMs,
+      clickSeq,
+    });
+    expect(await deliverTasks([clicked(1), clicked(60), clicked(61), clicked(60 + MAX_CLICK_BACKLOG)], deps)).toEqual(['dropped', 'dropped', 'done', 'done']);
+    expect(sent).toEqual([`evt_${run}c61`, `evt_${run}c${60 + MAX_CLICK_BACKLOG}`]);
+    const stored = (await store.find(record.owner, record.id)) as WebhookRecord;
+    expect([toWebhookView(stored).droppedEvents, stored.description]).toEqual([2, 'edited']);
   });
 });
 

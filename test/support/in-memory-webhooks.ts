@@ -1,4 +1,4 @@
-import type { DeliveryQueue, SlotLease, WebhookChanges, WebhookStore } from '../../functions/shared/domain/ports';
+import type { DeliveryQueue, SecretSealer, SlotLease, WebhookChanges, WebhookStore } from '../../functions/shared/domain/ports';
 import type { DeliveryTask } from '../../functions/shared/domain/webhooks/delivery';
 import type { DeliveryAttempt, WebhookRecord } from '../../functions/shared/domain/webhooks/webhook';
 
@@ -57,6 +57,18 @@ export class MemoryWebhookStore implements WebhookStore {
     return record.failingSince;
   }
 
+  async countQueuedClicks(owner: string, id: string, count: number): Promise<number | undefined> {
+    const record = this.records.get(id);
+    if (!record || record.owner !== owner) return undefined;
+    record.clickSeq = (record.clickSeq ?? 0) + count;
+    return record.clickSeq;
+  }
+
+  async countDropped(owner: string, id: string, count: number): Promise<void> {
+    const record = this.records.get(id);
+    if (record?.owner === owner) record.droppedEvents = (record.droppedEvents ?? 0) + count;
+  }
+
   async acquireSlot(webhookId: string, slots: number): Promise<SlotLease | { busyUntil: number }> {
     this.acquisitions += 1;
     const taken = this.slots.get(webhookId) ?? 0;
@@ -67,6 +79,26 @@ export class MemoryWebhookStore implements WebhookStore {
 
   async releaseSlot(webhookId: string): Promise<void> {
     this.slots.set(webhookId, (this.slots.get(webhookId) ?? 1) - 1);
+  }
+}
+
+/**
+ * Seals by encoding with the webhook's id (kms-secret-sealer.ts is tested on its own): enough for unit tests to see
+ * that records hold no secret in the clear, and that one opens only for its own webhook.
+ */
+export class MarkingSealer implements SecretSealer {
+  opened = 0;
+
+  async seal(secret: string, webhookId: string): Promise<string> {
+    return `sealed.${webhookId}.${Buffer.from(secret).toString('base64url')}`;
+  }
+
+  async open(stored: string, webhookId: string): Promise<string> {
+    if (!stored.startsWith('sealed.')) return stored;
+    this.opened += 1;
+    const prefix = `sealed.${webhookId}.`;
+    if (!stored.startsWith(prefix)) throw new Error('sealed for another webhook');
+    return Buffer.from(stored.slice(prefix.length), 'base64url').toString('utf8');
   }
 }
 

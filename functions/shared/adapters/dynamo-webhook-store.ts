@@ -189,6 +189,41 @@ export class DynamoWebhookStore implements WebhookStore {
     }
   }
 
+  async countQueuedClicks(owner: string, id: string, count: number): Promise<number | undefined> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookKey(owner, id),
+          UpdateExpression: 'ADD clickSeq :count',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':count': count },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(Attributes?.clickSeq);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  async countDropped(owner: string, id: string, count: number): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookKey(owner, id),
+          UpdateExpression: 'ADD droppedEvents :count',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':count': count },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
   async acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<SlotLease | { busyUntil: number }> {
     const holder = randomUUID();
     // Start at a random place: concurrent deliverers rarely try the same one first.

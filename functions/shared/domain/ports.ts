@@ -209,6 +209,10 @@ export interface WebhookStore {
   /** Newest first; `cursor` is a previous page's `next`, undefined when it is not one. */
   deliveries(webhookId: string, limit: number, cursor?: string): Promise<{ items: DeliveryAttempt[]; next?: string } | undefined>;
   recordAttempt(webhookId: string, attempt: DeliveryAttempt): Promise<void>;
+  /** Adds `count` to the clicks queued for the webhook; the new total, or undefined when the webhook is gone. */
+  countQueuedClicks(owner: string, id: string, count: number): Promise<number | undefined>;
+  /** Adds `count` to the clicks its backlog dropped (nothing when the webhook is gone). */
+  countDropped(owner: string, id: string, count: number): Promise<void>;
   /** Starts a failure streak unless one runs; returns its start (epoch ms). */
   markFailing(owner: string, id: string, nowMs: number): Promise<number | undefined>;
   /**
@@ -224,6 +228,13 @@ export interface WebhookStore {
 export interface SlotLease {
   slot: number;
   holder: string;
+}
+
+/** Webhook signing secrets at rest: sealed before they are stored, opened only to sign a delivery. */
+export interface SecretSealer {
+  seal(secret: string, webhookId: string): Promise<string>;
+  /** The secret a stored value holds; a value stored before secrets were sealed is the secret itself. */
+  open(stored: string, webhookId: string): Promise<string>;
 }
 
 /** The delivery queue: tasks wait there until due, however far off (see sqs-delivery-queue.ts). */

@@ -1,7 +1,7 @@
 import type { LinkRecord } from '../links/link';
 import { toLinkView } from '../links/link';
-import type { DeliveryQueue, WebhookStore } from '../ports';
-import { attemptRecord, nextStep, stillWanted, succeeded, type AttemptOutcome, type DeliveryTask, type NextStep } from './delivery';
+import type { DeliveryQueue, SecretSealer, WebhookStore } from '../ports';
+import { attemptRecord, nextStep, overtaken, stillWanted, succeeded, type AttemptOutcome, type DeliveryTask, type NextStep } from './delivery';
 import { stillExpiresAt } from './link-events';
 import { signedHeaders } from './signing';
 import { signingSecrets, type WebhookRecord } from './webhook';
@@ -21,6 +21,7 @@ export const ATTEMPTS_START_WITHIN_MS = 12_000;
 export interface DeliveryDeps {
   webhooks: WebhookStore;
   queue: DeliveryQueue;
+  secrets: SecretSealer;
   /** The link a due link.expired names, read again when it is due. */
   findLink: (key: string) => Promise<LinkRecord | undefined>;
   shortBaseUrl: () => Promise<string>;
@@ -54,7 +55,8 @@ async function attempt(task: DeliveryTask, webhook: WebhookRecord, deps: Deliver
   const event = await eventToSend(task, nowMs, deps);
   if (!event) return { result: 'dropped', webhook };
   const body = JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
-  const outcome = await deps.send(webhook.url, signedHeaders(signingSecrets(webhook, nowMs), event.id, nowMs, body), body);
+  const secrets = await Promise.all(signingSecrets(webhook, nowMs).map((stored) => deps.secrets.open(stored, webhook.id)));
+  const outcome = await deps.send(webhook.url, signedHeaders(secrets, event.id, nowMs, body), body);
   const doneAt = nowMs + outcome.durationMs;
   await deps.webhooks.recordAttempt(webhook.id, attemptRecord(task, outcome, doneAt));
   let current = webhook;
@@ -80,7 +82,7 @@ async function attempt(task: DeliveryTask, webhook: WebhookRecord, deps: Deliver
 /**
  * One webhook's tasks off the queue, one after another in one of its in-flight places. Early ones go back until due
  * (SQS holds a message 15 minutes at most); tasks of a deleted, disabled or unsubscribed webhook are dropped (a 410
- * on the way drops the rest). Each result is the task's, or the error that leaves its message on the queue, to be
+ * on the way drops the rest), and so are clicks its backlog overtook (counted on the webhook). Each result is the task's, or the error that leaves its message on the queue, to be
  * tried again: at least once.
  */
 export async function deliverTasks(tasks: readonly DeliveryTask[], deps: DeliveryDeps): Promise<Array<TaskResult | Error>> {
@@ -92,11 +94,15 @@ export async function deliverTasks(tasks: readonly DeliveryTask[], deps: Deliver
   const due = tasks.filter((task) => task.dueAt <= startedAt);
   const first = due[0];
   let webhook = first ? await deps.webhooks.find(first.owner, first.webhookId) : undefined;
+  let behind = 0;
   const wanted = due.filter((task) => {
     const keep = task.webhookId === first?.webhookId && task.owner === first.owner && stillWanted(task, webhook);
-    if (!keep) results.set(task, 'dropped');
-    return keep;
+    const late = keep && overtaken(task, webhook ?? {});
+    if (late) behind += 1;
+    if (!keep || late) results.set(task, 'dropped');
+    return keep && !late;
   });
+  if (webhook && behind > 0) await deps.webhooks.countDropped(webhook.owner, webhook.id, behind);
   if (webhook && wanted.length > 0) {
     const at = deps.now();
     const place = await deps.webhooks.acquireSlot(webhook.id, IN_FLIGHT_PER_WEBHOOK, at, at + SLOT_LEASE_MS);

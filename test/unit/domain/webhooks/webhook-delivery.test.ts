@@ -1,9 +1,9 @@
 import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
 import type { AttemptOutcome, DeliveryTask } from '../../../../functions/shared/domain/webhooks/delivery';
-import { signingSecrets } from '../../../../functions/shared/domain/webhooks/webhook';
+import { MAX_CLICK_BACKLOG, signingSecrets, toWebhookView, type WebhookRecord } from '../../../../functions/shared/domain/webhooks/webhook';
 import { ATTEMPTS_START_WITHIN_MS, deliverTasks, IN_FLIGHT_PER_WEBHOOK, type DeliveryDeps } from '../../../../functions/shared/domain/webhooks/webhook-delivery';
 import { Webhook } from 'standardwebhooks';
-import { MemoryDeliveryQueue, MemoryWebhookStore, webhookRecord } from '../../../support/in-memory-webhooks';
+import { MarkingSealer, MemoryDeliveryQueue, MemoryWebhookStore, webhookRecord } from '../../../support/in-memory-webhooks';
 
 const nowMs = Date.parse('2026-11-24T12:00:00.000Z');
 
@@ -14,6 +14,7 @@ function setup(answer: AttemptOutcome = { status: 200, durationMs: 3 }, links: R
   const deps: DeliveryDeps = {
     webhooks,
     queue,
+    secrets: new MarkingSealer(),
     findLink: async (key) => links[key],
     shortBaseUrl: async () => 'https://sho.rt',
     send: async (url, headers, body) => {
@@ -52,6 +53,19 @@ describe('delivering one task', () => {
     expect(delivery?.headers['webhook-signature']).toBe(new Webhook(webhook.secret).sign('evt_1', new Date(Number(delivery?.headers['webhook-timestamp']) * 1000), delivery?.body ?? ''));
     expect(webhooks.attempts.get(webhook.id)).toEqual([{ eventId: 'evt_1', event: 'link.created', attempt: 1, at: '2026-11-24T12:00:00.003Z', status: 200, durationMs: 3 }]);
     expect(webhooks.slots.get(webhook.id)).toBe(0);
+  });
+
+  it('signs with secrets it opens from their sealed form, and with one stored in the clear before sealing (issue 27)', async () => {
+    const { webhooks, sent, deps } = setup();
+    const legacy = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const rotatedTo = 'whsec_QUJDREVGR0hJSktMTU5PUFFSU1RVVldY';
+    const webhook = webhookRecord();
+    await webhooks.add({ ...webhook, secret: await deps.secrets.seal(rotatedTo, webhook.id), previousSecret: { secret: legacy, until: nowMs + 60_000 } }, 10);
+    expect(await deliverOne(taskFor(webhook.id), deps)).toBe('done');
+    const [delivery] = sent;
+    const timestamp = new Date(Number(delivery?.headers['webhook-timestamp']) * 1000);
+    const signatures = delivery?.headers['webhook-signature']?.split(' ');
+    expect(signatures).toEqual([new Webhook(rotatedTo).sign('evt_1', timestamp, delivery?.body ?? ''), new Webhook(legacy).sign('evt_1', timestamp, delivery?.body ?? '')]);
   });
 
   it('sends an early task back to the queue untouched (the hops that make 24-hour waits on SQS)', async () => {
@@ -93,6 +107,18 @@ describe('delivering one task', () => {
       return again.queue.sent[0]?.dueAt;
     }));
     expect(spread).toEqual([nowMs + 1_000, nowMs + 21_000]);
+  });
+
+  it('drops, unsent and counted, the clicks its backlog overtook: the oldest first, other events never (issue 27)', async () => {
+    const { webhooks, sent, deps } = setup();
+    const webhook = webhookRecord({ clickSeq: MAX_CLICK_BACKLOG + 2 });
+    await webhooks.add(webhook, 10);
+    const clicked = (clickSeq: number) => taskFor(webhook.id, { event: { id: `evt_click${clickSeq}`, type: 'link.clicked', timestamp: '', data: {} }, clickSeq });
+    // 1 and 2 have 10,000 newer clicks queued behind them; 3 is the oldest the backlog keeps.
+    const tasks = [clicked(1), clicked(2), clicked(3), taskFor(webhook.id), clicked(MAX_CLICK_BACKLOG + 2)];
+    expect(await deliverTasks(tasks, deps)).toEqual(['dropped', 'dropped', 'done', 'done', 'done']);
+    expect(sent.map((delivery) => delivery.headers['webhook-id'])).toEqual(['evt_click3', 'evt_1', `evt_click${MAX_CLICK_BACKLOG + 2}`]);
+    expect(toWebhookView(webhooks.records.get(webhook.id) as WebhookRecord).droppedEvents).toBe(2);
   });
 
   it('retries a failure on the schedule and starts the failure streak; a success ends the streak', async () => {
