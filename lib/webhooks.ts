@@ -96,7 +96,6 @@ export class Webhooks extends Construct {
       .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem'])
       // Only its name: the stream's records carry the items, nothing is read from the table.
       .addEnvironment(EnvNames.linksTable, tables.links.tableName);
-    this.grantClickCounting(this.router);
     const streamOptions = {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: 100,
@@ -144,8 +143,9 @@ export class Webhooks extends Construct {
   }
 
   /**
-   * What a producer of `link.clicked` needs to number a webhook's clicks in its backlog (event-fanout.ts): one
-   * attribute added to, its new value read back, nothing else of the webhook's item named or returned.
+   * What the producer of `link.clicked` (the aggregator; the router's events are never clicks) needs to number a
+   * webhook's clicks in its backlog (event-fanout.ts): one attribute added to, its new value read back, nothing else
+   * of the webhook's item named or returned.
    */
   grantClickCounting(fn: ServiceFunction): void {
     fn.addToRolePolicy(

@@ -58,8 +58,8 @@ export interface SendOptions {
   timeoutMs?: number;
 }
 
-/** Failures before the connection was made: another of the name's addresses may still answer. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ECONNRESET', 'ETIMEDOUT']);
+/** Failures before the connection was made (a reset may come after the request went out): another address may answer. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ETIMEDOUT']);
 
 /**
  * One POST, redirects not followed, 10 s for the whole exchange. The name's addresses are tried in the resolver's

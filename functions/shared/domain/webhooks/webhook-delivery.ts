@@ -33,7 +33,7 @@ export interface DeliveryDeps {
 
 /**
  * ...and at most until the earliest lease of the places ends, when one is sure to be free: spread over that span so
- * a busy webhook's tasks do not all come back at once. No polling: a busy webhook costs one read per place.
+ * a busy webhook's tasks do not all come back at once. No polling: a busy webhook costs one conditional write per place.
  */
 function busyDueAt(nowMs: number, busyUntil: number, random: number): number {
   return nowMs + BUSY_WAIT_MS + Math.round(Math.max(0, busyUntil - nowMs - BUSY_WAIT_MS) * random);
@@ -82,8 +82,8 @@ async function attempt(task: DeliveryTask, webhook: WebhookRecord, deps: Deliver
 /**
  * One webhook's tasks off the queue, one after another in one of its in-flight places. Early ones go back until due
  * (SQS holds a message 15 minutes at most); tasks of a deleted, disabled or unsubscribed webhook are dropped (a 410
- * on the way drops the rest), and so are clicks its backlog overtook (counted on the webhook). Each result is the task's, or the error that leaves its message on the queue, to be
- * tried again: at least once.
+ * on the way drops the rest), and so are clicks its backlog overtook (counted on the webhook). Each result is the
+ * task's, or the error that leaves its message on the queue, to be tried again: at least once.
  */
 export async function deliverTasks(tasks: readonly DeliveryTask[], deps: DeliveryDeps): Promise<Array<TaskResult | Error>> {
   const results = new Map<DeliveryTask, TaskResult | Error>();
