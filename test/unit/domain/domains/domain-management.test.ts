@@ -309,10 +309,12 @@ describe('removing a domain', () => {
   });
 
   it('frees a name never verified at once: a squatter\'s removed claim holds nothing', async () => {
-    const { deps, context } = setup();
+    const { deps, context, domains } = setup();
     await addDomain({ domain: 'go.acme.com' }, context('PRO', 'squatter'), deps);
     await removeDomain('go.acme.com', context('PRO', 'squatter'), deps);
+    expect(await domains.holdOf('go.acme.com')).toBeUndefined();
     await addDomain({ domain: 'go.acme.com' }, context('PRO', 'brand'), deps);
+    expect(await domains.find('go.acme.com')).toMatchObject({ owner: 'acct:brand' });
   });
 
   it('removes the former claim\'s tenant even when the name is claimed again before the cleanup runs', async () => {
