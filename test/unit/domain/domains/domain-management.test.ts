@@ -317,6 +317,20 @@ describe('removing a domain', () => {
     expect(await domains.find('go.acme.com')).toMatchObject({ owner: 'acct:brand' });
   });
 
+  it('goes on with the other cleanups when one cannot remove its tenant, which waits a turn', async () => {
+    const env = setup();
+    for (const domain of ['bad.acme.com', 'good.acme.com']) await activeDomain(env, domain);
+    for (const domain of ['bad.acme.com', 'good.acme.com']) await removeDomain(domain, env.context(), env.deps);
+    const detach = env.attachments.detach.bind(env.attachments);
+    env.attachments.detach = async (domain, claimId) => {
+      if (domain === 'bad.acme.com') throw new Error('PreconditionFailed');
+      return detach(domain, claimId);
+    };
+    expect(await env.work(nowMs + 1000)).toMatchObject({ cleanupsFinished: 1 });
+    expect(env.workFailures).toEqual(['bad.acme.com']);
+    expect(env.domains.cleanups.map((cleanup) => cleanup.domain)).toEqual(['bad.acme.com']);
+  });
+
   it('removes the former claim\'s tenant even when the name is claimed again before the cleanup runs', async () => {
     const env = setup();
     await activeDomain(env);
