@@ -72,7 +72,8 @@ export class DynamoDomainStore implements DomainStore {
           TableName: this.tableName,
           Item: toItem(record),
           ConditionExpression: over.condition,
-          ExpressionAttributeNames: over.names,
+          // DynamoDB refuses empty maps of names or values.
+          ...(Object.keys(over.names).length > 0 ? { ExpressionAttributeNames: over.names } : {}),
           ...(Object.keys(over.values).length > 0 ? { ExpressionAttributeValues: over.values } : {}),
         },
       },
