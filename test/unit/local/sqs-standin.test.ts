@@ -30,13 +30,14 @@ const until = async (check: () => boolean, timeoutMs = 5_000) => {
 describe('the SQS stand-in', () => {
   it('takes the SDK\'s SendMessage and SendMessageBatch (checksums included), with delays', async () => {
     await client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'one ✓' }));
+    // Taken before the delayed message is sent: the delay runs from its arrival, never earlier than this.
+    const sentAt = Date.now();
     await client.send(new SendMessageBatchCommand({ QueueUrl, Entries: [{ Id: 'a', MessageBody: 'two' }, { Id: 'b', MessageBody: 'three', DelaySeconds: 1 }] }));
     expect(queues.bodies('Work')).toEqual(['one ✓', 'two', 'three']);
     await expect(client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x', DelaySeconds: 901 }))).rejects.toThrow('DelaySeconds');
     await expect(client.send(new SendMessageCommand({ QueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/Nope', MessageBody: 'x' }))).rejects.toThrow('does not exist');
 
     const received: Array<{ body: string; at: number }> = [];
-    const sentAt = Date.now();
     queues.consume({ functionId: 'fn', queueId: 'Work', batchSize: 10, reportBatchItemFailures: true }, { invoke: async (event) => {
       for (const record of (event as { Records: Array<{ body: string }> }).Records) received.push({ body: record.body, at: Date.now() });
       return { batchItemFailures: [] };
