@@ -190,6 +190,7 @@ export class ServiceStack extends Stack {
     const webhooks = new Webhooks(this, 'Webhooks', {
       tables,
       apiEnvironment: creationEnvironment,
+      routerConcurrency: config.reservedConcurrency.webhookRouter,
       shortBaseUrlEnvironment: { [EnvNames.shortBaseUrlParameter]: shortBaseUrlName, ...(config.shortDomain ? { [EnvNames.shortBaseUrl]: `https://${config.shortDomain}` } : {}) },
       removalPolicy,
     });
@@ -205,6 +206,7 @@ export class ServiceStack extends Stack {
       .addEnvironment(EnvNames.deliveryQueueUrl, webhooks.queue.queueUrl)
       .addEnvironment(EnvNames.flagsPrefix, flags.prefix);
     webhooks.queue.grantSendMessages(aggregator);
+    webhooks.grantClickCounting(aggregator);
     flags.grantRead(aggregator);
     new StringParameter(this, 'ShortBaseUrlParameter', {
       parameterName: shortBaseUrlName,

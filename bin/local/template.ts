@@ -31,6 +31,8 @@ export interface FunctionSpec {
   exportName: string;
   environment: Record<string, string>;
   timeoutSeconds: number;
+  /** Lambda's runtime name, e.g. nodejs24.x. */
+  runtime: string;
 }
 
 export type Integration = { kind: 'lambda'; functionId: string } | { kind: 'mock'; statusCode: number; body: string };
@@ -115,6 +117,8 @@ export interface QueueSourceSpec {
   queueId: string;
   batchSize: number;
   reportBatchItemFailures: boolean;
+  /** ScalingConfig's MaximumConcurrency: at most this many batches in flight at once. */
+  maxConcurrency?: number;
 }
 
 /** A Lambda event source mapping on a table's stream, with its filter patterns (JSON) and failure destination. */
@@ -149,6 +153,8 @@ export interface Topology {
   staticSite?: StaticSiteSpec;
   queues: QueueSpec[];
   queueSources: QueueSourceSpec[];
+  /** The KMS keys' logical ids (symmetric encryption keys, the only kind the template makes). */
+  kmsKeys: string[];
   streamSources: StreamSourceSpec[];
   schedules: ScheduleSpec[];
   customerEdge?: CustomerEdgeSpec;
@@ -235,6 +241,8 @@ export function createResolver(template: Template, names: LocalNames) {
     if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'Arn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}`;
     if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'StreamArn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}/stream/local`;
     if (resource?.Type === 'AWS::SQS::Queue' && attribute === 'Arn') return `arn:aws:sqs:${names.region}:000000000000:${id}`;
+    // The KMS stand-in reads the key's logical id off the end of its ARN.
+    if (resource?.Type === 'AWS::KMS::Key' && attribute === 'Arn') return `arn:aws:kms:${names.region}:000000000000:key/${id}`;
     return `${id}.${attribute}`;
   };
 
@@ -282,6 +290,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
       exportName,
       environment: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, String(value)])),
       timeoutSeconds: Number(resource.Properties?.Timeout ?? 3),
+      runtime: String(resource.Properties?.Runtime),
     });
   }
 
@@ -430,7 +439,14 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     const batchSize = Number(properties.BatchSize ?? 10);
     if (queueIds.has(sourceId)) {
       const responseTypes = (properties.FunctionResponseTypes ?? []) as string[];
-      queueSources.push({ functionId, queueId: sourceId, batchSize, reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures') });
+      const maxConcurrency = (properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;
+      queueSources.push({
+        functionId,
+        queueId: sourceId,
+        batchSize,
+        reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures'),
+        ...(maxConcurrency !== undefined ? { maxConcurrency: Number(maxConcurrency) } : {}),
+      });
     } else if (tableIds.has(sourceId)) {
       const filters = ((properties.FilterCriteria as { Filters?: Array<{ Pattern?: string }> } | undefined)?.Filters ?? []).map((filter) => JSON.parse(String(filter.Pattern)) as unknown);
       const onFailure = referencedId((properties.DestinationConfig as { OnFailure?: { Destination?: Json } } | undefined)?.OnFailure?.Destination);
@@ -445,12 +461,13 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     }
   }
 
+  const kmsKeys = resourcesOfType(template, 'AWS::KMS::Key').map(([id]) => id);
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const customerEdge = readCustomerEdge(template);
   const staticSite = readStaticSite(template, cloudAssemblyDir);
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), queues, queueSources, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), queues, queueSources, kmsKeys, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
 }
 
 const RATE_UNITS_MS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };

@@ -7,6 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { readTopology, type Template as TemplateJson } from '../../bin/local/template';
 import { BESIDE_THE_BUNDLE } from '../../functions/shared/config';
 import { buildStack } from './app-factory';
+import { WEBHOOK_DELIVERER_MAX_CONCURRENCY } from '../../lib/capacity';
 import { dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../web/content-security-policy';
 
@@ -52,9 +53,9 @@ describe('the local stack plays the webhooks\' queues and streams from the templ
   const idOf = (service: string) => functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === service)?.logicalId;
   const deliveries = topology.queues.find((queue) => queue.id.startsWith('WebhooksDeliveries'));
 
-  it('the delivery queue, its redrive policy and its consumer', () => {
+  it('the delivery queue, its redrive policy and its consumer, with its maximum concurrency for the local poller', () => {
     expect(deliveries).toEqual({ id: expect.any(String), visibilityTimeoutSeconds: 180, deadLetter: { queueId: expect.stringMatching(/^WebhooksDeliveryDeadLetters/), maxReceiveCount: 5 } });
-    expect(topology.queueSources).toEqual([{ functionId: idOf('webhook-deliverer'), queueId: deliveries?.id, batchSize: 10, reportBatchItemFailures: true }]);
+    expect(topology.queueSources).toEqual([{ functionId: idOf('webhook-deliverer'), queueId: deliveries?.id, batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_DELIVERER_MAX_CONCURRENCY }]);
     // The queue's Ref is its URL, as on AWS: the functions send to it by that.
     expect(functions.find((fn) => fn.logicalId === idOf('webhook-events'))?.environment.DELIVERY_QUEUE_URL).toBe(`https://sqs.us-east-1.amazonaws.com/000000000000/${deliveries?.id ?? ''}`);
   });
