@@ -38,7 +38,9 @@ beforeAll(async () => {
   Object.assign(process.env, spec.environment, localAwsEnvironment(Number(process.env.LOCAL_DYNAMODB_PORT), Number(process.env.LOCAL_SSM_PORT)), {
     POWERTOOLS_METRICS_DISABLED: 'true',
   });
-  ({ handler } = await import('../../functions/create/handler'));
+  const create = await import('../../functions/create/handler');
+  // The Lambda runtime calls it with the event and the context only: middy adds the rest.
+  handler = (event, context) => create.handler(event, context as Parameters<typeof create.handler>[1]);
   const { dynamoPlain } = await import('../../functions/shared/adapters/clients');
   dynamoPlain().middlewareStack.add(
     (next, context) => async (args) => {

@@ -1,7 +1,7 @@
 import type { Click } from '../analytics/click';
 import type { DeliveryQueue, WebhookStore } from '../ports';
 import { clickEventsOf } from './account-events';
-import { tasksFor } from './delivery';
+import { queueTasks } from './event-fanout';
 import type { WebhookRecord } from './webhook';
 
 /**
@@ -20,7 +20,7 @@ const MAX_REMEMBERED = 50_000;
 export interface ClickFanoutDeps {
   /** The link's owner (undefined: the link is gone). */
   ownerOf: (key: string) => Promise<string | undefined>;
-  webhooks: Pick<WebhookStore, 'list'>;
+  webhooks: Pick<WebhookStore, 'list' | 'countQueuedClicks'>;
   queue: DeliveryQueue;
 }
 
@@ -88,9 +88,7 @@ export class ClickFanout {
       const owner = owners.get(key);
       return owner !== undefined && taking.has(owner) ? owner : undefined;
     });
-    const tasks = tasksFor(events, [...taking.values()].flat(), nowMs);
-    if (tasks.length > 0) await this.deps.queue.send(tasks, nowMs);
-    return tasks.length;
+    return queueTasks(events, [...taking.values()].flat(), this.deps, nowMs);
   }
 
   /** Accounts not yet known: their click-taking webhooks into `taking`, or remembered as quiet. */

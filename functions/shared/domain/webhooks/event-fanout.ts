@@ -1,12 +1,13 @@
 import type { DeliveryQueue, WebhookStore } from '../ports';
 import { tasksFor, type DeliveryTask } from './delivery';
 import type { OwnedEvent } from './link-events';
+import type { WebhookRecord } from './webhook';
 
 /**
  * Numbers each webhook's click tasks in its sequence of clicks queued (one counter update per webhook per batch),
  * so the deliverer can tell which fell behind its backlog; a webhook deleted meanwhile gets none of them.
  */
-async function numberClicks(tasks: readonly DeliveryTask[], webhooks: WebhookStore): Promise<DeliveryTask[]> {
+async function numberClicks(tasks: readonly DeliveryTask[], webhooks: Pick<WebhookStore, 'countQueuedClicks'>): Promise<DeliveryTask[]> {
   const clicks = new Map<string, DeliveryTask[]>();
   for (const task of tasks) {
     if (task.event.type !== 'link.clicked') continue;
@@ -29,6 +30,16 @@ export async function queueEvents(events: readonly OwnedEvent[], deps: { webhook
   if (events.length === 0) return 0;
   const owners = [...new Set(events.map((event) => event.owner))];
   const webhooks = (await Promise.all(owners.map((owner) => deps.webhooks.list(owner)))).flat();
+  return queueTasks(events, webhooks, deps, nowMs);
+}
+
+/** Queues the events for the given webhooks (their owners' already read); the count queued. */
+export async function queueTasks(
+  events: readonly OwnedEvent[],
+  webhooks: readonly WebhookRecord[],
+  deps: { webhooks: Pick<WebhookStore, 'countQueuedClicks'>; queue: DeliveryQueue },
+  nowMs: number,
+): Promise<number> {
   const tasks = await numberClicks(tasksFor(events, webhooks, nowMs), deps.webhooks);
   if (tasks.length > 0) await deps.queue.send(tasks, nowMs);
   return tasks.length;

@@ -20,6 +20,7 @@ function fanoutWith(owners: Record<string, string>) {
         reads.webhooks += 1;
         return webhooks.list(owner);
       },
+      countQueuedClicks: (owner, id, count) => webhooks.countQueuedClicks(owner, id, count),
     },
     queue,
   });
@@ -66,10 +67,11 @@ describe('link.clicked from the aggregator', () => {
     expect(await fanout.queue([click('hot'), click('hot')], 'delivery-1', startMs)).toBe(2);
     expect(await fanout.queue([click('hot')], 'delivery-2', startMs + 1_000)).toBe(1);
     expect(reads).toEqual({ owners: 2, webhooks: 2 });
-    expect(queue.sent.map((task) => [task.webhookId, task.event.type, task.event.id])).toEqual([
-      [hook.id, 'link.clicked', expect.any(String)],
-      [hook.id, 'link.clicked', expect.any(String)],
-      [hook.id, 'link.clicked', expect.any(String)],
+    // Numbered in the webhook's click sequence, as every click task is (the deliverer's backlog reads it).
+    expect(queue.sent.map((task) => [task.webhookId, task.event.type, task.clickSeq])).toEqual([
+      [hook.id, 'link.clicked', 1],
+      [hook.id, 'link.clicked', 2],
+      [hook.id, 'link.clicked', 3],
     ]);
   });
 
