@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     dynamodbCloudFront: await buildFloor('dynamodb-cloudfront.ts', outdir),
     dynamodbSsmCloudFront: await buildFloor('dynamodb-ssm-cloudfront.ts', outdir),
     dynamodbSsmSqs: await buildFloor('dynamodb-ssm-sqs.ts', outdir),
+    dynamodbSsmSqsKms: await buildFloor('dynamodb-ssm-sqs-kms.ts', outdir),
   };
 
   const rows = [...topology.functions.values()].map((fn) => {
@@ -69,8 +70,12 @@ async function main(): Promise<void> {
     const managesTenants = EnvNames.tenantDistributionId in fn.environment;
     // The webhook functions and the aggregator send delivery tasks to SQS (issue 19).
     const sendsTasks = EnvNames.deliveryQueueUrl in fn.environment;
+    // Those that keep webhook secrets sealed also create the KMS client (issue 27).
+    const sealsSecrets = EnvNames.webhookSecretsKey in fn.environment;
     const [floor, floorName] = sendsTasks
-      ? [floors.dynamodbSsmSqs, 'DynamoDB + SSM + SQS']
+      ? sealsSecrets
+        ? [floors.dynamodbSsmSqsKms, 'DynamoDB + SSM + SQS + KMS']
+        : [floors.dynamodbSsmSqs, 'DynamoDB + SSM + SQS']
       : managesTenants
       ? readsSsm
         ? [floors.dynamodbSsmCloudFront, 'DynamoDB + SSM + CloudFront']
