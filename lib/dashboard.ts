@@ -57,14 +57,17 @@ export function apiPathsOnTheDashboardHost(): { pages: string[]; prefixes: strin
   };
 }
 
-/** Dot segments, and escaped dots, slashes, backslashes or percents (read as something else once decoded). */
-const AMBIGUOUS_PATH = /%2e|%2f|%5c|%25|\\|\/\.\.?(\/|$)/i;
+/**
+ * Dot segments, escaped dots, slashes, backslashes or percents (read as something else once decoded), and controls
+ * or spaces (which URL parsers drop: `/v2/\t../x` is `/v2/../x` to them).
+ */
+const AMBIGUOUS_PATH = /%2e|%2f|%5c|%25|\\|[\u0000-\u0020\u007f]|\/\.\.?(\/|$)/i;
 
 /**
  * The viewer-request function of the API's behavior on the dashboard's host (CloudFront JS 2.0): only the API's own
  * routes reach it. Everything else, a short code above all (`/<code>` here would be an open redirect on the page
  * where people sign in), is answered 404 at the edge in the API's own words for an unknown route. A path with a
- * dot segment or an escaped dot, slash, backslash or percent is refused too: whoever decodes or normalises it
+ * dot segment, an escaped dot, slash, backslash or percent, or a control character is refused too: whoever decodes or normalises it
  * after this check (CloudFront, API Gateway) could read it as another path (`/v2/..%2fabc` as `/abc`).
  */
 export function dashboardApiPathsCode(): string {
