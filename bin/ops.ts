@@ -1,4 +1,3 @@
-import './local/quiet-node-version-warning.cjs';
 import './exit-quietly-when-the-reader-leaves';
 import { parseArgs } from 'node:util';
 import {

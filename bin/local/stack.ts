@@ -14,6 +14,7 @@ import { LocalCustomerEdge } from './customer-edge';
 import { LocalGateway } from './gateway';
 import { LocalStaticSite } from './static-site';
 import { LocalFunction } from './lambda-runtime';
+import { assertSameNode } from './same-node';
 import { LocalLogSubscription } from './log-subscription';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
@@ -94,6 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     synthesize();
   }
   const topology = readLocalTopology(options.shortBaseUrl);
+  assertSameNode(topology.functions.values());
   const stopping: Array<() => unknown> = [];
   const stop = async () => {
     for (const step of stopping.reverse()) await step();
