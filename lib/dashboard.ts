@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { AssetHashType, DockerImage, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { type RestApi, ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -66,14 +66,14 @@ const AMBIGUOUS_PATH = /%2e|%2f|%5c|%25|\\|[\u0000-\u0020\u007f]|\/\.\.?(\/|$)/i
 /**
  * The viewer-request function of the API's behavior on the dashboard's host (CloudFront JS 2.0): only the API's own
  * routes reach it. Everything else, a short code above all (`/<code>` here would be an open redirect on the page
- * where people sign in), is answered 404 at the edge in the API's own words for an unknown route. A path with a
- * dot segment, an escaped dot, slash, backslash or percent, or a control character is refused too: whoever decodes or normalises it
- * after this check (CloudFront, API Gateway) could read it as another path (`/v2/..%2fabc` as `/abc`).
+ * where people sign in), is answered 404 at the edge in the API's own words for an unknown route. An ambiguous path
+ * (AMBIGUOUS_PATH) is refused too: whoever decodes or normalises it after this check (CloudFront, API Gateway) could
+ * read it as another path (`/v2/..%2fabc` as `/abc`).
  */
 export function dashboardApiPathsCode(): string {
   const { pages, prefixes } = apiPathsOnTheDashboardHost();
-  const notFound = GATEWAY_ANSWERS.find((answer) => answer.statusCode === 404);
-  if (!notFound) throw new Error('no 404 among the gateway answers');
+  const notFound = GATEWAY_ANSWERS.find((answer) => answer.type === ResponseType.MISSING_AUTHENTICATION_TOKEN);
+  if (!notFound) throw new Error('no gateway answer for an unknown route');
   return `
 var PAGES = ${JSON.stringify(pages)};
 var PREFIXES = ${JSON.stringify(prefixes)};
