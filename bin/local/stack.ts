@@ -20,7 +20,7 @@ import { KmsStandIn } from './kms-standin';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
 import { LocalStreamSource } from './stream-source';
-import { loadTemplate, readTopology, type CustomerEdgeSpec, type Topology } from './template';
+import { loadTemplate, readTopology, type OriginHeaderSpec, type Topology } from './template';
 
 export const PROJECT_ROOT = path.join(__dirname, '..', '..');
 const CLOUD_ASSEMBLY_DIR = path.join(PROJECT_ROOT, 'cdk.out');
@@ -189,8 +189,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       stopping.push(() => reader.stop());
     }
 
-    const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge, ssm), new URL(options.shortBaseUrl).hostname);
-    const staticSite = topology.staticSite && new LocalStaticSite(topology.staticSite);
+    const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge.originHeaders, ssm), new URL(options.shortBaseUrl).hostname);
+    const staticSite = topology.staticSite && new LocalStaticSite(topology.staticSite, originHeaderValues(topology.staticSite.api.originHeaders, ssm));
     const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off', ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}) });
     await gateway.listen(options.port);
     stopping.push(() => gateway.close());
@@ -221,10 +221,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
   }
 }
 
-/** The values the customer domains' origin sends, read from the secrets' stand-ins as CloudFormation resolves them. */
-function originHeaderValues(edge: CustomerEdgeSpec, ssm: SsmStandIn): Record<string, string> {
+/** The values a distribution's origin sends, read from the secrets' stand-ins as CloudFormation resolves them. */
+function originHeaderValues(headers: readonly OriginHeaderSpec[], ssm: SsmStandIn): Record<string, string> {
   return Object.fromEntries(
-    edge.originHeaders.map((header) => {
+    headers.map((header) => {
       const stored = ssm.get(`${SECRETS_MANAGER_REFERENCE_PREFIX}${header.secretName}`) ?? '{}';
       return [header.name, String((JSON.parse(stored) as Record<string, unknown>)[header.jsonKey] ?? '')];
     }),

@@ -8,7 +8,8 @@ import { readTopology, type Template as TemplateJson } from '../../bin/local/tem
 import { BESIDE_THE_BUNDLE } from '../../functions/shared/config';
 import { buildStack } from './app-factory';
 import { WEBHOOK_DELIVERER_MAX_CONCURRENCY } from '../../lib/capacity';
-import { dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
+import { dashboardApiPathsCode, dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../web/content-security-policy';
 
 /**
@@ -148,6 +149,11 @@ describe('the local stack serves the dashboard as its distribution does, from th
     for (const behavior of site?.behaviors ?? []) {
       expect(behavior.headers).toMatchObject({ 'content-security-policy': DASHBOARD_CONTENT_SECURITY_POLICY, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
     }
+  });
+
+  it('its API behavior: the function that closes the host, and the origin secret its origin sends (issue 27)', () => {
+    expect(site?.api.viewerRequestCode).toBe(dashboardApiPathsCode());
+    expect(site?.api.originHeaders).toEqual([{ name: ORIGIN_VERIFY_HEADER, secretName: 'shortener-dev-origin-verify', jsonKey: 'current' }]);
   });
 
   it('the files the deployment copies: the built page and its assets, under app/', () => {

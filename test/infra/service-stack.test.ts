@@ -339,7 +339,8 @@ describe('short domain', () => {
   it('puts CloudFront in front of the API, letting only visitor paths through', () => {
     // The shared short domain's distribution, the customer domains' one (below) and the dashboard's (dashboard.test.ts).
     dev.resourceCountIs('AWS::CloudFront::Distribution', 3);
-    dev.resourceCountIs('AWS::CloudFront::Function', 3);
+    // The two visitors' functions, and the dashboard's two: its pages and its API paths (dashboard.test.ts).
+    dev.resourceCountIs('AWS::CloudFront::Function', 4);
     const visitorFunctions = Object.entries(dev.findResources('AWS::CloudFront::Function')).filter(([id]) => !id.startsWith('Dashboard'));
     expect(visitorFunctions).toHaveLength(2);
     for (const [, fn] of visitorFunctions) {

@@ -10,7 +10,7 @@ import type { Caller } from '../domain/accounts/caller';
 import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
 import { OwnMessages } from '../domain/messages';
 import { clientKeys, deploymentDigest } from '../client-key-wiring';
-import { aliasOverrides, domainStore, flagSource, linkStore, safetyChecker, shortBaseUrlReader, smartFieldsOnFirstUse, usageCounter } from '../wiring';
+import { aliasOverrides, domainStore, flagSource, linkStore, originSecrets, safetyChecker, shortBaseUrlReader, smartFieldsOnFirstUse, usageCounter } from '../wiring';
 import { apiGuard, type Admission } from './api-guard';
 import { guardedHandler } from './guarded-handler';
 import { header } from './headers';
@@ -29,6 +29,7 @@ const guard = apiGuard({
   usage,
   upgradeUrl: config.upgradeUrl(),
   keyClient: clientKeys(digest),
+  originSecrets: originSecrets(),
   defersQuota: hasIdempotencyKey,
   defaultDomainOf: (caller, flags) => defaultDomain(caller, flags, deps.domains),
 });
