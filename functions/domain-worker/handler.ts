@@ -10,6 +10,7 @@ const deps = { domains: domainStore(), attachments: domainAttachments(), links: 
 /** Run every minute by the schedule: due checks of pending domains, then removed domains' cleanups. */
 async function work(): Promise<void> {
   const done = await runDomainWork(Date.now(), deps);
+  if (done.cleanupsFailed.length > 0) logger.warn('domain cleanups failed, tried again later', { failed: done.cleanupsFailed });
   if (done.checked + done.linksDeleted + done.cleanupsFinished > 0) logger.info('domain work done', { ...done });
 }
 

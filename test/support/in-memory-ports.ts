@@ -8,6 +8,7 @@ import type {
   AttachmentCheck,
   ClickOutcome,
   DomainAttachments,
+  CleanupProgress,
   DomainCleanup,
   DomainClaim,
   DomainSettings,
@@ -114,7 +115,7 @@ export class MemoryAliasOverrides implements AliasOverrides {
 export class MemoryDomainStore implements DomainStore {
   readonly domains = new Map<string, DomainRecord>();
   readonly defaults = new Map<string, string>();
-  readonly cleanups: DomainCleanup[] = [];
+  readonly cleanups: Array<DomainCleanup & { dueAt: number }> = [];
 
   async claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim> {
     if (this.domains.has(record.domain)) return 'taken';
@@ -181,7 +182,7 @@ export class MemoryDomainStore implements DomainStore {
     if (this.domains.get(domain)?.owner !== owner) return false;
     this.domains.delete(domain);
     if (record.isDefault) this.defaults.delete(owner);
-    this.cleanups.push({ id: `cleanup#${domain}#${nowMs}`, domain, formerOwner: owner, deletedAt: new Date(nowMs).toISOString() });
+    this.cleanups.push({ id: `cleanup#${domain}#${nowMs}`, domain, formerOwner: owner, deletedAt: new Date(nowMs).toISOString(), dueAt: nowMs });
     return true;
   }
 
@@ -189,11 +190,17 @@ export class MemoryDomainStore implements DomainStore {
     return [...this.domains.values()].filter((record) => record.nextCheckAt !== undefined && record.nextCheckAt <= nowMs).map((record) => record.domain);
   }
 
-  async dueCleanups(): Promise<DomainCleanup[]> {
-    return [...this.cleanups];
+  async dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]> {
+    return this.cleanups.filter((cleanup) => cleanup.dueAt <= nowMs).slice(0, limit).map(({ dueAt: _dueAt, ...cleanup }) => ({ ...cleanup }));
   }
 
-  async postponeCleanup(): Promise<void> {}
+  async postponeCleanup(id: string, untilMs: number, progress?: CleanupProgress): Promise<void> {
+    const index = this.cleanups.findIndex((cleanup) => cleanup.id === id);
+    const cleanup = this.cleanups[index];
+    if (!cleanup) return;
+    const { id: _id, domain, formerOwner, deletedAt } = cleanup;
+    this.cleanups[index] = progress ? { id, domain, formerOwner, deletedAt, ...progress, dueAt: untilMs } : { ...cleanup, dueAt: untilMs };
+  }
 
   async finishCleanup(id: string): Promise<void> {
     const index = this.cleanups.findIndex((cleanup) => cleanup.id === id);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { ApiKeyCaller } from '../accounts/caller';
 import { DomainInUse, DomainNotFound, InvalidRequest } from '../errors';
@@ -44,6 +45,7 @@ export async function addDomain(body: object, context: DomainContext, deps: Doma
   const record: DomainRecord = {
     domain,
     owner: context.caller.owner,
+    claimId: randomUUID(),
     status: 'pending',
     isDefault: false,
     dnsRecords: deps.attachments.dnsRecordsFor(domain),

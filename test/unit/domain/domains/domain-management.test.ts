@@ -132,7 +132,7 @@ describe('verification', () => {
 
     const { deps, context, attachments, domains } = setup();
     await addDomain({ domain: 'go.acme.com' }, context(), deps);
-    const links = { keysOnDomain: async () => ({ keys: [] }), markDeleted: async () => ({ done: false }) } as unknown as ManagedLinkStore;
+    const links = { keysOnDomain: async () => ({ keys: [], examined: 0 }), clearOfRemovedDomain: async () => false } as unknown as ManagedLinkStore;
     const work = (at: number) => runDomainWork(at, { domains, attachments, links });
     expect(await work(nowMs)).toMatchObject({ checked: 1 });
     expect(await work(nowMs + 60_000)).toMatchObject({ checked: 0 });
@@ -173,18 +173,18 @@ describe('removing a domain', () => {
     const links = {
       keysOnDomain: async (domain: string, owner: string, upTo: string) => {
         asked.push([domain, owner, upTo]);
-        return { keys: ['go.acme.com/a', 'go.acme.com/b'] };
+        return { keys: ['go.acme.com/a', 'go.acme.com/b'], examined: 3 };
       },
-      markDeleted: async (key: string) => {
+      clearOfRemovedDomain: async (key: string) => {
         deleted.push(key);
-        return { done: key.endsWith('/a') };
+        return key.endsWith('/a');
       },
     } as unknown as ManagedLinkStore;
-    expect(await runDomainWork(nowMs + 1000, { domains, attachments, links })).toEqual({ checked: 0, linksDeleted: 1, cleanupsFinished: 1 });
+    expect(await runDomainWork(nowMs + 1000, { domains, attachments, links })).toEqual({ checked: 0, linksExamined: 3, linksDeleted: 1, cleanupsFinished: 1, cleanupsFailed: [] });
     expect(asked).toEqual([['go.acme.com', 'acct:a', '2026-11-22T10:00:00.000Z']]);
     expect(deleted).toEqual(['go.acme.com/a', 'go.acme.com/b']);
     expect(attachments.detached).toEqual(['go.acme.com']);
-    expect(await runDomainWork(nowMs + 2000, { domains, attachments, links })).toEqual({ checked: 0, linksDeleted: 0, cleanupsFinished: 0 });
+    expect(await runDomainWork(nowMs + 2000, { domains, attachments, links })).toEqual({ checked: 0, linksExamined: 0, linksDeleted: 0, cleanupsFinished: 0, cleanupsFailed: [] });
     // Claimed again at once by anyone.
     await addDomain({ domain: 'go.acme.com' }, context('PRO', 'b'), deps);
   });
@@ -194,7 +194,7 @@ describe('removing a domain', () => {
     await addDomain({ domain: 'go.acme.com' }, context('PRO', 'a'), deps);
     await removeDomain('go.acme.com', context('PRO', 'a'), deps);
     await addDomain({ domain: 'go.acme.com' }, context('PRO', 'b'), deps);
-    const links = { keysOnDomain: async () => ({ keys: [] }), markDeleted: async () => ({ done: true }) } as unknown as ManagedLinkStore;
+    const links = { keysOnDomain: async () => ({ keys: [], examined: 0 }), clearOfRemovedDomain: async () => true } as unknown as ManagedLinkStore;
     await runDomainWork(nowMs + 1000, { domains, attachments, links });
     expect(attachments.detached).toEqual([]);
   });
