@@ -5,6 +5,7 @@ import { OwnMessages, VisitorMessages } from '../../functions/shared/domain/mess
 import { StackOutputs } from '../../lib/stack-outputs';
 import { baseUrl, createApiKey, dynamo, eventually, http, jsonHeaders, setFlag, stackOutput, type HttpResult } from '../support/local-stack';
 import { ops } from '../support/ops-cli';
+import { receiverPorts, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Issue 17 end to end: customers' domains through the API, the scheduler, the local edge and the redirect. Names
@@ -236,13 +237,60 @@ describe('links on custom domains', () => {
       expect(links.map((link) => link.status)).toEqual(['deleted', 'deleted', 'deleted']);
     });
     expect((await api(apiKey, 'GET', `/v2/links/${codes[0]}/stats?domain=${name}`)).status).toBe(200);
-    // Whoever claims the name next cannot re-point the old campaign's printed links: their codes stay taken there.
+    // Whoever claims the name next cannot re-point the old campaign's printed links: their codes stay taken there,
+    // and answer as codes the new owner never made (issue 27).
     const other = await createApiKey('PRO');
     expect((await api(other.apiKey, 'POST', '/v2/domains', { domain: name })).status).toBe(201);
     await eventually(async () => expect((await api(other.apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active' }));
     expect((await shorten(other.apiKey, { url: 'https://attacker.example.com/', alias: codes[0], domain: name })).json()).toMatchObject({ message: 'Alias is already taken' });
     // (Within the 5 s the redirect keeps what it read about the name: absent, just before.)
-    await eventually(async () => expect((await visit(name, `/${codes[0]}`)).status).toBe(410));
+    await eventually(async () => expect((await visit(name, `/${codes[0]}`)).status).toBe(404));
+  });
+
+  it('carry nothing of a former owner once another account claims the name: 404 for its visitors and for the former owner, no click to its webhooks', async () => {
+    const [former, next] = [await createApiKey('PRO'), await createApiKey('PRO')];
+    const receiver = new WebhookReceiver(receiverPorts()[1] as number);
+    await receiver.start();
+    try {
+      const clicksOn = (path: string) => receiver.on(path).filter((delivery) => delivery.event.type === 'link.clicked');
+      for (const [apiKey, path] of [[former.apiKey, '/former'], [next.apiKey, '/next']] as const) {
+        expect((await api(apiKey, 'POST', '/v2/webhooks', { url: receiver.url(path), events: ['link.clicked'] })).status).toBe(201);
+      }
+      const name = await activeDomain(former.apiKey);
+      const old = [`old-${run}`, `ended-${run}`];
+      expect((await shorten(former.apiKey, { url: 'https://former.example.com/', alias: old[0], domain: name })).status).toBe(201);
+      expect((await shorten(former.apiKey, { url: 'https://former.example.com/ended', alias: old[1], domain: name, expiredUrl: 'https://former.example.com/over' })).status).toBe(201);
+      // The former owner's webhook works: one click, one event.
+      expect((await visit(name, `/${old[0]}`)).status).toBe(302);
+      await eventually(async () => expect(clicksOn('/former')).toHaveLength(1), 20_000);
+
+      expect((await api(former.apiKey, 'DELETE', `/v2/domains/${name}`)).status).toBe(204);
+      await activeDomain(next.apiKey, name);
+      const fresh = `new-${run}`;
+      expect((await shorten(next.apiKey, { url: 'https://next.example.com/', alias: fresh, domain: name })).status).toBe(201);
+
+      await eventually(async () => expect((await visit(name, `/${fresh}`)).headers.location).toBe('https://next.example.com/'));
+      for (const code of old) expect((await visit(name, `/${code}`)).status).toBe(404);
+      // Nor can the former owner reach them through the name it no longer holds, nor the new owner through its own.
+      for (const [apiKey, code] of [[former.apiKey, old[0]], [former.apiKey, old[1]], [next.apiKey, old[0]]] as const) {
+        for (const [method, path, body] of [
+          ['GET', `/v2/links/${code}?domain=${name}`],
+          ['GET', `/v2/links/${code}/stats?domain=${name}`],
+          ['PATCH', `/v2/links/${code}?domain=${name}`, { url: 'https://elsewhere.example.com/' }],
+          ['DELETE', `/v2/links/${code}?domain=${name}`],
+        ] as const) {
+          const answer = await api(apiKey, method, path, body);
+          expect([method, path, answer.status, answer.json()]).toEqual([method, path, 404, { statusCode: 404, message: 'Link not found', error: 'Not Found' }]);
+        }
+      }
+      // The new owner's visitors' clicks are the new owner's alone: once its webhook has heard of a click made after
+      // the visits of the old codes, the former owner's has still heard of its own first one only.
+      expect((await visit(name, `/${fresh}`)).status).toBe(302);
+      await eventually(async () => expect(clicksOn('/next').map((delivery) => delivery.event.data.code)).toEqual([fresh, fresh]), 20_000);
+      expect(clicksOn('/former')).toHaveLength(1);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('leave links stored before domains existed working: read, managed and visited with no migration', async () => {
