@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { readLocalTopology, synthesize } from '../bin/local/stack';
 import { ESM_REQUIRE_BANNER } from '../lib/service-function';
+import { ESBUILD_TARGET } from '../lib/node-runtime';
 import { EnvNames } from '../functions/shared/config';
 import { median, round } from './support';
 
@@ -24,7 +25,7 @@ async function buildFloor(entry: string, outdir: string): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node22',
+    target: ESBUILD_TARGET,
     minify: true,
     mainFields: ['module', 'main'],
     banner: { js: ESM_REQUIRE_BANNER },

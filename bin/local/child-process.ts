@@ -3,6 +3,11 @@ import * as path from 'node:path';
 import { createServer } from 'node:net';
 
 const ROOT = path.join(__dirname, '..', '..');
+/**
+ * The project's pinned Node (the `node` devDependency), whichever Node started the caller: the local stack's workers
+ * run the bundles on the runtime the Lambdas use.
+ */
+export const PINNED_NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
 
 export interface LocalStackProcess {
   child: ChildProcess;
@@ -11,7 +16,7 @@ export interface LocalStackProcess {
   dynamoDbPort: number;
   ssmPort: number;
   devApiKey: string;
-  /** The stack's own process (tsx runs it in a child of `child`): SIGUSR2 to it crashes the queue and stream consumers. */
+  /** The stack's own process: SIGUSR2 to it crashes the queue and stream consumers. */
   pid: number;
   /** SIGTERM (or the given signal) and wait; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -36,7 +41,7 @@ export function freePort(): Promise<number> {
  */
 export async function spawnLocalStack(environment: Record<string, string> = {}): Promise<LocalStackProcess> {
   const [port, dynamoDbPort, ssmPort] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/start-local.ts'], {
+  const child = spawn(PINNED_NODE, ['--import', 'tsx', 'bin/start-local.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoDbPort), LOCAL_SSM_PORT: String(ssmPort), LOCAL_IN_MEMORY: '1', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { LocalCustomerEdge } from './customer-edge';
 import { LocalGateway } from './gateway';
 import { LocalStaticSite } from './static-site';
 import { LocalFunction } from './lambda-runtime';
+import { assertSameNode } from './same-node';
 import { LocalLogSubscription } from './log-subscription';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
@@ -94,6 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     synthesize();
   }
   const topology = readLocalTopology(options.shortBaseUrl);
+  assertSameNode(topology.functions.values());
   const stopping: Array<() => unknown> = [];
   const stop = async () => {
     for (const step of stopping.reverse()) await step();
@@ -135,7 +137,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     const devApiKey = await ensureDevApiKey(directory, keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
 
     // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines). No CloudFront
-    // either: customer domains are checked with the resolver, LOCAL_HOSTS_FILE first (resolver-attachments.ts).
+    // either: customer domains are checked with the resolver, LOCAL_HOSTS_FILE first (resolver-attachments.ts), and their
+    // TXT challenges with LOCAL_DNS_TXT_FILE first (dns-txt-records.ts).
     const sharedEnvironment = {
       ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort, sqsPort),
       // Receivers on this machine a local run may deliver webhooks to, and the retry schedule's scale (README).
@@ -144,6 +147,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true',
       [EnvNames.localDomains]: 'resolver',
       ...(process.env.LOCAL_HOSTS_FILE ? { [EnvNames.localHostsFile]: path.resolve(process.env.LOCAL_HOSTS_FILE) } : {}),
+      ...(process.env.LOCAL_DNS_TXT_FILE ? { [EnvNames.localDnsTxtFile]: path.resolve(process.env.LOCAL_DNS_TXT_FILE) } : {}),
     };
     // Subscription filters read their source function's log lines; destinations start first, sources then.
     const functions = new Map<string, LocalFunction>();

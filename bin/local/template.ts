@@ -31,6 +31,8 @@ export interface FunctionSpec {
   exportName: string;
   environment: Record<string, string>;
   timeoutSeconds: number;
+  /** Lambda's runtime name, e.g. nodejs24.x. */
+  runtime: string;
 }
 
 export type Integration = { kind: 'lambda'; functionId: string } | { kind: 'mock'; statusCode: number; body: string };
@@ -282,6 +284,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
       exportName,
       environment: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, String(value)])),
       timeoutSeconds: Number(resource.Properties?.Timeout ?? 3),
+      runtime: String(resource.Properties?.Runtime),
     });
   }
 

@@ -53,6 +53,7 @@ export const EnvNames = {
   connectionGroupId: 'CONNECTION_GROUP_ID',
   routingEndpoint: 'ROUTING_ENDPOINT',
   localHostsFile: 'LOCAL_HOSTS_FILE',
+  localDnsTxtFile: 'LOCAL_DNS_TXT_FILE',
   localDomains: 'LOCAL_DOMAINS',
   webhooksTable: 'WEBHOOKS_TABLE',
   accountsTable: 'ACCOUNTS_TABLE',
@@ -84,6 +85,8 @@ export const config = {
   /** Set by the local stack: domains are checked with the resolver instead of CloudFront (see local-attachments.ts). */
   localDomains: () => optional(EnvNames.localDomains) === 'resolver',
   localHostsFile: () => optional(EnvNames.localHostsFile),
+  /** A local run's TXT records (`name value` lines), read before DNS; never set on AWS. */
+  localDnsTxtFile: () => optional(EnvNames.localDnsTxtFile),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),

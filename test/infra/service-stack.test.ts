@@ -35,7 +35,7 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 13);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 13);
     // Thirteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
     dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 15);
   });
@@ -376,8 +376,16 @@ describe('customer domains (CloudFront SaaS Manager)', () => {
     expect(withoutId(config.Origins)).toEqual(withoutId(sharedConfig.Origins));
     expect(config.WebACLId).toEqual(sharedConfig.WebACLId);
     expect(config.DefaultCacheBehavior.CachePolicyId).toEqual(sharedConfig.DefaultCacheBehavior.CachePolicyId);
-    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(sharedConfig.DefaultCacheBehavior.ResponseHeadersPolicyId);
     dev.hasResourceProperties('AWS::CloudFront::ConnectionGroup', { Enabled: true, Ipv6Enabled: true });
+  });
+
+  it('send HSTS without includeSubDomains on customer domains, and with it on the shared short domain', () => {
+    const hsts = (distribution: typeof tenants) => {
+      const policyId = (distribution?.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId.Ref ?? '') as string;
+      return dev.toJSON().Resources[policyId].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.StrictTransportSecurity;
+    };
+    expect(hsts(tenants)).toEqual({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: false, Override: true });
+    expect(hsts(shared)).toEqual({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
   });
 
   it('pass the viewer\'s host on from the tenants\' edge function, which the local stack runs too', () => {
@@ -387,7 +395,7 @@ describe('customer domains (CloudFront SaaS Manager)', () => {
     expect(topology.customerEdge?.originHeaders).toEqual([{ name: 'x-origin-verify', secretName: 'shortener-dev-origin-verify', jsonKey: 'current' }]);
   });
 
-  it('let the domains function and the worker manage tenants of that distribution only', () => {
+  it('let the domains function and the worker manage tenants of that distribution only, and only the worker remove them', () => {
     for (const name of ['domains', 'domain-worker']) {
       const roleId = (dev.toJSON().Resources[functionId(dev, name)].Properties.Role['Fn::GetAtt'] as string[])[0];
       const statements = Object.values(dev.findResources('AWS::IAM::Policy'))
@@ -399,7 +407,9 @@ describe('customer domains (CloudFront SaaS Manager)', () => {
       expect(resources).toContain(':distribution-tenant/*');
       expect(resources).toContain('ConnectionGroup');
       expect(resources).not.toMatch(/"\*"|distribution\/\*/);
-      expect(statements.flatMap((statement) => ([] as string[]).concat(statement.Action)).every((action) => /^cloudfront:(Create|Get|Update|Delete)DistributionTenant$|^cloudfront:(VerifyDnsConfiguration|GetManagedCertificateDetails)$/.test(action))).toBe(true);
+      const actions = statements.flatMap((statement) => ([] as string[]).concat(statement.Action));
+      expect(actions.every((action) => /^cloudfront:(Create|Get|Update|Delete)DistributionTenant$|^cloudfront:(VerifyDnsConfiguration|GetManagedCertificateDetails)$/.test(action))).toBe(true);
+      expect(actions.includes('cloudfront:DeleteDistributionTenant')).toBe(name === 'domain-worker');
     }
   });
 

@@ -68,6 +68,7 @@ export const OwnMessages = {
     'domain must be a public host name of at least two labels under a public suffix, at most 253 characters: not an IP address, localhost, one of this service\'s own domains, a cloud provider\'s hostname or a look-alike name',
   domainInUse: 'This domain is already in use',
   domainNotFound: 'Domain not found',
+  domainDisabled: 'This domain has been disabled by the platform and cannot be removed',
   domainNotUsable: (name: string) => `domain ${name} is not an active domain of this account`,
   domainParameter: 'domain must be a host name, such as go.example.com',
   domainPatchEmpty: 'Request body must set at least one of isDefault, rootUrl, notFoundUrl, expiredUrl',

@@ -140,12 +140,21 @@ export interface ClickStatsStore {
 /** Claiming a name: done, someone (the caller included) holds it, or the caller's plan allows no more. */
 export type DomainClaim = 'claimed' | 'taken' | 'overLimit';
 
+/** A name kept for the account that removed it (issue 27): nobody else may claim it before `heldUntilMs`. */
+export interface DomainHold {
+  domain: string;
+  heldFor: string;
+  heldUntilMs: number;
+}
+
 /** A removed domain whose links are still to be marked deleted and whose CloudFront tenant is still to go. */
 export interface DomainCleanup extends CleanupProgress {
   id: string;
   domain: string;
   formerOwner: string;
   deletedAt: string;
+  /** The removed claim's id: its tenant is that claim's alone (absent for claims made before claim ids). */
+  claimId?: string;
 }
 
 /** How far a cleanup got, kept between the scheduler's runs. */
@@ -176,7 +185,11 @@ export interface DomainSettings {
 
 /** Custom domains, their owners' counts and defaults, and the work the scheduler does on them. */
 export interface DomainStore {
-  /** Writes the new domain and counts it against `allowance` in one transaction: exactly one claim of a name wins. */
+  /**
+   * Writes the new domain and counts it against `allowance` in one transaction: exactly one claim of a name wins. A
+   * free name, a hold that ended or is the claimant's own, and a `failed` claim (whose count goes back to its owner
+   * and whose tenant is queued for removal) can be claimed; any other domain, disabled ones included, is taken.
+   */
   claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim>;
   find(domain: string): Promise<DomainRecord | undefined>;
   listByOwner(owner: string): Promise<DomainRecord[]>;
@@ -189,10 +202,20 @@ export interface DomainStore {
   setDefault(domain: string, owner: string, isDefault: boolean): Promise<DomainRecord | undefined>;
   transition(domain: string, transition: DomainTransition): Promise<DomainRecord | undefined>;
   /**
-   * Deletes the domain as read (its owner's, and the account's default if it says so), frees its name and count
-   * and queues its cleanup, in one transaction; false when the name is no longer that owner's.
+   * Deletes the domain as read (its owner and status unchanged; the account's default if it says so), gives back its
+   * count and queues its cleanup, in one transaction; with `heldUntilMs` the name stays held for the former owner
+   * until then, else it is free at once. False when the domain is no longer as read.
    */
-  remove(record: DomainRecord, nowMs: number): Promise<boolean>;
+  remove(record: DomainRecord, nowMs: number, heldUntilMs?: number): Promise<boolean>;
+  /** The hold on a removed name, if one is there (ended or not). */
+  holdOf(domain: string): Promise<DomainHold | undefined>;
+  /** Ends a hold at once (an operator's release); false when there was none. */
+  endHold(domain: string): Promise<boolean>;
+  /**
+   * Records an on-request check of the owner's domain unless one was recorded less than `everyMs` ago: undefined
+   * when recorded, else the milliseconds until the next one may be.
+   */
+  reserveManualCheck(domain: string, owner: string, nowMs: number, everyMs: number): Promise<number | undefined>;
   /** Pending domains whose next check is due. */
   dueChecks(nowMs: number, limit: number): Promise<string[]>;
   dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]>;
@@ -210,9 +233,15 @@ export type AttachmentCheck = { serving: true } | { serving: false; reason: stri
  */
 export interface DomainAttachments {
   dnsRecordsFor(domain: string): DnsRecord[];
-  check(domain: string): Promise<AttachmentCheck>;
-  /** Removes what `check` created; false while that is still under way (try again later). */
-  detach(domain: string): Promise<boolean>;
+  /** Checks the claim's attachment, making it first if needed; what it makes is the claim's own (`claimId`). */
+  check(domain: string, claimId: string | undefined): Promise<AttachmentCheck>;
+  /** Removes what `check` made for that claim; false while that is still under way (try again later). */
+  detach(domain: string, claimId: string | undefined): Promise<boolean>;
+}
+
+/** DNS TXT lookups: the values under a name, each record's strings joined; none when it has none or cannot be read. */
+export interface TxtRecords {
+  lookup(name: string): Promise<string[]>;
 }
 
 /** The smart-link fields' parsers, loaded on first use (a bundle beside the function's: see smart-link-request.ts). */

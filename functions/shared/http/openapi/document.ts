@@ -80,8 +80,8 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   Forbidden: { description: "The request uses a feature the caller's plan does not include.", content: jsonContent(planRequiredBody) },
   NotFound: { description: 'No such link, or no such domain, in this account.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
-    description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, or the domain already belongs to an account.',
-    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse])),
+    description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain.',
+    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse, OwnMessages.domainDisabled])),
   },
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {
@@ -94,7 +94,7 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   },
   TooManyRequests: {
     description:
-      "The key's per-minute rate limit (wait `retryAfter` seconds), the account's monthly plan limit (wait until `resetDate`), or the stage's own throttle, which guards every route against floods.",
+      "The key's per-minute rate limit (wait `retryAfter` seconds; a domain's check on request, once a minute, answers the same), the account's monthly plan limit (wait until `resetDate`), or the stage's own throttle, which guards every route against floods.",
     headers: {
       'Retry-After': { ...HEADERS.RetryAfter, required: false },
       'X-RateLimit-Limit': { ...HEADERS.RateLimitLimit, required: false },

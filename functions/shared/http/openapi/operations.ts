@@ -227,7 +227,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     operationId: 'addDomain',
     summary: 'Add a custom domain',
     description:
-      'Claims the name for the account (409 when any account holds it). It is `pending` until its DNS record (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.',
+      'Claims the name for the account (409 when any account holds it, when it is held for the account that removed it in the last 7 days, or when the platform took it down). It is `pending` until its TXT record `_shortener-challenge.<domain>` holds this claim\'s value and its CNAME (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`, and anyone may claim a failed name. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.',
     tag: 'Domains',
     bearer: true,
     guarded: true,
@@ -260,17 +260,19 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'DELETE /v2/domains/{domain}': {
     operationId: 'deleteDomain',
     summary: 'Remove a domain',
-    description: 'It stops serving at once and the name can be claimed again; its links become `deleted` in the background.',
+    description:
+      'It stops serving at once; its links become `deleted` in the background. A verified name stays held for this account for 7 days (anyone else\'s claim gets 409; this account may claim it again); one never verified is free at once. A domain the platform disabled cannot be removed (409).',
     tag: 'Domains',
     bearer: true,
     guarded: true,
     success: { status: 204, description: 'The domain was removed.' },
-    errors: DOMAIN_ERRORS,
+    errors: [409, ...DOMAIN_ERRORS],
   },
   'POST /v2/domains/{domain}/verify': {
     operationId: 'verifyDomain',
     summary: 'Check a domain now',
-    description: 'Checks its DNS (and certificate) now rather than on the schedule; a `failed` domain starts a new 7 days of checks.',
+    description:
+      'Checks its TXT record, then its DNS and certificate, now rather than on the schedule; a `failed` domain starts a new 7 days of checks. At most once a minute per domain: sooner is a 429 with `Retry-After`.',
     tag: 'Domains',
     bearer: true,
     guarded: true,

@@ -104,7 +104,7 @@ export const domainViewBody = z.strictObject({
   domain: z.string(),
   status: z.enum(DOMAIN_STATUSES),
   isDefault: z.boolean(),
-  dnsRecords: z.array(z.strictObject({ type: z.enum(['CNAME', 'A']), name: z.string(), value: z.string() })),
+  dnsRecords: z.array(z.strictObject({ type: z.enum(['TXT', 'CNAME', 'A']), name: z.string(), value: z.string() })),
   rootUrl: z.nullable(z.string()),
   notFoundUrl: z.nullable(z.string()),
   expiredUrl: z.nullable(z.string()),
