@@ -58,6 +58,7 @@ export const EnvNames = {
   webhooksTable: 'WEBHOOKS_TABLE',
   accountsTable: 'ACCOUNTS_TABLE',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
+  webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
   localWebhookTimeScale: 'LOCAL_WEBHOOK_TIME_SCALE',
 } as const;
@@ -88,6 +89,7 @@ export const config = {
   /** A local run's TXT records (`name value` lines), read before DNS; never set on AWS. */
   localDnsTxtFile: () => optional(EnvNames.localDnsTxtFile),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
+  webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),
   /** A local run's factor on every webhook wait (tests: 0.001); 1 otherwise. */

@@ -72,6 +72,7 @@ describe('functions', () => {
       'Links:dynamodb:GetItem',
       'Links:dynamodb:UpdateItem',
       'Webhooks:dynamodb:Query',
+      'Webhooks:dynamodb:UpdateItem',
     ]);
     expect(tableGrants(dev, 'webhooks')).toEqual([
       'Usage:dynamodb:UpdateItem',
@@ -92,6 +93,15 @@ describe('functions', () => {
       'Usage:dynamodb:GetShardIterator',
       'Webhooks:dynamodb:Query',
       'none:dynamodb:ListStreams',
+    ]);
+    // The producer of link.clicked numbers a webhook's clicks (its backlog, issue 27): that attribute and no other.
+    const roleId = (dev.toJSON().Resources[functionId(dev, 'aggregator')].Properties.Role['Fn::GetAtt'] as string[])[0];
+    const statements = Object.values(dev.findResources('AWS::IAM::Policy'))
+      .filter((policy) => (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Resource: unknown; Condition?: unknown }>)
+      .filter((statement) => statement.Action === 'dynamodb:UpdateItem' && JSON.stringify(statement.Resource).includes('DataWebhooks'));
+    expect(statements.map((statement) => statement.Condition)).toEqual([
+      { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'clickSeq'] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': 'UPDATED_NEW' } },
     ]);
     expect(tableGrants(dev, 'webhook-deliverer')).toEqual([
       'Links:dynamodb:GetItem',
@@ -329,7 +339,8 @@ describe('short domain', () => {
   it('puts CloudFront in front of the API, letting only visitor paths through', () => {
     // The shared short domain's distribution, the customer domains' one (below) and the dashboard's (dashboard.test.ts).
     dev.resourceCountIs('AWS::CloudFront::Distribution', 3);
-    dev.resourceCountIs('AWS::CloudFront::Function', 3);
+    // The two visitors' functions, and the dashboard's two: its pages and its API paths (dashboard.test.ts).
+    dev.resourceCountIs('AWS::CloudFront::Function', 4);
     const visitorFunctions = Object.entries(dev.findResources('AWS::CloudFront::Function')).filter(([id]) => !id.startsWith('Dashboard'));
     expect(visitorFunctions).toHaveLength(2);
     for (const [, fn] of visitorFunctions) {
@@ -466,6 +477,26 @@ describe('webhooks (issue 19)', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     expect(dev.toJSON().Resources[functionId(dev, 'webhook-deliverer')].Properties.Timeout).toBe(30);
+  });
+
+  it('seal signing secrets with a rotating KMS key: the API may only make data keys, the deliverer only open them (issue 27)', () => {
+    const keys = dev.findResources('AWS::KMS::Key');
+    expect(Object.values(keys).map((key) => key.Properties.EnableKeyRotation)).toEqual([true]);
+    const keyId = Object.keys(keys)[0] as string;
+    const kmsStatements = (name: string) => {
+      const roleId = (dev.toJSON().Resources[functionId(dev, name)].Properties.Role['Fn::GetAtt'] as string[])[0];
+      return Object.values(dev.findResources('AWS::IAM::Policy'))
+        .filter((policy) => (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === roleId))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown; Condition?: unknown }>)
+        .filter((statement) => JSON.stringify(statement.Action).includes('kms:'));
+    };
+    const onlyWebhookContext = { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['webhookId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } };
+    expect(kmsStatements('webhooks')).toEqual([{ Effect: 'Allow', Action: 'kms:GenerateDataKey', Resource: { 'Fn::GetAtt': [keyId, 'Arn'] }, Condition: onlyWebhookContext }]);
+    expect(kmsStatements('webhook-deliverer')).toEqual([{ Effect: 'Allow', Action: 'kms:Decrypt', Resource: { 'Fn::GetAtt': [keyId, 'Arn'] }, Condition: onlyWebhookContext }]);
+    for (const other of ['webhook-events', 'aggregator', 'links', 'create', 'redirect']) expect(kmsStatements(other)).toEqual([]);
+    for (const name of ['webhooks', 'webhook-deliverer']) {
+      expect(dev.toJSON().Resources[functionId(dev, name)].Properties.Environment.Variables.WEBHOOK_SECRETS_KEY).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    }
   });
 
   it('route /v2/webhooks and below to the webhooks function, behind the authorizer', () => {

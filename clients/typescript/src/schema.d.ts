@@ -307,7 +307,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one.
+         * @description A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one; with `{"expirePrevious": true}` (for a secret that leaked) the old one stops signing at once. The body is optional.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1970,6 +1970,7 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                             disabledReason?: string;
+                            droppedEvents: number;
                         }[];
                     };
                 };
@@ -2019,6 +2020,7 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string;
                         disabledReason?: string;
+                        droppedEvents: number;
                         secret: string;
                     };
                 };
@@ -2064,6 +2066,7 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string;
                         disabledReason?: string;
+                        droppedEvents: number;
                     };
                 };
             };
@@ -2148,6 +2151,7 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string;
                         disabledReason?: string;
+                        droppedEvents: number;
                     };
                 };
             };
@@ -2171,7 +2175,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    expirePrevious?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description The webhook and its new secret. */
             200: {
@@ -2193,6 +2203,7 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string;
                         disabledReason?: string;
+                        droppedEvents: number;
                         secret: string;
                     };
                 };
@@ -2201,6 +2212,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -81,6 +81,7 @@ export const OwnMessages = {
   webhookEvents: (known: readonly string[]) => `events must be a list of 1 or more of ${known.join(', ')}`,
   webhookDescription: (max: number) => `description must be text of at most ${max} characters`,
   webhookEnabled: 'enabled must be true or false',
+  webhookExpirePrevious: 'expirePrevious must be true or false',
   webhookLimit: (max: number) => `An account can have at most ${max} webhooks; delete one first`,
   webhookPatchEmpty: 'Request body must set at least one of url, events, description, enabled',
   webhookUrlUnsafe: 'url: URL appears to be unsafe and cannot be used',

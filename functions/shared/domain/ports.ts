@@ -256,7 +256,7 @@ export interface WebhookChanges {
   disabledReason?: string | null;
   failingSince?: null;
   secret?: string;
-  previousSecret?: WebhookRecord['previousSecret'];
+  previousSecret?: WebhookRecord['previousSecret'] | null;
   updatedAt?: string;
 }
 
@@ -271,11 +271,32 @@ export interface WebhookStore {
   /** Newest first; `cursor` is a previous page's `next`, undefined when it is not one. */
   deliveries(webhookId: string, limit: number, cursor?: string): Promise<{ items: DeliveryAttempt[]; next?: string } | undefined>;
   recordAttempt(webhookId: string, attempt: DeliveryAttempt): Promise<void>;
+  /** Adds `count` to the clicks queued for the webhook; the new total, or undefined when the webhook is gone. */
+  countQueuedClicks(owner: string, id: string, count: number): Promise<number | undefined>;
+  /** Adds `count` to the clicks its backlog dropped (nothing when the webhook is gone). */
+  countDropped(owner: string, id: string, count: number): Promise<void>;
   /** Starts a failure streak unless one runs; returns its start (epoch ms). */
   markFailing(owner: string, id: string, nowMs: number): Promise<number | undefined>;
-  /** One of the webhook's `slots` in-flight places, leased until `leaseUntilMs`; undefined when all are taken. */
-  acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<number | undefined>;
-  releaseSlot(webhookId: string, slot: number): Promise<void>;
+  /**
+   * One of the webhook's `slots` in-flight places, leased until `leaseUntilMs` to a holder of its own; when all are
+   * taken, the earliest instant one of their leases ends (epoch ms).
+   */
+  acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<SlotLease | { busyUntil: number }>;
+  /** Frees the place if this lease still holds it: one that ran out and went to another holder stays theirs. */
+  releaseSlot(webhookId: string, lease: SlotLease): Promise<void>;
+}
+
+/** An in-flight place held: which one, and the holder's token that alone may release it. */
+export interface SlotLease {
+  slot: number;
+  holder: string;
+}
+
+/** Webhook signing secrets at rest: sealed before they are stored, opened only to sign a delivery. */
+export interface SecretSealer {
+  seal(secret: string, webhookId: string): Promise<string>;
+  /** The secret a stored value holds; a value stored before secrets were sealed is the secret itself. */
+  open(stored: string, webhookId: string): Promise<string>;
 }
 
 /** The delivery queue: tasks wait there until due, however far off (see sqs-delivery-queue.ts). */

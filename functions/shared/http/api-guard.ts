@@ -10,8 +10,10 @@ import { count, logger } from '../observability';
 import { errorResponse, rateLimitHeaders } from './error-responses';
 import type { ClientKeyer } from './client-key';
 import { callerFrom, requestInfo } from './request-info';
+import type { OriginSecrets } from './trusted-viewer';
 
 const noAnonymousRoutes: ClientKeyer = () => Promise.reject(new Error('an anonymous route reached a function without a client keyer'));
+const trustNoViewer: OriginSecrets = () => Promise.resolve([]);
 
 export interface Admission {
   caller: Caller;
@@ -27,6 +29,8 @@ interface GuardDeps {
   upgradeUrl: string;
   /** How anonymous (v1) callers are counted; functions without v1 routes never call it. */
   keyClient?: ClientKeyer;
+  /** The values CloudFront sends, beside which an anonymous caller's viewer address is believed (none: never). */
+  originSecrets?: OriginSecrets;
   /**
    * Requests whose monthly call the handler counts itself, only when it does the work: creations with an
    * Idempotency-Key, whose replays are not counted again.
@@ -42,7 +46,7 @@ interface GuardDeps {
 export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, GuardedContext> {
   return {
     before: async (request) => {
-      const caller = await callerFrom(request.event, deps.keyClient ?? noAnonymousRoutes);
+      const caller = await callerFrom(request.event, deps.keyClient ?? noAnonymousRoutes, deps.originSecrets ?? trustNoViewer);
       const flags = await deps.flags.current();
       assertNotInMaintenance(flags);
       const admit = deps.defersQuota?.(request.event) ? admitToMinuteWindow : admitCall;

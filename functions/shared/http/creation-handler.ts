@@ -9,7 +9,7 @@ import type { Caller } from '../domain/accounts/caller';
 import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
 import { OwnMessages } from '../domain/messages';
 import { clientKeys, deploymentDigest } from '../client-key-wiring';
-import { aliasOverrides, domainStore, flagSource, linkStore, safetyChecker, shortBaseUrlReader, smartFieldsOnFirstUse, usageCounter } from '../wiring';
+import { aliasOverrides, domainStore, flagSource, linkStore, originSecrets, safetyChecker, shortBaseUrlReader, smartFieldsOnFirstUse, usageCounter } from '../wiring';
 import { apiGuard } from './api-guard';
 import { guardedHandler } from './guarded-handler';
 import { header } from './headers';
@@ -23,7 +23,7 @@ const deps: CreationDeps = { links: linkStore(), safety: safetyChecker(), aliasO
 const usage = usageCounter();
 const hasIdempotencyKey = (event: APIGatewayProxyEvent) => header(event, IDEMPOTENCY_KEY_HEADER) !== undefined;
 const digest = deploymentDigest();
-const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl(), keyClient: clientKeys(digest), defersQuota: hasIdempotencyKey });
+const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl(), keyClient: clientKeys(digest), originSecrets: originSecrets(), defersQuota: hasIdempotencyKey });
 const shortBaseUrl = shortBaseUrlReader();
 
 /**

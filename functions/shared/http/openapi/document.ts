@@ -6,7 +6,7 @@ import { describeBytes, MAX_BODY_BYTES } from '../body-limits';
 import { idempotencyKeySchema } from '../idempotency-key';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency-terms';
 import type { ApiRouteKey } from '../routes';
-import { ERROR_RESPONSES, OPERATIONS, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
+import { ERROR_RESPONSES, OPERATIONS, OPTIONAL_BODIES, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
 import { webhookEvents } from './webhook-events';
 import {
   planRequiredBody,
@@ -32,7 +32,7 @@ const jsonContent = (schema: z.ZodMiniType) => ({ 'application/json': { schema: 
 
 /** Each request body as the handlers parse it; a batch's items are link requests, judged one by one. */
 function requestBody(kind: NonNullable<OperationDoc['body']>): Json {
-  if (kind !== 'batch') return { required: true, content: { 'application/json': { schema: jsonSchema(REQUEST_BODIES[kind], 'input') } } };
+  if (kind !== 'batch') return { required: !OPTIONAL_BODIES.has(kind), content: { 'application/json': { schema: jsonSchema(REQUEST_BODIES[kind], 'input') } } };
   const batch = jsonSchema(batchRequestSchema, 'input') as { properties: { urls: Json } };
   batch.properties.urls = { ...batch.properties.urls, items: jsonSchema(REQUEST_BODIES.link, 'input') };
   return { required: true, content: { 'application/json': { schema: batch } } };

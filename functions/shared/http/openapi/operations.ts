@@ -7,7 +7,7 @@ import { listQuerySchema, MAX_LINKS_FOR_TAGS } from '../../domain/links/link-lis
 import { qrQuerySchema } from '../qr-code';
 import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
-import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema } from '../../domain/webhooks/webhook-request';
+import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from '../../domain/webhooks/webhook-request';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
 import {
   batchResultBody,
@@ -58,7 +58,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -317,7 +317,10 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'POST /v2/webhooks/{id}/rotate-secret': webhookRoute({
     operationId: 'rotateWebhookSecret',
     summary: 'Rotate the signing secret',
-    description: 'A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one.',
+    description:
+      'A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one; with `{"expirePrevious": true}` (for a secret that leaked) the old one stops signing at once. The body is optional.',
+    body: 'webhookRotation',
+    errors: [413, ...WEBHOOK_ERRORS],
     success: { status: 200, description: 'The webhook and its new secret.', content: json(webhookWithSecretBody) },
   }),
   'POST /v2/webhooks/{id}/test': webhookRoute({
@@ -391,4 +394,8 @@ export const REQUEST_BODIES = {
   domainPatch: domainPatchSchema,
   webhook: webhookRequestSchema,
   webhookPatch: webhookPatchSchema,
+  webhookRotation: webhookRotationSchema,
 } as const;
+
+/** Bodies a caller may leave out. */
+export const OPTIONAL_BODIES: ReadonlySet<keyof typeof REQUEST_BODIES> = new Set(['webhookRotation']);

@@ -124,6 +124,8 @@ export const webhookViewBody = z.strictObject({
   createdAt: timestamp,
   updatedAt: timestamp,
   disabledReason: z.optional(z.string()),
+  /** link.clicked events its backlog dropped, oldest first (MAX_CLICK_BACKLOG in webhook.ts). */
+  droppedEvents: count,
 });
 /** The answers that show the signing secret: creation and rotation only. */
 export const webhookWithSecretBody = z.strictObject({ ...webhookViewBody.shape, secret: z.string().check(z.regex(/^whsec_/)) });
