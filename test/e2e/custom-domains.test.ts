@@ -6,6 +6,7 @@ import { StackOutputs } from '../../lib/stack-outputs';
 import { baseUrl, createApiKey, dynamo, eventually, http, jsonHeaders, setFlag, stackOutput, type HttpResult } from '../support/local-stack';
 import { checkDueNow, publishDnsRecords } from '../support/local-dns';
 import { ops } from '../support/ops-cli';
+import { receiverPorts, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Issue 17 end to end: customers' domains through the API, the scheduler, the local edge and the redirect. Names
@@ -274,7 +275,8 @@ describe('links on custom domains', () => {
     expect((await ops('domains', 'show', name)).stdout).toContain('held for');
     expect((await ops('domains', 'release', name)).stdout).toContain('its hold for the former owner ended');
     // Whoever claims the name next proves it with a TXT record of their own (the former owner's proves nothing now),
-    // and cannot re-point the old campaign's printed links: their codes stay taken there.
+    // and cannot re-point the old campaign's printed links: their codes stay taken there (and answer as codes the new
+    // owner never made: the next test).
     const reclaimed = await api(other.apiKey, 'POST', '/v2/domains', { domain: name });
     expect(reclaimed.status).toBe(201);
     expect((await api(other.apiKey, 'POST', `/v2/domains/${name}/verify`)).json()).toMatchObject({ status: 'pending', statusReason: expect.stringContaining('TXT') });
@@ -282,8 +284,54 @@ describe('links on custom domains', () => {
     await checkDueNow(name);
     await eventually(async () => expect((await api(other.apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active' }));
     expect((await shorten(other.apiKey, { url: 'https://attacker.example.com/', alias: codes[0], domain: name })).json()).toMatchObject({ message: 'Alias is already taken' });
-    // (Within the 5 s the redirect keeps what it read about the name: absent, just before.)
-    await eventually(async () => expect((await visit(name, `/${codes[0]}`)).status).toBe(410));
+  });
+
+  it('carry nothing of a former owner once another account claims the name: 404 for its visitors and for the former owner, no click to its webhooks', async () => {
+    const [former, next] = [await createApiKey('PRO'), await createApiKey('PRO')];
+    const receiver = new WebhookReceiver(receiverPorts()[1] as number);
+    await receiver.start();
+    try {
+      const clicksOn = (path: string) => receiver.on(path).filter((delivery) => delivery.event.type === 'link.clicked');
+      for (const [apiKey, path] of [[former.apiKey, '/former'], [next.apiKey, '/next']] as const) {
+        expect((await api(apiKey, 'POST', '/v2/webhooks', { url: receiver.url(path), events: ['link.clicked'] })).status).toBe(201);
+      }
+      const name = await activeDomain(former.apiKey);
+      const old = [`old-${run}`, `ended-${run}`];
+      expect((await shorten(former.apiKey, { url: 'https://former.example.com/', alias: old[0], domain: name })).status).toBe(201);
+      expect((await shorten(former.apiKey, { url: 'https://former.example.com/ended', alias: old[1], domain: name, expiredUrl: 'https://former.example.com/over' })).status).toBe(201);
+      // The former owner's webhook works: one click, one event.
+      expect((await visit(name, `/${old[0]}`)).status).toBe(302);
+      await eventually(async () => expect(clicksOn('/former')).toHaveLength(1), 20_000);
+
+      expect((await api(former.apiKey, 'DELETE', `/v2/domains/${name}`)).status).toBe(204);
+      // Held for the former owner for 7 days, unless an operator releases it.
+      expect((await ops('domains', 'release', name)).code).toBe(0);
+      await activeDomain(next.apiKey, name);
+      const fresh = `new-${run}`;
+      expect((await shorten(next.apiKey, { url: 'https://next.example.com/', alias: fresh, domain: name })).status).toBe(201);
+
+      await eventually(async () => expect((await visit(name, `/${fresh}`)).headers.location).toBe('https://next.example.com/'));
+      for (const code of old) expect((await visit(name, `/${code}`)).status).toBe(404);
+      // Nor can the former owner reach them through the name it no longer holds, nor the new owner through its own.
+      for (const [apiKey, code] of [[former.apiKey, old[0]], [former.apiKey, old[1]], [next.apiKey, old[0]]] as const) {
+        for (const [method, path, body] of [
+          ['GET', `/v2/links/${code}?domain=${name}`],
+          ['GET', `/v2/links/${code}/stats?domain=${name}`],
+          ['PATCH', `/v2/links/${code}?domain=${name}`, { url: 'https://elsewhere.example.com/' }],
+          ['DELETE', `/v2/links/${code}?domain=${name}`],
+        ] as const) {
+          const answer = await api(apiKey, method, path, body);
+          expect([method, path, answer.status, answer.json()]).toEqual([method, path, 404, { statusCode: 404, message: 'Link not found', error: 'Not Found' }]);
+        }
+      }
+      // The new owner's visitors' clicks are the new owner's alone: once its webhook has heard of a click made after
+      // the visits of the old codes, the former owner's has still heard of its own first one only.
+      expect((await visit(name, `/${fresh}`)).status).toBe(302);
+      await eventually(async () => expect(clicksOn('/next').map((delivery) => delivery.event.data.code)).toEqual([fresh, fresh]), 20_000);
+      expect(clicksOn('/former')).toHaveLength(1);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('leave a removed name to its former owner, who may claim it again at once with a new TXT value', async () => {

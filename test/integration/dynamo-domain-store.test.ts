@@ -190,10 +190,12 @@ describe('links on custom domains', () => {
     await made('before2', 'acct:old', nowMs - 1000);
     await made('other', 'acct:new', nowMs - 500);
     await made('after', 'acct:old', nowMs + 1000);
-    const { keys } = await links.keysOnDomain(domain, 'acct:old', new Date(nowMs).toISOString());
+    const { keys, examined } = await links.keysOnDomain(domain, 'acct:old', new Date(nowMs).toISOString(), { limit: 100 });
     expect(keys.sort()).toEqual([`${domain}/before1`, `${domain}/before2`]);
-    expect(await links.markDeleted(`${domain}/before1`, 'acct:old', nowMs)).toMatchObject({ done: true, link: { code: 'before1', domain, deleted: true } });
-    expect(await links.markDeleted(`${domain}/before1`, 'acct:old', nowMs)).toMatchObject({ done: false });
+    expect(examined).toBe(3);
+    expect(await links.clearOfRemovedDomain(`${domain}/before1`, 'acct:old', nowMs)).toBe(true);
+    expect(await links.find(`${domain}/before1`)).toMatchObject({ code: 'before1', domain, deleted: true });
+    expect(await links.clearOfRemovedDomain(`${domain}/before1`, 'acct:old', nowMs)).toBe(false);
   });
 
   it('leave links written before domains existed readable as they were: a bare code, no domain', async () => {

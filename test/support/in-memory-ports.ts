@@ -8,6 +8,7 @@ import type {
   AttachmentCheck,
   ClickOutcome,
   DomainAttachments,
+  CleanupProgress,
   DomainCleanup,
   DomainClaim,
   DomainHold,
@@ -116,7 +117,7 @@ export class MemoryAliasOverrides implements AliasOverrides {
 export class MemoryDomainStore implements DomainStore {
   readonly domains = new Map<string, DomainRecord>();
   readonly defaults = new Map<string, string>();
-  readonly cleanups: DomainCleanup[] = [];
+  readonly cleanups: Array<DomainCleanup & { dueAt: number }> = [];
   readonly holds = new Map<string, DomainHold>();
   readonly manualChecks = new Map<string, number>();
 
@@ -133,8 +134,8 @@ export class MemoryDomainStore implements DomainStore {
     return 'claimed';
   }
 
-  private cleanupOf(record: DomainRecord, nowMs: number): DomainCleanup {
-    return { id: `cleanup#${record.domain}#${nowMs}`, domain: record.domain, formerOwner: record.owner, deletedAt: new Date(nowMs).toISOString(), ...(record.claimId ? { claimId: record.claimId } : {}) };
+  private cleanupOf(record: DomainRecord, nowMs: number): DomainCleanup & { dueAt: number } {
+    return { id: `cleanup#${record.domain}#${nowMs}`, domain: record.domain, formerOwner: record.owner, deletedAt: new Date(nowMs).toISOString(), ...(record.claimId ? { claimId: record.claimId } : {}), dueAt: nowMs };
   }
 
   async find(domain: string): Promise<DomainRecord | undefined> {
@@ -220,11 +221,17 @@ export class MemoryDomainStore implements DomainStore {
     return [...this.domains.values()].filter((record) => record.nextCheckAt !== undefined && record.nextCheckAt <= nowMs).map((record) => record.domain);
   }
 
-  async dueCleanups(): Promise<DomainCleanup[]> {
-    return [...this.cleanups];
+  async dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]> {
+    return this.cleanups.filter((cleanup) => cleanup.dueAt <= nowMs).slice(0, limit).map(({ dueAt: _dueAt, ...cleanup }) => ({ ...cleanup }));
   }
 
-  async postponeCleanup(): Promise<void> {}
+  async postponeCleanup(id: string, untilMs: number, progress?: CleanupProgress): Promise<void> {
+    const index = this.cleanups.findIndex((cleanup) => cleanup.id === id);
+    const cleanup = this.cleanups[index];
+    if (!cleanup) return;
+    const { cursor: _cursor, linksCleared: _linksCleared, failures: _failures, ...kept } = cleanup;
+    this.cleanups[index] = progress ? { ...kept, ...progress, dueAt: untilMs } : { ...cleanup, dueAt: untilMs };
+  }
 
   async finishCleanup(id: string): Promise<void> {
     const index = this.cleanups.findIndex((cleanup) => cleanup.id === id);

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX } from '../config';
 import type { DomainRecord } from '../domain/domains/custom-domain';
-import type { DomainCleanup, DomainClaim, DomainHold, DomainSettings, DomainStore, DomainTransition } from '../domain/ports';
+import type { CleanupProgress, DomainCleanup, DomainClaim, DomainHold, DomainSettings, DomainStore, DomainTransition } from '../domain/ports';
 import { scanAll } from './scan-all';
 
 /**
@@ -337,18 +337,35 @@ export class DynamoDomainStore implements DomainStore {
       formerOwner: String(item.formerOwner),
       deletedAt: String(item.deletedAt),
       ...(typeof item.claimId === 'string' ? { claimId: item.claimId } : {}),
+      ...(typeof item.cursor === 'string' ? { cursor: item.cursor } : {}),
+      ...(item.linksCleared === true ? { linksCleared: true } : {}),
+      ...(typeof item.failures === 'number' ? { failures: item.failures } : {}),
     }));
   }
 
-  async postponeCleanup(id: string, untilMs: number): Promise<void> {
+  async postponeCleanup(id: string, untilMs: number, progress?: CleanupProgress): Promise<void> {
+    const sets = ['dueAt = :until'];
+    const removes: string[] = [];
+    // By placeholder: `cursor` is among DynamoDB's reserved words.
+    const names: Record<string, string> = { '#work': 'work' };
+    const values: Record<string, unknown> = { ':until': untilMs };
+    for (const field of progress ? (['cursor', 'linksCleared', 'failures'] as const) : []) {
+      const value = progress?.[field];
+      names[`#${field}`] = field;
+      if (value === undefined) removes.push(`#${field}`);
+      else {
+        sets.push(`#${field} = :${field}`);
+        values[`:${field}`] = value;
+      }
+    }
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { domain: id },
-        UpdateExpression: 'SET dueAt = :until',
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: 'attribute_exists(#work)',
-        ExpressionAttributeNames: { '#work': 'work' },
-        ExpressionAttributeValues: { ':until': untilMs },
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       }),
     ).catch(refused);
   }

@@ -64,21 +64,43 @@ export interface LinkChanges {
 /** A write that checks the link's state: done, or refused with the link as it was (absent when there is none). */
 export type GuardedWrite = { done: true; link: LinkRecord } | { done: false; current?: LinkRecord };
 
+/**
+ * The claim of a custom domain a write requires the link to have been made under (issue 27): its id, or undefined for
+ * a claim made before ids existed. A link made before ids (none of its own) passes either way: its owner, checked
+ * beside, holds the name.
+ */
+export interface ClaimCondition {
+  claimId: string | undefined;
+}
+
 /** What the link-management API and the ops CLI need beyond visits. */
 export interface ManagedLinkStore {
   find(key: string): Promise<LinkRecord | undefined>;
   /** A page of the owner's links, newest first, starting after `after`; `more` when the index holds further ones. */
   listByOwner(owner: string, page: { limit: number; after?: LinkPosition }): Promise<{ links: LinkRecord[]; more: boolean }>;
-  /** Applies the changes if the link is the owner's and can still change (not used up, deleted or disabled). */
-  update(code: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite>;
-  /** Turns the owner's link into a tombstone, unless it already is one or is disabled. */
-  markDeleted(code: string, owner: string, nowMs: number): Promise<GuardedWrite>;
+  /**
+   * Applies the changes if the link is the owner's (made under `claim`, when given) and can still change (not used
+   * up, deleted or disabled).
+   */
+  update(code: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite>;
+  /** Turns the owner's link (made under `claim`, when given) into a tombstone, unless it already is one or is disabled. */
+  markDeleted(code: string, owner: string, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite>;
   /** Stops new cache leases on the link until `untilMs`, so the copies taken under the current one run out. */
   sealCache(code: string, untilMs: number): Promise<void>;
   /** An operator's takedown (with a reason) or its reversal (undefined); false when no link has the code. */
   setDisabled(key: string, reason: string | undefined, nowMs: number): Promise<boolean>;
-  /** Keys of the owner's links on a domain created at or before `createdUpTo`, a page at a time (a removed domain's cleanup). */
-  keysOnDomain(domain: string, owner: string, createdUpTo: string, after?: string): Promise<{ keys: string[]; next?: string }>;
+  /**
+   * Keys of the owner's links on a domain created at or before `createdUpTo`, a page at a time (a removed domain's
+   * cleanup): at most `limit` links examined (other owners' included), `examined` says how many were; `next` is
+   * where the next page starts, absent after the last.
+   */
+  keysOnDomain(domain: string, owner: string, createdUpTo: string, page: { limit: number; after?: string }): Promise<{ keys: string[]; examined: number; next?: string }>;
+  /**
+   * A removed domain's link becomes a bare tombstone: deleted, with nothing of its destinations, password or
+   * expiredUrl (the name's next holder's own URLs apply); false when there was nothing left to clear, or it is not
+   * the owner's, or an operator took it down (kept as the operator left it).
+   */
+  clearOfRemovedDomain(key: string, owner: string, nowMs: number): Promise<boolean>;
 }
 
 export interface UsageCounter {
@@ -126,13 +148,23 @@ export interface DomainHold {
 }
 
 /** A removed domain whose links are still to be marked deleted and whose CloudFront tenant is still to go. */
-export interface DomainCleanup {
+export interface DomainCleanup extends CleanupProgress {
   id: string;
   domain: string;
   formerOwner: string;
   deletedAt: string;
   /** The removed claim's id: its tenant is that claim's alone (absent for claims made before claim ids). */
   claimId?: string;
+}
+
+/** How far a cleanup got, kept between the scheduler's runs. */
+export interface CleanupProgress {
+  /** Where the next page of its links starts; absent before the first page and once all were read. */
+  cursor?: string;
+  /** Every link was read and cleared: only the tenant is left. */
+  linksCleared?: boolean;
+  /** Runs in a row that failed on the links: each waits longer (domain-work.ts). */
+  failures?: number;
 }
 
 /** A status change, applied only while the domain is in one of `from` (so a race with an operator or a delete loses). */
@@ -187,7 +219,8 @@ export interface DomainStore {
   /** Pending domains whose next check is due. */
   dueChecks(nowMs: number, limit: number): Promise<string[]>;
   dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]>;
-  postponeCleanup(id: string, untilMs: number): Promise<void>;
+  /** Due again at `untilMs`; with `progress`, that replaces what was recorded (fields left out are cleared). */
+  postponeCleanup(id: string, untilMs: number, progress?: CleanupProgress): Promise<void>;
   finishCleanup(id: string): Promise<void>;
 }
 

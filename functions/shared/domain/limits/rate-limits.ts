@@ -4,7 +4,7 @@ import { monthlyCallLimit } from './plans';
 import type { UsageCounter } from '../ports';
 import { calendarMonth, fixedWindow, secondsUntil } from './usage-windows';
 
-/** Spec section 8, plus the password-form guard (per short code and client IP). */
+/** Spec section 8, plus the password-form guard (per link and client IP). */
 export const RATE_LIMITS = {
   perApiKey: { requests: 1000, windowSeconds: 60 },
   perAnonymousIp: { requests: 5, windowSeconds: 60 },
@@ -85,27 +85,28 @@ export function monthlyQuotaCounter(accountId: string, nowMs: number): string {
 
 /**
  * Admits one password attempt, or returns the seconds to wait: the visitor's own attempts on this link (10 per
- * 15 minutes) and the link's wrong attempts from everyone (100 per 15 minutes). The attempt is counted against
- * the link's cap before the password is checked, so concurrent guesses cannot overshoot it; a right password gives
- * its unit back (forgivePasswordAttempt), so only wrong ones use the cap up.
+ * 15 minutes) and the link's wrong attempts from everyone (100 per 15 minutes). The link is named by its key
+ * (links/link.ts `linkKey`): the same code on two domains is two links, with counters of their own. The attempt is
+ * counted against the link's cap before the password is checked, so concurrent guesses cannot overshoot it; a right
+ * password gives its unit back (forgivePasswordAttempt), so only wrong ones use the cap up.
  */
-export async function admitPasswordAttempt(code: string, client: string, counter: UsageCounter, nowMs: number): Promise<number | undefined> {
+export async function admitPasswordAttempt(linkKey: string, client: string, counter: UsageCounter, nowMs: number): Promise<number | undefined> {
   const perVisitor = RATE_LIMITS.passwordAttempts;
   const visitorWindow = fixedWindow(nowMs, perVisitor.windowSeconds);
-  const attempt = await counter.tryConsume(`pwd#${code}#${client}#${visitorWindow.id}`, perVisitor.requests, visitorWindow.resetsAt + COUNTER_GRACE_SECONDS);
+  const attempt = await counter.tryConsume(`pwd#${linkKey}#${client}#${visitorWindow.id}`, perVisitor.requests, visitorWindow.resetsAt + COUNTER_GRACE_SECONDS);
   if (!attempt.consumed) return secondsUntil(visitorWindow.resetsAt, nowMs);
 
   const perLink = RATE_LIMITS.wrongPasswordsPerLink;
   const linkWindow = fixedWindow(nowMs, perLink.windowSeconds);
-  const wrong = await counter.tryConsume(linkPasswordCounter(code, linkWindow.id), perLink.requests, linkWindow.resetsAt + COUNTER_GRACE_SECONDS);
+  const wrong = await counter.tryConsume(linkPasswordCounter(linkKey, linkWindow.id), perLink.requests, linkWindow.resetsAt + COUNTER_GRACE_SECONDS);
   return wrong.consumed ? undefined : secondsUntil(linkWindow.resetsAt, nowMs);
 }
 
 /** The right password was given: its attempt does not count against the link's cap of wrong ones. */
-export async function forgivePasswordAttempt(code: string, counter: UsageCounter, nowMs: number): Promise<void> {
-  await counter.release(linkPasswordCounter(code, fixedWindow(nowMs, RATE_LIMITS.wrongPasswordsPerLink.windowSeconds).id));
+export async function forgivePasswordAttempt(linkKey: string, counter: UsageCounter, nowMs: number): Promise<void> {
+  await counter.release(linkPasswordCounter(linkKey, fixedWindow(nowMs, RATE_LIMITS.wrongPasswordsPerLink.windowSeconds).id));
 }
 
-function linkPasswordCounter(code: string, windowId: string): string {
-  return `pwdlink#${code}#${windowId}`;
+function linkPasswordCounter(linkKey: string, windowId: string): string {
+  return `pwdlink#${linkKey}#${windowId}`;
 }

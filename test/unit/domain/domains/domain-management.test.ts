@@ -14,7 +14,7 @@ import { FixedAttachments, ListSafetyChecker, MemoryDomainStore, PublishedTxtRec
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 const callerOn = (plan: Plan, account = 'a'): ApiKeyCaller => ({ kind: 'apiKey', keyId: `key_${account}`, accountId: account, owner: `acct:${account}`, plan });
 
-const noLinks = { keysOnDomain: async () => ({ keys: [] }), markDeleted: async () => ({ done: false }) } as unknown as ManagedLinkStore;
+const noLinks = { keysOnDomain: async () => ({ keys: [], examined: 0 }), clearOfRemovedDomain: async () => false } as unknown as ManagedLinkStore;
 
 function setup() {
   const domains = new MemoryDomainStore();
@@ -265,18 +265,18 @@ describe('removing a domain', () => {
     const links = {
       keysOnDomain: async (domain: string, owner: string, upTo: string) => {
         asked.push([domain, owner, upTo]);
-        return { keys: ['go.acme.com/a', 'go.acme.com/b'] };
+        return { keys: ['go.acme.com/a', 'go.acme.com/b'], examined: 3 };
       },
-      markDeleted: async (key: string) => {
+      clearOfRemovedDomain: async (key: string) => {
         deleted.push(key);
-        return { done: key.endsWith('/a') };
+        return key.endsWith('/a');
       },
     } as unknown as ManagedLinkStore;
-    expect(await env.work(nowMs + 1000, links)).toEqual({ checked: 0, linksDeleted: 1, cleanupsFinished: 1 });
+    expect(await env.work(nowMs + 1000, links)).toEqual({ checked: 0, linksExamined: 3, linksDeleted: 1, cleanupsFinished: 1 });
     expect(asked).toEqual([['go.acme.com', 'acct:a', '2026-11-22T10:00:00.000Z']]);
     expect(deleted).toEqual(['go.acme.com/a', 'go.acme.com/b']);
     expect(attachments.detached).toEqual([`go.acme.com ${claimId}`]);
-    expect(await env.work(nowMs + 2000, links)).toEqual({ checked: 0, linksDeleted: 0, cleanupsFinished: 0 });
+    expect(await env.work(nowMs + 2000, links)).toEqual({ checked: 0, linksExamined: 0, linksDeleted: 0, cleanupsFinished: 0 });
   });
 
   it('holds a verified name for its former owner for 7 days: another account gets 409, the owner claims it again', async () => {
