@@ -10,8 +10,6 @@ const base = {
   // @middy/core ships ESM only: let ts-jest turn it into CommonJS for Jest.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
-  // The SDK's "Node.js 22 soon" notice concerns the deployed bundles, not the tests' own clients.
-  setupFiles: ['<rootDir>/bin/local/quiet-node-version-warning.cjs'],
 };
 
 module.exports = {

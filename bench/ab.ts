@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
-import { spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
+import { PINNED_NODE, spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
 import { checkOut, workingTreeName } from './ab-checkout';
 import { reportTable, summarise, type Sample } from './ab-report';
 import { load, type LoadResult } from './support';
@@ -11,7 +11,7 @@ import { CUSTOM_DOMAIN, SMART_LINK, SMART_VISITOR } from './visit-fixtures';
 
 /**
  * `npm run bench:ab -- <git ref>`: this tree against an older commit, both local stacks up side by side on this
- * process's Node, the same runs alternating between them (each pair's order flips from path to path and round to
+ * tree's pinned Node, the same runs alternating between them (each pair's order flips from path to path and round to
  * round, so neither side always runs while the other's aggregator still counts its clicks). The visitor's paths
  * are measured under load; creation one request at a time (its p50 is the figure, and the per-minute limit of the
  * dev key stays far away). A path the old commit lacks (smart links, custom domains) is n/a on its side.
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
   const checkout = checkOut(ref, log);
   const oldName = `${ref} (${checkout.sha.slice(0, 7)})`;
   const newName = `this tree (${workingTreeName()})`;
-  log(`node ${process.version} (${process.execPath}) for both; ${oldName}'s packages: ${checkout.packages}`);
+  log(`both stacks on ${PINNED_NODE} (this tree's pinned Node); ${oldName}'s packages: ${checkout.packages}`);
 
   const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-hosts-')), 'hosts');
   writeFileSync(hostsFile, `127.0.0.1 ${CUSTOM_DOMAIN}\n`);
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
     const out = path.resolve(values.out);
     mkdirSync(path.dirname(out), { recursive: true });
     const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS, idleCpuShare: IDLE_CPU_SHARE };
-    writeFileSync(out, `${JSON.stringify({ takenAt: new Date().toISOString(), node: process.version, old: { ref, sha: checkout.sha, packages: checkout.packages }, new: newName, settings, paths: rows }, null, 2)}\n`);
+    writeFileSync(out, `${JSON.stringify({ takenAt: new Date().toISOString(), node: PINNED_NODE, old: { ref, sha: checkout.sha, packages: checkout.packages }, new: newName, settings, paths: rows }, null, 2)}\n`);
     log(`written to ${path.relative(process.cwd(), out)}`);
   } finally {
     await Promise.all(sides.map((side) => side.stack?.stop()));

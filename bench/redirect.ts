@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -21,11 +21,17 @@ const SECONDS = 5;
 async function main(): Promise<void> {
   const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-hosts-')), 'hosts');
   writeFileSync(hostsFile, `127.0.0.1 ${CUSTOM_DOMAIN}\n`);
-  const stack = await startBenchStack({ LOCAL_HOSTS_FILE: hostsFile });
+  // The claim's TXT challenge goes here once the claim exists (its value is the claim's own).
+  const txtFile = path.join(path.dirname(hostsFile), 'txt');
+  writeFileSync(txtFile, '');
+  const stack = await startBenchStack({ LOCAL_HOSTS_FILE: hostsFile, LOCAL_DNS_TXT_FILE: txtFile });
   try {
     const created = await http('POST', '/v2/shorten', { headers: jsonHeaders(devApiKey()), body: { url: 'https://example.com/hot' } });
     const { shortCode } = created.json<{ shortCode: string }>();
-    await http('POST', '/v2/domains', { headers: jsonHeaders(devApiKey()), body: { domain: CUSTOM_DOMAIN } });
+    const claimed = await http('POST', '/v2/domains', { headers: jsonHeaders(devApiKey()), body: { domain: CUSTOM_DOMAIN } });
+    for (const record of claimed.json<{ dnsRecords: Array<{ type: string; name: string; value: string }> }>().dnsRecords) {
+      if (record.type === 'TXT') appendFileSync(txtFile, `${record.name} ${record.value}\n`);
+    }
     const verified = await http('POST', `/v2/domains/${CUSTOM_DOMAIN}/verify`, { headers: jsonHeaders(devApiKey()) });
     if (verified.json().status !== 'active') throw new Error(`the bench domain did not become active: ${verified.text}`);
     const onDomain = await http('POST', '/v2/shorten', { headers: jsonHeaders(devApiKey()), body: { url: 'https://example.com/hot', domain: CUSTOM_DOMAIN } });

@@ -1,4 +1,3 @@
-import '../bin/local/quiet-node-version-warning.cjs';
 import autocannon from 'autocannon';
 import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
 

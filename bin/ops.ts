@@ -1,4 +1,3 @@
-import './local/quiet-node-version-warning.cjs';
 import './exit-quietly-when-the-reader-leaves';
 import { parseArgs } from 'node:util';
 import {
@@ -9,6 +8,7 @@ import {
   domainsDisable,
   domainsEnable,
   domainsList,
+  domainsRelease,
   domainsShow,
   flagsList,
   flagsSet,
@@ -38,6 +38,7 @@ const COMMANDS: Record<string, (target: OpsTarget, parsed: Parsed, print: (line:
   'domains show': domainsShow,
   'domains disable': domainsDisable,
   'domains enable': domainsEnable,
+  'domains release': domainsRelease,
   'flags list': flagsList,
   'flags set': flagsSet,
   'aliases allow': aliasesAllow,
@@ -59,6 +60,7 @@ const USAGE = `usage: npm run ops -- <command> [--stage <name>]
   domains show <domain>
   domains disable <domain> --reason <text>  (every link on it answers 410)
   domains enable <domain>
+  domains release <domain>                  (frees the name: a hold, a takedown or any claim on it goes)
   flags list
   flags set <${FLAG_NAMES.join('|')}> <on|off>
   aliases allow <alias> --key <keyId>`;

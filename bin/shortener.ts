@@ -1,4 +1,3 @@
-import './local/quiet-node-version-warning.cjs';
 import './exit-quietly-when-the-reader-leaves';
 import { Command, CommanderError } from 'commander';
 import { ApiRefusal, clientFromEnvironment, importLinks, linkStats, listLinks, qrCode, type Io } from './shortener/commands';

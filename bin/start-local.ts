@@ -1,4 +1,3 @@
-import './local/quiet-node-version-warning.cjs';
 import * as path from 'node:path';
 import { startLocalStack } from './local/stack';
 

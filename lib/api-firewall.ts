@@ -24,7 +24,8 @@ export function rateRule(name: string, priority: number, limit: number, scope?: 
 /**
  * A request for a route under `/v1/` or `/v2/`. WAF sees the path API Gateway received, which starts with the stage
  * (`/prod/v1/shorten`) on the API's own URL and through CloudFront's origin path, so the segment is looked for
- * anywhere: a short code holds no slash, so no visitor path contains one.
+ * anywhere: a short code holds no slash, so no visitor path contains one. At the edge the path is the viewer's
+ * (`/v1/shorten`), which the same test finds.
  */
 const pathHasSegment = (segment: string): Statement => ({
   byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'CONTAINS', searchString: segment, textTransformations: [{ priority: 0, type: 'NONE' }] },
@@ -49,12 +50,27 @@ export function rateLimitingAcl(scope: Construct, id: string, props: { scope: 'R
   });
 }
 
+const withoutOriginHeader: Statement = { notStatement: { statement: hasOriginHeader } };
+
 /**
- * The API stage's web ACL. API callers are limited per address, v1 far more tightly than v2. Visitor paths that
- * come through CloudFront are limited at the edge by the viewer's address (see EdgeFirewallStack): here they arrive
- * from CloudFront's addresses, which must not be limited, so only visitor requests without CloudFront's origin
- * header (someone calling the API's own URL) are counted here. A forged header skips this rule and still meets the
- * visitor routes' method throttle and the redirect's concurrency ceiling.
+ * API callers per address, v1 far more tightly than v2: at the edge on the dashboard's distribution (every request,
+ * by the viewer's address) and at the stage (`only`: the requests that did not come through CloudFront).
+ */
+export function apiCallerRules(only?: Statement): Rule[] {
+  const within = (statement: Statement): Statement => (only ? { andStatement: { statements: [statement, only] } } : statement);
+  return [
+    rateRule('AnonymousPerAddress', 0, WAF_RATE_LIMITS.anonymousPerAddress, within(pathHasSegment('/v1/'))),
+    rateRule('ApiPerAddress', 1, WAF_RATE_LIMITS.apiPerAddress, within(pathHasSegment('/v2/'))),
+  ];
+}
+
+/**
+ * The API stage's web ACL. Requests through CloudFront (the short domain's visitors, the dashboard's API callers)
+ * are limited at the edge by the viewer's address (see EdgeFirewallStack): here they arrive from CloudFront's
+ * addresses, which must not be limited (every viewer of one edge would share a limit), so only requests without
+ * CloudFront's origin header (someone calling the API's own URL) are counted here. A forged header skips these
+ * rules and still meets the stage's method throttles, the redirect's concurrency ceiling, v1's own limit (by API
+ * Gateway's source IP, since a forged header carries no secret) and v2's per-key limit.
  */
 export class ApiFirewall extends Construct {
   readonly webAcl: CfnWebACL;
@@ -65,14 +81,13 @@ export class ApiFirewall extends Construct {
       scope: 'REGIONAL',
       name: props.name,
       rules: [
-        rateRule('AnonymousPerAddress', 0, WAF_RATE_LIMITS.anonymousPerAddress, pathHasSegment('/v1/')),
-        rateRule('ApiPerAddress', 1, WAF_RATE_LIMITS.apiPerAddress, pathHasSegment('/v2/')),
+        ...apiCallerRules(withoutOriginHeader),
         rateRule('DirectVisitorsPerAddress', 2, WAF_RATE_LIMITS.directVisitorPerAddress, {
           andStatement: {
             statements: [
               { notStatement: { statement: pathHasSegment('/v1/') } },
               { notStatement: { statement: pathHasSegment('/v2/') } },
-              { notStatement: { statement: hasOriginHeader } },
+              withoutOriginHeader,
             ],
           },
         }),

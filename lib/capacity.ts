@@ -58,7 +58,15 @@ export const ACCOUNT_RATE_LIMIT = 10_000;
  * about 15,000 rps, far above the visitor throttle (4,000 rps need about 80). Operators on accounts with a lower
  * limit set them by context.
  */
-export const RESERVED_CONCURRENCY = { redirect: 300, authorizer: 100 } as const;
+export const RESERVED_CONCURRENCY = { redirect: 300, authorizer: 100, webhookRouter: 10 } as const;
+
+/**
+ * The webhook deliverer's ceiling: its SQS event source runs at most this many batches at once (maximum
+ * concurrency, which reserves nothing from the pool). Endpoints that answer slowly or never (a tarpit) hold a batch
+ * up to 22 s; at this ceiling they hold 50 executions at worst, and the rest of the region's pool stays the API's.
+ * The router's reservation above is its ceiling too: a burst of stream shards cannot grow it past 10.
+ */
+export const WEBHOOK_DELIVERER_MAX_CONCURRENCY = 50;
 
 /**
  * AWS WAF rate-based rules: requests per client address per 5 minutes, counted at the edge for visitors (the

@@ -1,5 +1,5 @@
 import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
-import { CfnConnectionGroup, Distribution, type CfnDistribution } from 'aws-cdk-lib/aws-cloudfront';
+import { CfnConnectionGroup, Distribution, ResponseHeadersPolicy, type CfnDistribution } from 'aws-cdk-lib/aws-cloudfront';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 import { BESIDE_THE_BUNDLE, EnvNames, DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, LINKS_BY_DOMAIN_INDEX } from '../functions/shared/config';
 import type { DataTables } from './data-tables';
 import { ServiceFunction } from './service-function';
-import type { ShortDomain } from './short-domain';
+import { EDGE_STRICT_TRANSPORT_SECURITY, type ShortDomain } from './short-domain';
 
 export interface CustomDomainsProps {
   name: string;
@@ -23,15 +23,19 @@ export interface CustomDomainsProps {
 /** How often the scheduler runs: pending domains are due every 5 minutes at most, cleanups start within a minute. */
 export const DOMAIN_WORK_SCHEDULE_MINUTES = 1;
 
-/** The CloudFront SaaS Manager calls the two domain functions make, each on the one distribution's tenants. */
-const TENANT_ACTIONS = [
+/**
+ * The CloudFront SaaS Manager calls a check makes (POST …/verify and the worker's schedule): it creates the claim's
+ * tenant if needed, turns it on, and asks about its DNS and certificate.
+ */
+const CHECK_ACTIONS = [
   'cloudfront:CreateDistributionTenant',
   'cloudfront:GetDistributionTenant',
   'cloudfront:UpdateDistributionTenant',
-  'cloudfront:DeleteDistributionTenant',
   'cloudfront:VerifyDnsConfiguration',
   'cloudfront:GetManagedCertificateDetails',
 ];
+/** Only the worker's cleanups remove tenants; the domains function never does. */
+const CLEANUP_ACTIONS = ['cloudfront:DeleteDistributionTenant'];
 
 /**
  * Customers' own domains (issue 17). CloudFront SaaS Manager: a multi-tenant distribution built like the short
@@ -53,7 +57,15 @@ export class CustomDomains extends Construct {
     this.distribution = new Distribution(this, 'Tenants', {
       comment: 'Customer domains of short links (multi-tenant)',
       webAclId: props.webAclArn,
-      defaultBehavior: props.shortDomain.visitorBehavior('customer'),
+      defaultBehavior: {
+        ...props.shortDomain.visitorBehavior('customer'),
+        // HSTS without includeSubDomains (issue 27): a customer's apex claim must not force HTTPS on every other name
+        // of theirs. The shared short domain keeps its own, which also replaces the API's on the way out.
+        responseHeadersPolicy: new ResponseHeadersPolicy(this, 'TenantHsts', {
+          comment: 'HSTS for customer domains, without includeSubDomains',
+          securityHeadersBehavior: { strictTransportSecurity: { ...EDGE_STRICT_TRANSPORT_SECURITY, includeSubdomains: false } },
+        }),
+      },
     });
     const cfn = this.distribution.node.defaultChild as CfnDistribution;
     cfn.addPropertyOverride('DistributionConfig.ConnectionMode', 'tenant-only');
@@ -89,10 +101,14 @@ export class CustomDomains extends Construct {
       .bindTable(props.tables.domains, EnvNames.domainsTable, ['GetItem', 'UpdateItem', 'DeleteItem', 'Query'], { queriedIndex: DOMAIN_WORK_INDEX })
       .bindTable(props.tables.links, EnvNames.linksTable, ['UpdateItem', 'Query'], { queriedIndex: LINKS_BY_DOMAIN_INDEX });
     const tenants = `arn:${Stack.of(this).partition}:cloudfront::${Stack.of(this).account}:distribution-tenant/*`;
-    for (const fn of [this.api, this.worker]) {
-      // Tenants of this distribution only: creating one names the distribution, the others the tenant, whose
-      // name is the customer's domain (cloudfront-attachments.ts).
-      fn.addToRolePolicy(new PolicyStatement({ actions: TENANT_ACTIONS, resources: [this.distribution.distributionArn, tenants] }));
+    for (const [fn, actions] of [
+      [this.api, CHECK_ACTIONS],
+      [this.worker, [...CHECK_ACTIONS, ...CLEANUP_ACTIONS]],
+    ] as const) {
+      // Creating a tenant names this distribution and its connection group. A tenant's ARN holds only its own id,
+      // never its distribution's, so the other calls cannot be narrowed further here: the adapter changes and
+      // removes only tenants whose DistributionId is this distribution's (cloudfront-attachments.ts, findTenant).
+      fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [this.distribution.distributionArn, tenants] }));
       fn.addToRolePolicy(new PolicyStatement({ actions: ['cloudfront:CreateDistributionTenant'], resources: [this.connectionGroup.attrArn] }));
     }
     this.schedule = new Rule(this, 'Schedule', {

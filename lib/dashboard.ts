@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { AssetHashType, DockerImage, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { type RestApi, ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -19,12 +19,17 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ASSETS_FOLDER, buildDashboard, DASHBOARD_PATH } from '../web/build';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../web/content-security-policy';
 import { EDGE_STRICT_TRANSPORT_SECURITY } from './short-domain';
+import { GATEWAY_ANSWERS, gatewayResponseTemplate } from './gateway-responses';
+import { ROUTES } from '../functions/shared/http/routes';
+import { ORIGIN_VERIFY_HEADER } from '../functions/shared/http/trusted-viewer';
+import { STRICT_TRANSPORT_SECURITY } from '../functions/shared/http/headers';
 
 /** The page itself is checked on every load (a deploy shows at once); hashed assets never change, so they keep. */
 export const DASHBOARD_CACHE_CONTROL = { page: 'no-cache', assets: 'public, max-age=31536000, immutable' } as const;
@@ -43,17 +48,66 @@ function handler(event) {
 }`;
 }
 
+/** The API's routes as the dashboard's host passes them: a whole path (`/docs`), or a first segment and below (`/v2/`). */
+export function apiPathsOnTheDashboardHost(): { pages: string[]; prefixes: string[] } {
+  const api = ROUTES.filter((route) => route.target !== 'redirect').map((route) => route.path.split('/'));
+  return {
+    pages: [...new Set(api.filter((segments) => segments.length === 2).map((segments) => segments.join('/')))],
+    prefixes: [...new Set(api.filter((segments) => segments.length > 2).map((segments) => `/${segments[1]}/`))],
+  };
+}
+
+/**
+ * Dot segments, escaped dots, slashes, backslashes or percents (read as something else once decoded), and controls
+ * or spaces (which URL parsers drop: `/v2/\t../x` is `/v2/../x` to them).
+ */
+const AMBIGUOUS_PATH = /%2e|%2f|%5c|%25|\\|[\u0000-\u0020\u007f]|\/\.\.?(\/|$)/i;
+
+/**
+ * The viewer-request function of the API's behavior on the dashboard's host (CloudFront JS 2.0): only the API's own
+ * routes reach it. Everything else, a short code above all (`/<code>` here would be an open redirect on the page
+ * where people sign in), is answered 404 at the edge in the API's own words for an unknown route. An ambiguous path
+ * (AMBIGUOUS_PATH) is refused too: whoever decodes or normalises it after this check (CloudFront, API Gateway) could
+ * read it as another path (`/v2/..%2fabc` as `/abc`).
+ */
+export function dashboardApiPathsCode(): string {
+  const { pages, prefixes } = apiPathsOnTheDashboardHost();
+  const notFound = GATEWAY_ANSWERS.find((answer) => answer.type === ResponseType.MISSING_AUTHENTICATION_TOKEN);
+  if (!notFound) throw new Error('no gateway answer for an unknown route');
+  return `
+var PAGES = ${JSON.stringify(pages)};
+var PREFIXES = ${JSON.stringify(prefixes)};
+var AMBIGUOUS = ${String(AMBIGUOUS_PATH)};
+function handler(event) {
+  var uri = event.request.uri;
+  if (!AMBIGUOUS.test(uri)) {
+    if (PAGES.indexOf(uri) !== -1) return event.request;
+    for (var i = 0; i < PREFIXES.length; i++) if (uri.indexOf(PREFIXES[i]) === 0) return event.request;
+  }
+  return { statusCode: 404, statusDescription: 'Not Found',
+    headers: { 'content-type': { value: 'application/json' }, 'cache-control': { value: 'no-store' }, '${STRICT_TRANSPORT_SECURITY.name}': { value: '${STRICT_TRANSPORT_SECURITY.value}' } },
+    body: { encoding: 'text', data: ${JSON.stringify(gatewayResponseTemplate(notFound))} } };
+}`;
+}
+
 export interface DashboardProps {
   api: RestApi;
   stageName: string;
+  /** Its `current` field is sent to the API in ORIGIN_VERIFY_HEADER, beside which the viewer's address is believed. */
+  originSecret: ISecret;
+  /** As the short domain's (ShortDomainProps): raised by a rotation, so that CloudFormation reads the secret again. */
+  originSecretGeneration: number;
+  /** The API callers' web ACL (us-east-1, EdgeFirewallStack). */
+  webAclArn: string;
   removalPolicy: RemovalPolicy;
 }
 
 /**
  * The account holders' dashboard (web/dashboard) on the API's own host: one CloudFront distribution whose default
- * behavior is the API (nothing cached, every header but Host passed on) and whose /app paths are static files from a
- * private bucket, read through origin access control. Same origin, so no CORS; a Content-Security-Policy of that
- * origin only. The files are built by web/build.ts while synthesizing.
+ * behavior is the API (its routes only, nothing cached, every header but Host passed on, the origin secret added)
+ * and whose /app paths are static files from a private bucket, read through origin access control. Same origin, so
+ * no CORS; a Content-Security-Policy of that origin only; API callers limited per viewer address by its web ACL.
+ * The files are built by web/build.ts while synthesizing.
  */
 export class Dashboard extends Construct {
   readonly distribution: Distribution;
@@ -70,6 +124,7 @@ export class Dashboard extends Construct {
     });
     const files = S3BucketOrigin.withOriginAccessControl(bucket);
     const pages = new CloudFrontFunction(this, 'Pages', { runtime: FunctionRuntime.JS_2_0, code: FunctionCode.fromInline(dashboardPagesCode()) });
+    const apiPathsOnly = new CloudFrontFunction(this, 'ApiPathsOnly', { runtime: FunctionRuntime.JS_2_0, code: FunctionCode.fromInline(dashboardApiPathsCode()) });
     const headersWith = (name: string, cacheControl: string) =>
       new ResponseHeadersPolicy(this, name, {
         securityHeadersBehavior: {
@@ -91,12 +146,15 @@ export class Dashboard extends Construct {
     });
     const pageBehavior = fileBehavior(headersWith('PageHeaders', DASHBOARD_CACHE_CONTROL.page));
     this.distribution = new Distribution(this, 'Distribution', {
-      comment: 'Dashboard (/app) and the API on one host',
+      comment: `Dashboard (/app) and the API on one host (origin secret generation ${props.originSecretGeneration})`,
+      webAclId: props.webAclArn,
       priceClass: PriceClass.PRICE_CLASS_100,
       defaultBehavior: {
         origin: new HttpOrigin(`${props.api.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`, {
           originPath: `/${props.stageName}`,
           protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+          // Resolved by CloudFormation from Secrets Manager at deploy time; it never appears in the template.
+          customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValueFromJson('current').unsafeUnwrap() },
         }),
         // API clients never get a redirect they might follow with a different method.
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
@@ -104,6 +162,7 @@ export class Dashboard extends Construct {
         // With caching off, this policy passes Authorization on (API Gateway needs its own Host).
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        functionAssociations: [{ function: apiPathsOnly, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       // In this order: CloudFront takes the first pattern that matches.
       additionalBehaviors: {
@@ -144,7 +203,6 @@ export class Dashboard extends Construct {
     const acknowledge = (scope: Construct, id: string, reason: string) => Validations.of(scope).acknowledge({ id, reason });
     acknowledge(bucket, 'AwsSolutions-S1', 'Only the dashboard\'s static files, read by CloudFront alone; access logs would record nothing but CloudFront.');
     acknowledge(this.distribution, 'AwsSolutions-CFR1', 'Account holders may work from any country.');
-    acknowledge(this.distribution, 'AwsSolutions-CFR2', 'The API behind it has its regional web ACL (ApiFirewall); the static files are public code.');
     acknowledge(this.distribution, 'AwsSolutions-CFR3', 'Edge access logs would record every viewer address; API Gateway access logs (without addresses) cover the API.');
     acknowledge(this.distribution, 'AwsSolutions-CFR4', 'Without a custom domain CloudFront serves its default certificate, whose TLS floor cannot be set.');
     // CDK's own deploy-time copier (one per stack): it runs at deploy only, with the role CDK gives it.

@@ -8,7 +8,7 @@ import { readStageConfig, stackName } from './stage-config';
 const DEFAULT_REGION = 'eu-west-1';
 
 /**
- * The stacks of one stage: the service in its region, the visitors' web ACL in us-east-1 (CloudFront's region),
+ * The stacks of one stage: the service in its region, the distributions' web ACLs in us-east-1 (CloudFront's region),
  * and the account's API Gateway settings, shared by every stage of the account and region.
  */
 export function addServiceStacks(app: App, environment: { account?: string; region?: string } = {}): ServiceStack {
@@ -19,9 +19,10 @@ export function addServiceStacks(app: App, environment: { account?: string; regi
   const edge = new EdgeFirewallStack(app, `${stackName(config)}-edge`, {
     env: { account: environment.account, region: EDGE_REGION },
     name: `${stackName(config)}-visitors`,
+    apiName: `${stackName(config)}-api-callers`,
     crossRegionReferences: true,
   });
-  const service = new ServiceStack(app, stackName(config), { config, env, visitorWebAclArn: edge.webAcl.attrArn, crossRegionReferences: true });
+  const service = new ServiceStack(app, stackName(config), { config, env, visitorWebAclArn: edge.webAcl.attrArn, apiWebAclArn: edge.apiWebAcl.attrArn, crossRegionReferences: true });
   service.addStackDependency(accountSettings, 'API Gateway needs the account\'s CloudWatch role before a stage can log');
   return service;
 }

@@ -1,13 +1,13 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, LoggingFormat } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import * as path from 'node:path';
 import { METRICS_NAMESPACE } from '../functions/shared/metric-names';
+import { ESBUILD_TARGET, LAMBDA_RUNTIME } from './node-runtime';
 
 const PROJECT_ROOT = path.join(__dirname, '..');
 
@@ -52,7 +52,7 @@ export interface ServiceFunctionProps {
  * stack traces only with --enable-source-maps, which costs every cold start), and 500s are logged with their
  * cause and message, which minifying keeps.
  */
-const BUNDLING = { target: 'node22', minify: true, sourceMap: false, mainFields: ['module', 'main'], banner: ESM_REQUIRE_BANNER };
+const BUNDLING = { target: ESBUILD_TARGET, minify: true, sourceMap: false, mainFields: ['module', 'main'], banner: ESM_REQUIRE_BANNER };
 
 function besideTheBundle(files: readonly string[], lazyBundles: Readonly<Record<string, string>>): ICommandHooks {
   const esbuildOptions = [
@@ -75,7 +75,7 @@ function besideTheBundle(files: readonly string[], lazyBundles: Readonly<Record<
   };
 }
 
-/** The one place holding the Lambda defaults: Node.js 22 on arm64, minified ESM, JSON logs. */
+/** The one place holding the Lambda defaults: the project's Node.js on arm64, minified ESM, JSON logs. */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: props.removalPolicy });
@@ -88,7 +88,7 @@ export class ServiceFunction extends NodejsFunction {
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       handler: 'handler',
       description: props.description,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: LAMBDA_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
       timeout: Duration.seconds(props.timeoutSeconds ?? 10),
@@ -104,10 +104,6 @@ export class ServiceFunction extends NodejsFunction {
         externalModules: [],
         ...(props.filesBeside || props.lazyBundles ? { commandHooks: besideTheBundle(props.filesBeside ?? [], props.lazyBundles ?? {}) } : {}),
       },
-    });
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason: 'Node.js 22 is the runtime this service targets (the README\'s prerequisites); moving to a newer one is a deliberate, tested change.',
     });
   }
 

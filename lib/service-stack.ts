@@ -23,6 +23,8 @@ export interface ServiceStackProps extends StackProps {
   config: StageConfig;
   /** The short domain's web ACL, from EdgeFirewallStack in us-east-1. */
   visitorWebAclArn: string;
+  /** The dashboard's distribution's web ACL (the API's callers at the edge), from the same stack. */
+  apiWebAclArn: string;
 }
 
 /** Wires the constructs together; each construct holds its own concern. */
@@ -64,12 +66,20 @@ export class ServiceStack extends Stack {
       description: 'HMAC key under which client addresses are counted: no address is stored',
       rotation: 'Rotating it only restarts the current rate windows (minutes) and password windows (15 minutes): put a new value when needed.',
     });
+    const originSecret = new DeploymentSecret(this, 'OriginVerify', {
+      secretName: `${config.appName}-${config.stage}-origin-verify`,
+      description: 'Header value CloudFront sends to the API to prove a request came through the distribution',
+      jsonKey: 'current',
+      rotation: 'Rotated by the runbook in docs/operating.md: a new current value beside the previous one, then a deploy with the next originSecretGeneration.',
+    });
     const clientKeyEnvironment = { [EnvNames.clientKeyParameter]: clientKey.parameterName };
+    // v1 callers through the dashboard's distribution are counted by the viewer's address, believed beside it.
+    const originSecretEnvironment = { [EnvNames.originVerifyParameter]: originSecret.parameterName };
     const create = new ServiceFunction(this, 'CreateFunction', {
       name: 'create',
       description: 'POST /v2/shorten and /v1/shorten',
       memorySize: 512,
-      environment: { ...creationEnvironment, ...clientKeyEnvironment },
+      environment: { ...creationEnvironment, ...clientKeyEnvironment, ...originSecretEnvironment },
       lazyBundles: { ...idempotencyBundle, ...smartLinksBundle },
       removalPolicy,
     });
@@ -79,7 +89,7 @@ export class ServiceStack extends Stack {
       // Sized for 50 password hashes in one request (capacity.ts).
       memorySize: BATCH_FUNCTION.memorySize,
       timeoutSeconds: BATCH_FUNCTION.timeoutSeconds,
-      environment: { ...creationEnvironment, ...clientKeyEnvironment },
+      environment: { ...creationEnvironment, ...clientKeyEnvironment, ...originSecretEnvironment },
       lazyBundles: { ...idempotencyBundle, ...smartLinksBundle },
       removalPolicy,
     });
@@ -91,6 +101,7 @@ export class ServiceStack extends Stack {
         .bindTable(tables.idempotency, EnvNames.idempotencyTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
       flags.grantRead(fn);
       clientKey.grantRead(fn);
+      originSecret.grantRead(fn);
     }
     const links = new ServiceFunction(this, 'LinksFunction', {
       name: 'links',
@@ -123,16 +134,10 @@ export class ServiceStack extends Stack {
       filesBeside: [`node_modules/redoc/bundles/${BESIDE_THE_BUNDLE.redoc}`],
       removalPolicy,
     });
-    const originSecret = new DeploymentSecret(this, 'OriginVerify', {
-      secretName: `${config.appName}-${config.stage}-origin-verify`,
-      description: 'Header value CloudFront sends to the API to prove a request came through the distribution',
-      jsonKey: 'current',
-      rotation: 'Rotated by the runbook in docs/operating.md: a new current value beside the previous one, then a deploy with the next originSecretGeneration.',
-    });
     const redirect = new ServiceFunction(this, 'RedirectFunction', {
       name: 'redirect',
       description: 'GET, HEAD and POST /{code}: visitors',
-      environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.originVerifyParameter]: originSecret.parameterName, ...clientKeyEnvironment },
+      environment: { [EnvNames.flagsPrefix]: flags.prefix, ...originSecretEnvironment, ...clientKeyEnvironment },
       reservedConcurrentExecutions: config.reservedConcurrency.redirect,
       removalPolicy,
     });
@@ -190,6 +195,7 @@ export class ServiceStack extends Stack {
     const webhooks = new Webhooks(this, 'Webhooks', {
       tables,
       apiEnvironment: creationEnvironment,
+      routerConcurrency: config.reservedConcurrency.webhookRouter,
       shortBaseUrlEnvironment: { [EnvNames.shortBaseUrlParameter]: shortBaseUrlName, ...(config.shortDomain ? { [EnvNames.shortBaseUrl]: `https://${config.shortDomain}` } : {}) },
       removalPolicy,
     });
@@ -205,6 +211,7 @@ export class ServiceStack extends Stack {
       .addEnvironment(EnvNames.deliveryQueueUrl, webhooks.queue.queueUrl)
       .addEnvironment(EnvNames.flagsPrefix, flags.prefix);
     webhooks.queue.grantSendMessages(aggregator);
+    webhooks.grantClickCounting(aggregator);
     flags.grantRead(aggregator);
     new StringParameter(this, 'ShortBaseUrlParameter', {
       parameterName: shortBaseUrlName,
@@ -217,7 +224,14 @@ export class ServiceStack extends Stack {
       // A SecureString under the account's default key (aws/ssm), which GetParameter decrypts without a key grant.
       for (const fn of [create, batch, links, domains, webhooks.api]) allowGetParameter(this, fn, config.safeBrowsingKeyParameter);
     }
-    const dashboard = new Dashboard(this, 'Dashboard', { api: this.api.restApi, stageName: config.stage, removalPolicy });
+    const dashboard = new Dashboard(this, 'Dashboard', {
+      api: this.api.restApi,
+      stageName: config.stage,
+      originSecret: originSecret.secret,
+      originSecretGeneration: config.originSecretGeneration,
+      webAclArn: props.apiWebAclArn,
+      removalPolicy,
+    });
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
       functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },

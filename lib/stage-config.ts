@@ -25,10 +25,10 @@ export interface StageConfig {
   /** Raised by one at each rotation of the CloudFront origin secret (docs/operating.md); 1 until then. */
   originSecretGeneration: number;
   /**
-   * Reserved concurrency of the redirect (its ceiling) and the authorizer (its floor); `none` leaves a function
+   * Reserved concurrency of the redirect and the webhook router (their ceilings) and the authorizer (its floor); `none` leaves a function
    * unreserved, for accounts whose concurrency limit is below the defaults' needs (capacity.ts).
    */
-  reservedConcurrency: { redirect?: number; authorizer?: number };
+  reservedConcurrency: { redirect?: number; authorizer?: number; webhookRouter?: number };
 }
 
 function text(node: Node, key: string): string | undefined {
@@ -49,6 +49,7 @@ export function readStageConfig(node: Node): StageConfig {
     reservedConcurrency: {
       ...optionalReservation('redirect', wholeNumber(node, 'redirectConcurrency', RESERVED_CONCURRENCY.redirect)),
       ...optionalReservation('authorizer', wholeNumber(node, 'authorizerConcurrency', RESERVED_CONCURRENCY.authorizer)),
+      ...optionalReservation('webhookRouter', wholeNumber(node, 'webhookRouterConcurrency', RESERVED_CONCURRENCY.webhookRouter)),
     },
   };
   for (const key of ['shortDomain', 'certificateArn', 'hostedZoneId', 'hostedZoneName', 'safeBrowsingKeyParameter', 'alarmEmail'] as const) {
@@ -73,7 +74,7 @@ function wholeNumber(node: Node, key: string, fallback: number): number | undefi
   return Number(value);
 }
 
-const optionalReservation = (name: 'redirect' | 'authorizer', value: number | undefined) => (value === undefined ? {} : { [name]: value });
+const optionalReservation = (name: keyof typeof RESERVED_CONCURRENCY, value: number | undefined) => (value === undefined ? {} : { [name]: value });
 
 export function stackName(config: Pick<StageConfig, 'appName' | 'stage'>): string {
   return `${config.appName}-${config.stage}`;

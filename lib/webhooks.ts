@@ -2,8 +2,11 @@ import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { EnvNames } from '../functions/shared/config';
+import { WEBHOOK_DELIVERER_MAX_CONCURRENCY } from './capacity';
 import type { DataTables } from './data-tables';
 import { ServiceFunction } from './service-function';
 
@@ -13,12 +16,14 @@ export interface WebhooksProps {
   apiEnvironment: Record<string, string>;
   /** Where link views get their short URLs (read by name: see parameter-grants.ts). */
   shortBaseUrlEnvironment: Record<string, string>;
+  /** The router's reserved concurrency, its ceiling (capacity.ts); undefined leaves it unreserved (small accounts). */
+  routerConcurrency?: number | undefined;
   removalPolicy: RemovalPolicy;
 }
 
 /** Receives a task again this many times when the deliverer itself fails on it, then keeps it in the dead-letter queue. */
 export const DELIVERY_RECEIVES = 5;
-/** The deliverer's limit: up to 2 s for a place, attempts started within 12 s, the last one's 10 s and bookkeeping (webhook-delivery.ts). */
+/** The deliverer's limit: attempts started within 12 s, the last one's 10 s and bookkeeping (webhook-delivery.ts). */
 const DELIVERER_TIMEOUT_SECONDS = 30;
 
 /**
@@ -36,12 +41,17 @@ export class Webhooks extends Construct {
   readonly queue: Queue;
   readonly deliveryDeadLetters: Queue;
   readonly streamDeadLetters: Queue;
+  /** Seals the signing secrets (envelope encryption, kms-secret-sealer.ts): the table keeps only ciphertext. */
+  readonly secretsKey: Key;
   /** What a producer of events (the aggregator) needs in its environment. */
   readonly producerEnvironment: Record<string, string>;
+
+  private readonly webhooksTableArn: string;
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
     const { tables } = props;
+    this.webhooksTableArn = tables.webhooks.tableArn;
     const deadLetterQueue = (name: string, reason: string) => {
       const queue = new Queue(this, name, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
       Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason });
@@ -57,19 +67,28 @@ export class Webhooks extends Construct {
       deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: DELIVERY_RECEIVES },
     });
     this.producerEnvironment = { [EnvNames.deliveryQueueUrl]: this.queue.queueUrl };
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      description: 'Webhook signing secrets: the data keys that seal them in the webhooks table',
+      enableKeyRotation: true,
+      removalPolicy: props.removalPolicy,
+    });
+    const secretsEnvironment = { [EnvNames.webhookSecretsKey]: this.secretsKey.keyArn };
 
     this.api = new ServiceFunction(scope, 'WebhooksFunction', {
       name: 'webhooks',
       description: '/v2/webhooks...: accounts adding, testing and reading their webhooks',
-      environment: { ...props.apiEnvironment, ...this.producerEnvironment },
+      environment: { ...props.apiEnvironment, ...this.producerEnvironment, ...secretsEnvironment },
       removalPolicy: props.removalPolicy,
     });
     this.api.bindTable(tables.webhooks, EnvNames.webhooksTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query']);
+    // The API seals new secrets and never opens one; the deliverer opens them and never seals.
+    this.grantSecrets(this.api, 'kms:GenerateDataKey');
 
     this.router = new ServiceFunction(scope, 'WebhookEventsFunction', {
       name: 'webhook-events',
       description: 'The links and usage tables\' streams, turned into webhook deliveries',
       environment: { ...this.producerEnvironment, ...props.shortBaseUrlEnvironment, [EnvNames.flagsPrefix]: props.apiEnvironment[EnvNames.flagsPrefix] as string },
+      reservedConcurrentExecutions: props.routerConcurrency,
       removalPolicy: props.removalPolicy,
     });
     this.router
@@ -100,13 +119,44 @@ export class Webhooks extends Construct {
       name: 'webhook-deliverer',
       description: 'Signs and sends webhook deliveries, retried on the Standard Webhooks schedule',
       timeoutSeconds: DELIVERER_TIMEOUT_SECONDS,
-      environment: { ...this.producerEnvironment, ...props.shortBaseUrlEnvironment },
+      environment: { ...this.producerEnvironment, ...props.shortBaseUrlEnvironment, ...secretsEnvironment },
       removalPolicy: props.removalPolicy,
     });
+    this.grantSecrets(this.deliverer, 'kms:Decrypt');
     this.deliverer
       .bindTable(tables.webhooks, EnvNames.webhooksTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'])
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem']);
-    this.deliverer.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    // Its ceiling: however many webhooks are slow and however many clicks arrive, at most this many batches at once.
+    this.deliverer.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_DELIVERER_MAX_CONCURRENCY }));
     for (const fn of [this.api, this.router, this.deliverer]) this.queue.grantSendMessages(fn);
+  }
+
+  /** One KMS action on the secrets' key, only with a webhook's id as the encryption context (nothing else sealed with it). */
+  private grantSecrets(fn: ServiceFunction, action: 'kms:GenerateDataKey' | 'kms:Decrypt'): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [action],
+        resources: [this.secretsKey.keyArn],
+        conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['webhookId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } },
+      }),
+    );
+  }
+
+  /**
+   * What the producer of `link.clicked` (the aggregator; the router's events are never clicks) needs to number a
+   * webhook's clicks in its backlog (event-fanout.ts): one attribute added to, its new value read back, nothing else
+   * of the webhook's item named or returned.
+   */
+  grantClickCounting(fn: ServiceFunction): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [this.webhooksTableArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'clickSeq'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'UPDATED_NEW' },
+        },
+      }),
+    );
   }
 }

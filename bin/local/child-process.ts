@@ -3,6 +3,11 @@ import * as path from 'node:path';
 import { createServer } from 'node:net';
 
 const ROOT = path.join(__dirname, '..', '..');
+/**
+ * The project's pinned Node (the `node` devDependency), whichever Node started the caller: the local stack's workers
+ * run the bundles on the runtime the Lambdas use.
+ */
+export const PINNED_NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
 
 export interface LocalStackProcess {
   child: ChildProcess;
@@ -11,7 +16,7 @@ export interface LocalStackProcess {
   dynamoDbPort: number;
   ssmPort: number;
   devApiKey: string;
-  /** The stack's own process (tsx runs it in a child of `child`): SIGUSR2 to it crashes the queue and stream consumers. */
+  /** The stack's own process: SIGUSR2 to it crashes the queue and stream consumers. */
   pid: number;
   /** SIGTERM (or the given signal) and wait; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -33,12 +38,12 @@ export function freePort(): Promise<number> {
 /**
  * Runs `npm start` (bin/start-local.ts) as a child process on free ports, for tests and benchmarks, and
  * resolves once it printed its dev API key, which it does only when everything is ready. `root` is the checkout
- * whose stack runs (bench:ab starts an older commit's beside this one); either way it runs on this process's own
- * Node binary, so that two stacks compared differ in their code, not in their runtime.
+ * whose stack runs (bench:ab starts an older commit's beside this one); either way it runs on this tree's pinned
+ * Node, so that two stacks compared differ in their code, not in their runtime.
  */
 export async function spawnLocalStack(environment: Record<string, string> = {}, root = ROOT): Promise<LocalStackProcess> {
   const [port, dynamoDbPort, ssmPort] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'bin/start-local.ts'], {
+  const child = spawn(PINNED_NODE, ['--import', 'tsx', 'bin/start-local.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoDbPort), LOCAL_SSM_PORT: String(ssmPort), LOCAL_IN_MEMORY: '1', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],

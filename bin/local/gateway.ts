@@ -4,7 +4,7 @@ import type { LocalFunction } from './lambda-runtime';
 import { listen } from './listen';
 import { TokenBucket } from './token-bucket';
 import type { LocalCustomerEdge } from './customer-edge';
-import type { LocalStaticSite } from './static-site';
+import type { ApiBehaviorOutcome, LocalStaticSite } from './static-site';
 import type { GatewayResponseSpec, RouteSpec, Topology } from './template';
 
 /** API Gateway's own payload ceiling. */
@@ -98,7 +98,7 @@ export interface LocalGatewayOptions {
   throttles: boolean;
   /** The customer domains' distribution, for requests on any host but the shared one. */
   customerEdge?: LocalCustomerEdge;
-  /** The dashboard's files, on the API's host as its distribution serves them. */
+  /** The dashboard's distribution: its files on every host, its API behavior on the dashboard's host. */
   staticSite?: LocalStaticSite;
 }
 
@@ -133,18 +133,25 @@ export class LocalGateway {
     // Origin-form only: as a relative reference "//x" would be read as a host, not as the path "//x".
     const url = new URL(`http://localhost${(request.url ?? '/').startsWith('/') ? request.url : '/'}`);
     const method = request.method ?? 'GET';
-    // A customer's host first goes through its distribution's edge function, as on AWS.
+    // The dashboard's host and a customer's first go through their distribution's edge function, as on AWS; the
+    // function reads the path as the viewer sent it (URL parsing above resolved its dot segments).
     let edgeHeaders: Record<string, string> | undefined;
     const edge = this.options.customerEdge;
-    if (edge?.servesHost(request.headers.host)) {
-      const outcome = edge.viewerRequest(method, url.pathname, rawHeaderRecord(request));
-      if ('response' in outcome) {
-        response.writeHead(outcome.response.statusCode, outcome.response.headers);
-        response.end(outcome.response.body);
-        return;
-      }
-      edgeHeaders = outcome.headers;
-    } else if (this.options.staticSite?.serve(method, url.pathname, response)) return;
+    const site = this.options.staticSite;
+    const rawPath = (request.url ?? '/').split('?')[0] ?? '/';
+    let outcome: ApiBehaviorOutcome | undefined;
+    if (site?.servesHost(request.headers.host)) {
+      if (site.serve(method, url.pathname, response)) return;
+      outcome = site.toApi(method, rawPath, rawHeaderRecord(request), `${normaliseIp(request.socket.remoteAddress)}:${request.socket.remotePort ?? 0}`);
+    } else if (edge?.servesHost(request.headers.host)) {
+      outcome = edge.viewerRequest(method, url.pathname, rawHeaderRecord(request));
+    } else if (site?.serve(method, url.pathname, response)) return;
+    if (outcome && 'response' in outcome) {
+      response.writeHead(outcome.response.statusCode, outcome.response.headers);
+      response.end(outcome.response.body);
+      return;
+    }
+    if (outcome) edgeHeaders = outcome.headers;
     const matched = matchRoute(this.routes, method, url.pathname);
     if (!matched || matched === 'methodNotAllowed') return this.gatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
     const { route } = matched;

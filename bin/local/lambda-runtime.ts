@@ -9,13 +9,16 @@ const WORKER_FILE = path.join(__dirname, 'lambda-worker.mjs');
  * Lambda, and through tsx's hooks every module it loads was transformed again, with a source map, at each cold
  * start (a quarter of the redirect worker's CPU in a profile of a short load run).
  */
+/** `tsx` itself (`--import tsx`), one of its entry points, or a file inside its package. */
+const isTsx = (specifier: string) => /^tsx(\/|$)|[\\/]tsx[\\/]/.test(specifier);
+
 export function workerExecArgv(execArgv: readonly string[]): string[] {
   const kept: string[] = [];
   for (let index = 0; index < execArgv.length; index += 1) {
     const flag = execArgv[index] ?? '';
     const next = execArgv[index + 1] ?? '';
-    if ((flag === '--require' || flag === '--import') && /[\\/]tsx[\\/]/.test(next)) index += 1;
-    else if (!/^--(require|import)=.*[\\/]tsx[\\/]/.test(flag)) kept.push(flag);
+    if ((flag === '--require' || flag === '--import') && isTsx(next)) index += 1;
+    else if (!/^--(require|import)=/.test(flag) || !isTsx(flag.replace(/^--(require|import)=/, ''))) kept.push(flag);
   }
   return kept;
 }

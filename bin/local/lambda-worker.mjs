@@ -2,7 +2,6 @@
 // module state, as its own Lambda container would. Plain JavaScript: it loads the bundle exactly as deployed.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import './quiet-node-version-warning.cjs';
 
 // A worker's stdout crosses to the main thread one message per write; a log line per request under load makes
 // that the costliest part of a visit. Writes are gathered and passed on once per turn of the event loop, in order,

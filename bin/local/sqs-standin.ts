@@ -58,10 +58,14 @@ export class SqsStandIn {
     return id;
   }
 
-  /** Lambda's pollers: up to `concurrency` batches in flight, each message offered again after a failure. */
-  consume(source: QueueSourceSpec, consumer: QueueConsumer, log: (message: string) => void, concurrency = LAMBDA_SQS_POLLERS): void {
+  /**
+   * Lambda's pollers: five batches in flight (Lambda's start, which it scales up from on AWS), never more than the
+   * mapping's maximum concurrency; each message offered again after a failure.
+   */
+  consume(source: QueueSourceSpec, consumer: QueueConsumer, log: (message: string) => void): void {
     const queue = this.queues.get(source.queueId);
     if (!queue) throw new Error(`event source on unknown queue ${source.queueId}`);
+    const concurrency = Math.min(LAMBDA_SQS_POLLERS, source.maxConcurrency ?? LAMBDA_SQS_POLLERS);
     let running = 0;
     const pump = () => {
       while (running < concurrency) {

@@ -14,11 +14,13 @@ import { LocalCustomerEdge } from './customer-edge';
 import { LocalGateway } from './gateway';
 import { LocalStaticSite } from './static-site';
 import { LocalFunction } from './lambda-runtime';
+import { assertSameNode } from './same-node';
 import { LocalLogSubscription } from './log-subscription';
+import { KmsStandIn } from './kms-standin';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
 import { LocalStreamSource } from './stream-source';
-import { loadTemplate, readTopology, type CustomerEdgeSpec, type Topology } from './template';
+import { loadTemplate, readTopology, type OriginHeaderSpec, type Topology } from './template';
 
 export const PROJECT_ROOT = path.join(__dirname, '..', '..');
 const CLOUD_ASSEMBLY_DIR = path.join(PROJECT_ROOT, 'cdk.out');
@@ -75,9 +77,10 @@ export function readLocalTopology(shortBaseUrl: string): Topology {
 }
 
 /** What the SDK in every local process needs to reach the emulators instead of AWS. */
-export function localAwsEnvironment(dynamoDbPort: number, ssmPort: number, sqsPort?: number): Record<string, string> {
+export function localAwsEnvironment(dynamoDbPort: number, ssmPort: number, standIns: { sqsPort?: number; kmsPort?: number } = {}): Record<string, string> {
   return {
-    ...(sqsPort ? { AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${sqsPort}` } : {}),
+    ...(standIns.sqsPort ? { AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${standIns.sqsPort}` } : {}),
+    ...(standIns.kmsPort ? { AWS_ENDPOINT_URL_KMS: `http://127.0.0.1:${standIns.kmsPort}` } : {}),
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -94,6 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     synthesize();
   }
   const topology = readLocalTopology(options.shortBaseUrl);
+  assertSameNode(topology.functions.values());
   const stopping: Array<() => unknown> = [];
   const stop = async () => {
     for (const step of stopping.reverse()) await step();
@@ -128,6 +132,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     const queues = new SqsStandIn(topology.queues, LOCAL_REGION, config.webhookTimeScale());
     const sqsPort = await queues.listen(0);
     stopping.push(() => queues.close());
+    // The template's keys (webhook secrets'), their material kept beside the tables they seal values in.
+    const kms = new KmsStandIn(topology.kmsKeys, LOCAL_REGION, options.inMemory ? undefined : path.join(dataDir, 'kms.json'));
+    const kmsPort = await kms.listen(0);
+    stopping.push(() => kms.close());
 
     const documents = DynamoDBDocumentClient.from(dynamo.client(), { marshallOptions: { removeUndefinedValues: true } });
     const keys = new DynamoKeyStore(documents, String(topology.outputs[StackOutputs.apiKeysTable]));
@@ -135,15 +143,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     const devApiKey = await ensureDevApiKey(directory, keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
 
     // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines). No CloudFront
-    // either: customer domains are checked with the resolver, LOCAL_HOSTS_FILE first (resolver-attachments.ts).
+    // either: customer domains are checked with the resolver, LOCAL_HOSTS_FILE first (resolver-attachments.ts), and their
+    // TXT challenges with LOCAL_DNS_TXT_FILE first (dns-txt-records.ts).
     const sharedEnvironment = {
-      ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort, sqsPort),
+      ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort, { sqsPort, kmsPort }),
       // Receivers on this machine a local run may deliver webhooks to, and the retry schedule's scale (README).
       ...(process.env.LOCAL_WEBHOOK_ALLOW ? { [EnvNames.localWebhookAllow]: process.env.LOCAL_WEBHOOK_ALLOW } : {}),
       ...(process.env.LOCAL_WEBHOOK_TIME_SCALE ? { [EnvNames.localWebhookTimeScale]: process.env.LOCAL_WEBHOOK_TIME_SCALE } : {}),
       POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true',
       [EnvNames.localDomains]: 'resolver',
       ...(process.env.LOCAL_HOSTS_FILE ? { [EnvNames.localHostsFile]: path.resolve(process.env.LOCAL_HOSTS_FILE) } : {}),
+      ...(process.env.LOCAL_DNS_TXT_FILE ? { [EnvNames.localDnsTxtFile]: path.resolve(process.env.LOCAL_DNS_TXT_FILE) } : {}),
     };
     // Subscription filters read their source function's log lines; destinations start first, sources then.
     const functions = new Map<string, LocalFunction>();
@@ -179,8 +189,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       stopping.push(() => reader.stop());
     }
 
-    const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge, ssm), new URL(options.shortBaseUrl).hostname);
-    const staticSite = topology.staticSite && new LocalStaticSite(topology.staticSite);
+    const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge.originHeaders, ssm), new URL(options.shortBaseUrl).hostname);
+    const staticSite = topology.staticSite && new LocalStaticSite(topology.staticSite, originHeaderValues(topology.staticSite.api.originHeaders, ssm));
     const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off', ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}) });
     await gateway.listen(options.port);
     stopping.push(() => gateway.close());
@@ -211,10 +221,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
   }
 }
 
-/** The values the customer domains' origin sends, read from the secrets' stand-ins as CloudFormation resolves them. */
-function originHeaderValues(edge: CustomerEdgeSpec, ssm: SsmStandIn): Record<string, string> {
+/** The values a distribution's origin sends, read from the secrets' stand-ins as CloudFormation resolves them. */
+function originHeaderValues(headers: readonly OriginHeaderSpec[], ssm: SsmStandIn): Record<string, string> {
   return Object.fromEntries(
-    edge.originHeaders.map((header) => {
+    headers.map((header) => {
       const stored = ssm.get(`${SECRETS_MANAGER_REFERENCE_PREFIX}${header.secretName}`) ?? '{}';
       return [header.name, String((JSON.parse(stored) as Record<string, unknown>)[header.jsonKey] ?? '')];
     }),

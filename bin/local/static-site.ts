@@ -3,7 +3,21 @@ import * as path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { FileBehaviorSpec, StaticSiteSpec } from './template';
 
-type ViewerRequestHandler = (event: { request: { method: string; uri: string; headers: Record<string, { value: string }> } }) => { uri: string } | { statusCode: number };
+type EdgeHeaders = Record<string, { value: string }>;
+type EdgeRequest = { method: string; uri: string; headers: EdgeHeaders };
+type EdgeResponse = { statusCode: number; headers?: EdgeHeaders; body?: { data?: string } | string };
+type ViewerRequestHandler = (event: { request: EdgeRequest }) => EdgeRequest | EdgeResponse;
+
+/**
+ * The dashboard's host on the local port: its distribution has no alias, and browsers and curl take any
+ * `*.localhost` name for this machine. Other hosts are the API's own URL and the short domain (or a customer's).
+ */
+export const LOCAL_DASHBOARD_HOSTNAME = 'dashboard.localhost';
+
+/** What the API behavior's origin gets, or the edge's own answer. */
+export type ApiBehaviorOutcome = { headers: Record<string, string> } | { response: { statusCode: number; headers: Record<string, string>; body: string } };
+
+const makeHandler = (code: string) => new Function(`${code}\nreturn handler;`)() as ViewerRequestHandler;
 
 /** What S3 stores as each file's Content-Type (BucketDeployment guesses it from the extension). */
 const CONTENT_TYPES: Record<string, string> = {
@@ -24,21 +38,49 @@ function patternRegExp(pattern: string): RegExp {
 }
 
 /**
- * Plays the dashboard's CloudFront behaviors on the local gateway: the first behavior whose pattern matches runs
- * the template's viewer-request function (the code CloudFront runs), the file comes from the deployment's staged
- * asset as S3 would serve it (403 for a missing key: the distribution may not list the bucket), with the headers
- * of the behavior's response headers policy.
+ * Plays the dashboard's CloudFront distribution on the local gateway. Its file behaviors, on every host (the
+ * dashboard at localhost's /app too): the first behavior whose pattern matches runs the template's viewer-request
+ * function (the code CloudFront runs), the file comes from the deployment's staged asset as S3 would serve it (403
+ * for a missing key: the distribution may not list the bucket), with the headers of the behavior's response headers
+ * policy. Its default behavior, the API, on the dashboard's host only: the template's viewer-request function, then
+ * the request as CloudFront forwards it (the viewer's address, the origin's headers).
  */
 export class LocalStaticSite {
   private readonly behaviors: Array<FileBehaviorSpec & { matches: RegExp; viewerRequest?: ViewerRequestHandler }>;
+  private readonly apiViewerRequest?: ViewerRequestHandler;
 
-  constructor(private readonly spec: StaticSiteSpec) {
+  /** `originHeaders`: the API origin's headers with their values (the origin secret), as CloudFormation resolves them. */
+  constructor(
+    private readonly spec: StaticSiteSpec,
+    private readonly originHeaders: Readonly<Record<string, string>> = {},
+  ) {
     if (!existsSync(spec.filesDir)) throw new Error(`the dashboard's files are not in ${spec.filesDir}: run cdk synth`);
     this.behaviors = spec.behaviors.map((behavior) => ({
       ...behavior,
       matches: patternRegExp(behavior.pathPattern),
-      ...(behavior.viewerRequestCode ? { viewerRequest: new Function(`${behavior.viewerRequestCode}\nreturn handler;`)() as ViewerRequestHandler } : {}),
+      ...(behavior.viewerRequestCode ? { viewerRequest: makeHandler(behavior.viewerRequestCode) } : {}),
     }));
+    if (spec.api.viewerRequestCode) this.apiViewerRequest = makeHandler(spec.api.viewerRequestCode);
+  }
+
+  servesHost(hostHeader: string | undefined): boolean {
+    return (hostHeader ?? '').replace(/:\d+$/, '').toLowerCase() === LOCAL_DASHBOARD_HOSTNAME;
+  }
+
+  /**
+   * A request the file behaviors left to the API, as its behavior passes it on: answered by the viewer-request
+   * function, or forwarded with the viewer's address in CloudFront-Viewer-Address (whatever the viewer sent in any
+   * CloudFront-Viewer-* header is not CloudFront's word, so it is dropped) and the origin's headers.
+   */
+  toApi(method: string, uri: string, headers: Record<string, string>, viewerAddress: string): ApiBehaviorOutcome {
+    const request: EdgeRequest = { method, uri, headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), { value }])) };
+    const result = this.apiViewerRequest ? this.apiViewerRequest({ request }) : request;
+    if ('statusCode' in result) {
+      const body = typeof result.body === 'string' ? result.body : (result.body?.data ?? '');
+      return { response: { statusCode: result.statusCode, headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, header]) => [name, header.value])), body } };
+    }
+    const forwarded = Object.entries(result.headers).filter(([name]) => !name.startsWith('cloudfront-viewer-'));
+    return { headers: { ...Object.fromEntries(forwarded.map(([name, header]) => [name, header.value])), 'cloudfront-viewer-address': viewerAddress, ...this.originHeaders } };
   }
 
   /** Answers the request when one of the site's behaviors takes its path; false leaves it to the API. */

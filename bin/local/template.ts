@@ -31,6 +31,8 @@ export interface FunctionSpec {
   exportName: string;
   environment: Record<string, string>;
   timeoutSeconds: number;
+  /** Lambda's runtime name, e.g. nodejs24.x. */
+  runtime: string;
 }
 
 export type Integration = { kind: 'lambda'; functionId: string } | { kind: 'mock'; statusCode: number; body: string };
@@ -99,7 +101,14 @@ export interface ScheduleSpec {
  */
 export interface CustomerEdgeSpec {
   functionCode: string;
-  originHeaders: Array<{ name: string; secretName: string; jsonKey: string }>;
+  originHeaders: OriginHeaderSpec[];
+}
+
+/** A header a distribution's origin adds to every request, its value read from a secret's JSON key. */
+export interface OriginHeaderSpec {
+  name: string;
+  secretName: string;
+  jsonKey: string;
 }
 
 /** An SQS queue: its visibility timeout and redrive policy. */
@@ -115,6 +124,8 @@ export interface QueueSourceSpec {
   queueId: string;
   batchSize: number;
   reportBatchItemFailures: boolean;
+  /** ScalingConfig's MaximumConcurrency: at most this many batches in flight at once. */
+  maxConcurrency?: number;
 }
 
 /** A Lambda event source mapping on a table's stream, with its filter patterns (JSON) and failure destination. */
@@ -138,6 +149,8 @@ export interface FileBehaviorSpec {
 /** The dashboard's files as CloudFront serves them: from a bucket a BucketDeployment fills from a cloud-assembly asset. */
 export interface StaticSiteSpec {
   behaviors: FileBehaviorSpec[];
+  /** Its default behavior, the API: the viewer-request code it runs and the headers its origin adds. */
+  api: { viewerRequestCode?: string; originHeaders: OriginHeaderSpec[] };
   /** The built files (the deployment's source asset, as staged in cdk.out). */
   filesDir: string;
   /** Where the deployment puts them in the bucket: `app/` */
@@ -149,6 +162,8 @@ export interface Topology {
   staticSite?: StaticSiteSpec;
   queues: QueueSpec[];
   queueSources: QueueSourceSpec[];
+  /** The KMS keys' logical ids (symmetric encryption keys, the only kind the template makes). */
+  kmsKeys: string[];
   streamSources: StreamSourceSpec[];
   schedules: ScheduleSpec[];
   customerEdge?: CustomerEdgeSpec;
@@ -235,6 +250,8 @@ export function createResolver(template: Template, names: LocalNames) {
     if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'Arn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}`;
     if (resource?.Type === 'AWS::DynamoDB::Table' && attribute === 'StreamArn') return `arn:aws:dynamodb:${names.region}:000000000000:table/${id}/stream/local`;
     if (resource?.Type === 'AWS::SQS::Queue' && attribute === 'Arn') return `arn:aws:sqs:${names.region}:000000000000:${id}`;
+    // The KMS stand-in reads the key's logical id off the end of its ARN.
+    if (resource?.Type === 'AWS::KMS::Key' && attribute === 'Arn') return `arn:aws:kms:${names.region}:000000000000:key/${id}`;
     return `${id}.${attribute}`;
   };
 
@@ -282,6 +299,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
       exportName,
       environment: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, String(value)])),
       timeoutSeconds: Number(resource.Properties?.Timeout ?? 3),
+      runtime: String(resource.Properties?.Runtime),
     });
   }
 
@@ -430,7 +448,14 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     const batchSize = Number(properties.BatchSize ?? 10);
     if (queueIds.has(sourceId)) {
       const responseTypes = (properties.FunctionResponseTypes ?? []) as string[];
-      queueSources.push({ functionId, queueId: sourceId, batchSize, reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures') });
+      const maxConcurrency = (properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;
+      queueSources.push({
+        functionId,
+        queueId: sourceId,
+        batchSize,
+        reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures'),
+        ...(maxConcurrency !== undefined ? { maxConcurrency: Number(maxConcurrency) } : {}),
+      });
     } else if (tableIds.has(sourceId)) {
       const filters = ((properties.FilterCriteria as { Filters?: Array<{ Pattern?: string }> } | undefined)?.Filters ?? []).map((filter) => JSON.parse(String(filter.Pattern)) as unknown);
       const onFailure = referencedId((properties.DestinationConfig as { OnFailure?: { Destination?: Json } } | undefined)?.OnFailure?.Destination);
@@ -445,12 +470,13 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
     }
   }
 
+  const kmsKeys = resourcesOfType(template, 'AWS::KMS::Key').map(([id]) => id);
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const customerEdge = readCustomerEdge(template);
   const staticSite = readStaticSite(template, cloudAssemblyDir);
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), queues, queueSources, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), queues, queueSources, kmsKeys, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
 }
 
 const RATE_UNITS_MS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };
@@ -494,20 +520,23 @@ export function responseHeadersOf(config: ResponseHeadersConfig | undefined): Re
  */
 function readStaticSite(template: Template, cloudAssemblyDir: string): StaticSiteSpec | undefined {
   for (const [, distribution] of resourcesOfType(template, 'AWS::CloudFront::Distribution')) {
-    type Behavior = { PathPattern?: string; TargetOriginId?: string; ResponseHeadersPolicyId?: Json; FunctionAssociations?: Array<{ EventType?: string; FunctionARN?: Json }> };
-    const config = distribution.Properties?.DistributionConfig as { CacheBehaviors?: Behavior[]; Origins?: Array<{ Id?: string; DomainName?: Json; OriginAccessControlId?: Json }> } | undefined;
+    type Behavior = { PathPattern?: string; TargetOriginId?: string; ResponseHeadersPolicyId?: Json; FunctionAssociations?: FunctionAssociation[] };
+    type Origin = { Id?: string; DomainName?: Json; OriginAccessControlId?: Json; OriginCustomHeaders?: OriginCustomHeader[] };
+    const config = distribution.Properties?.DistributionConfig as { DefaultCacheBehavior?: Behavior; CacheBehaviors?: Behavior[]; Origins?: Origin[] } | undefined;
     const bucketOrigins = new Map((config?.Origins ?? []).filter((origin) => origin.OriginAccessControlId !== undefined && origin.Id).map((origin) => [origin.Id as string, referencedId(origin.DomainName)]));
     const behaviors = (config?.CacheBehaviors ?? []).filter((behavior) => behavior.TargetOriginId && bucketOrigins.has(behavior.TargetOriginId));
     const bucketId = behaviors[0]?.TargetOriginId ? bucketOrigins.get(behaviors[0].TargetOriginId) : undefined;
     const deployment = resourcesOfType(template, 'Custom::CDKBucketDeployment').find(([, resource]) => referencedId(resource.Properties?.DestinationBucketName) === bucketId);
     const objectKey = (deployment?.[1].Properties?.SourceObjectKeys as Json[] | undefined)?.[0];
     if (!bucketId || !deployment || typeof objectKey !== 'string') continue;
+    const apiCode = viewerRequestCodeOf(template, config?.DefaultCacheBehavior?.FunctionAssociations);
+    const apiOrigin = config?.Origins?.find((origin) => origin.Id === config.DefaultCacheBehavior?.TargetOriginId);
     return {
+      api: { ...(apiCode === undefined ? {} : { viewerRequestCode: apiCode }), originHeaders: originHeadersOf(template, apiOrigin?.OriginCustomHeaders) },
       filesDir: path.join(cloudAssemblyDir, `asset.${objectKey.replace(/\.zip$/, '')}`),
       keyPrefix: String(deployment[1].Properties?.DestinationBucketKeyPrefix ?? ''),
       behaviors: behaviors.map((behavior) => {
-        const functionId = referencedId(behavior.FunctionAssociations?.find((association) => association.EventType === 'viewer-request')?.FunctionARN);
-        const code = functionId ? template.Resources[functionId]?.Properties?.FunctionCode : undefined;
+        const code = viewerRequestCodeOf(template, behavior.FunctionAssociations);
         const policyId = referencedId(behavior.ResponseHeadersPolicyId);
         const policy = policyId ? (template.Resources[policyId]?.Properties?.ResponseHeadersPolicyConfig as ResponseHeadersConfig | undefined) : undefined;
         return { pathPattern: String(behavior.PathPattern), ...(typeof code === 'string' ? { viewerRequestCode: code } : {}), headers: responseHeadersOf(policy) };
@@ -523,12 +552,25 @@ function readCustomerEdge(template: Template): CustomerEdgeSpec | undefined {
     return isObject(config) && config.ConnectionMode === 'tenant-only';
   });
   if (!distribution) return undefined;
-  const config = distribution[1].Properties?.DistributionConfig as { DefaultCacheBehavior?: { FunctionAssociations?: Array<{ EventType?: string; FunctionARN?: Json }> }; Origins?: Array<{ OriginCustomHeaders?: Array<{ HeaderName?: string; HeaderValue?: Json }> }> };
-  const association = config.DefaultCacheBehavior?.FunctionAssociations?.find((candidate) => candidate.EventType === 'viewer-request');
-  const functionId = referencedId(association?.FunctionARN);
-  const functionCode = functionId ? template.Resources[functionId]?.Properties?.FunctionCode : undefined;
-  if (typeof functionCode !== 'string') return undefined;
-  const originHeaders = (config.Origins?.[0]?.OriginCustomHeaders ?? []).flatMap((header) => {
+  const config = distribution[1].Properties?.DistributionConfig as { DefaultCacheBehavior?: { FunctionAssociations?: FunctionAssociation[] }; Origins?: Array<{ OriginCustomHeaders?: OriginCustomHeader[] }> };
+  const functionCode = viewerRequestCodeOf(template, config.DefaultCacheBehavior?.FunctionAssociations);
+  if (functionCode === undefined) return undefined;
+  return { functionCode, originHeaders: originHeadersOf(template, config.Origins?.[0]?.OriginCustomHeaders) };
+}
+
+type FunctionAssociation = { EventType?: string; FunctionARN?: Json };
+type OriginCustomHeader = { HeaderName?: string; HeaderValue?: Json };
+
+/** The code of a behavior's viewer-request CloudFront function, as CloudFront runs it. */
+function viewerRequestCodeOf(template: Template, associations: FunctionAssociation[] | undefined): string | undefined {
+  const functionId = referencedId(associations?.find((association) => association.EventType === 'viewer-request')?.FunctionARN);
+  const code = functionId ? template.Resources[functionId]?.Properties?.FunctionCode : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** An origin's custom headers whose values CloudFormation reads from a secret. */
+function originHeadersOf(template: Template, headers: OriginCustomHeader[] | undefined): OriginHeaderSpec[] {
+  return (headers ?? []).flatMap((header) => {
     // {{resolve:secretsmanager:<secret>:SecretString:<jsonKey>::}}, the secret named by its Ref.
     const secretId = referencedId(header.HeaderValue);
     const secret = secretId ? template.Resources[secretId] : undefined;
@@ -536,5 +578,4 @@ function readCustomerEdge(template: Template): CustomerEdgeSpec | undefined {
     if (!header.HeaderName || secret?.Type !== 'AWS::SecretsManager::Secret' || !jsonKey) return [];
     return [{ name: header.HeaderName.toLowerCase(), secretName: String(secret.Properties?.Name ?? secretId), jsonKey }];
   });
-  return { functionCode, originHeaders };
 }

@@ -5,7 +5,7 @@ import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
 import { DynamoDomainStore } from '../../functions/shared/adapters/dynamo-domain-store';
 import { asciiDomain } from '../../functions/shared/domain/domains/host-name';
-import { disableDomain, enableDomain } from '../../functions/shared/domain/domains/domain-takedown';
+import { disableDomain, enableDomain, releaseDomain } from '../../functions/shared/domain/domains/domain-takedown';
 import type { DomainRecord } from '../../functions/shared/domain/domains/custom-domain';
 import { DynamoUsageCounter } from '../../functions/shared/adapters/dynamo-usage-counter';
 import { ALIAS_PATTERN } from '../../functions/shared/domain/links/aliases';
@@ -187,8 +187,14 @@ export async function domainsList(target: OpsTarget, { values }: Parsed, print: 
 
 export async function domainsShow(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
   const name = domainName(positionals, 'domains show <domain>');
-  const record = await domainStore(target).find(name);
-  if (!record) throw new OpsError(`no domain ${name}`);
+  const store = domainStore(target);
+  const record = await store.find(name);
+  if (!record) {
+    const hold = await store.holdOf(name);
+    if (!hold) throw new OpsError(`no domain ${name}`);
+    print(`domain\t${name}\theld for ${hold.heldFor} until ${new Date(hold.heldUntilMs).toISOString()} (domains release ${name} ends it)`);
+    return;
+  }
   print(`domain\t${record.domain}`);
   print(`owner\t${record.owner}`);
   print(`status\t${record.status}${record.statusReason ? `\t(${record.statusReason})` : ''}`);
@@ -211,4 +217,18 @@ export async function domainsEnable(target: OpsTarget, { positionals }: Parsed, 
   const record = await enableDomain(name, Date.now(), domainStore(target));
   if (!record) throw new OpsError(`no domain ${name}`);
   print(`${name} is ${record.status} again`);
+}
+
+const RELEASED = {
+  claimRemoved: 'its claim is removed (links deleted and tenant removed in the background); anyone may claim it now',
+  holdEnded: 'its hold for the former owner ended; anyone may claim it now',
+} as const;
+
+/** Frees a name (issue 27): a former owner's hold, a takedown, a squatted or failed claim. */
+export async function domainsRelease(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
+  const name = domainName(positionals, 'domains release <domain>');
+  const released = await releaseDomain(name, Date.now(), domainStore(target));
+  if (released === 'nothing') throw new OpsError(`no claim or hold on ${name}`);
+  if (released === 'changed') throw new OpsError(`${name} changed while it was read: run the command again`);
+  print(`${name} is released: ${RELEASED[released]}`);
 }

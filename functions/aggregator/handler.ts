@@ -2,8 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { countClicks } from '../shared/domain/analytics/click-counts';
 import { clickInLogLine } from '../shared/domain/analytics/click-lines';
-import { clickEventsOf } from '../shared/domain/webhooks/account-events';
-import { queueEvents } from '../shared/domain/webhooks/event-fanout';
+import { ClickFanout } from '../shared/domain/webhooks/click-fanout';
 import { decodeLogDelivery, deliveryId } from '../shared/http/log-delivery';
 import { MetricName } from '../shared/metric-names';
 import { count, logger, metrics, publishMetrics } from '../shared/observability';
@@ -14,12 +13,12 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 const stats = clickStats();
 const links = linkStore();
 const flags = flagSource();
-const webhooks = { webhooks: webhookStore(), queue: deliveryQueue() };
+const fanout = new ClickFanout({ ownerOf: (key) => links.ownerOf(key), webhooks: webhookStore(), queue: deliveryQueue() });
 
 /**
  * The redirect's click lines, delivered in batches by the log group's subscription filter: summed per (link, day,
  * dimension) and added exactly once per delivery, then each click queued as link.clicked for the owners'
- * webhooks. A failure throws, so the delivery is retried (and, past the retries, kept in the dead-letter queue);
+ * webhooks (accounts that take none cost nothing: see click-fanout.ts). A failure throws, so the delivery is retried (and, past the retries, kept in the dead-letter queue);
  * parts already applied are not applied again, and events already queued are queued again with the same ids.
  */
 async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> {
@@ -34,8 +33,7 @@ async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> 
   // How long the oldest click of the batch waited to be counted: the delivery-lag alarm watches its maximum.
   metrics.addMetric(MetricName.clickDeliveryLag, MetricUnit.Milliseconds, nowMs - Math.min(...clicks.map((click) => Date.parse(click.at))));
   if ((await flags.current()).webhooks) {
-    const events = await clickEventsOf(clicks, id, (key) => links.ownerOf(key));
-    count(MetricName.webhookEventsQueued, await queueEvents(events, webhooks, nowMs));
+    count(MetricName.webhookEventsQueued, await fanout.queue(clicks, id, nowMs));
   }
 }
 

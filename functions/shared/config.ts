@@ -53,10 +53,12 @@ export const EnvNames = {
   connectionGroupId: 'CONNECTION_GROUP_ID',
   routingEndpoint: 'ROUTING_ENDPOINT',
   localHostsFile: 'LOCAL_HOSTS_FILE',
+  localDnsTxtFile: 'LOCAL_DNS_TXT_FILE',
   localDomains: 'LOCAL_DOMAINS',
   webhooksTable: 'WEBHOOKS_TABLE',
   accountsTable: 'ACCOUNTS_TABLE',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
+  webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
   localWebhookTimeScale: 'LOCAL_WEBHOOK_TIME_SCALE',
 } as const;
@@ -84,7 +86,10 @@ export const config = {
   /** Set by the local stack: domains are checked with the resolver instead of CloudFront (see local-attachments.ts). */
   localDomains: () => optional(EnvNames.localDomains) === 'resolver',
   localHostsFile: () => optional(EnvNames.localHostsFile),
+  /** A local run's TXT records (`name value` lines), read before DNS; never set on AWS. */
+  localDnsTxtFile: () => optional(EnvNames.localDnsTxtFile),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
+  webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),
   /** A local run's factor on every webhook wait (tests: 0.001); 1 otherwise. */

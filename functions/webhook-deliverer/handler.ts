@@ -7,7 +7,7 @@ import type { DeliveryTask } from '../shared/domain/webhooks/delivery';
 import { deliverTasks, type DeliveryDeps } from '../shared/domain/webhooks/webhook-delivery';
 import { MetricName } from '../shared/metric-names';
 import { count, logger, publishMetrics } from '../shared/observability';
-import { deliveryQueue, localReceivers, webhookStore } from '../shared/webhook-wiring';
+import { deliveryQueue, localReceivers, secretSealer, webhookStore } from '../shared/webhook-wiring';
 import { linkStore, shortBaseUrlReader } from '../shared/wiring';
 
 const receivers = localReceivers();
@@ -16,12 +16,12 @@ const links = linkStore();
 const deps: DeliveryDeps = {
   webhooks: webhookStore(),
   queue: deliveryQueue(),
+  secrets: secretSealer(),
   findLink: (key) => links.find(key),
   shortBaseUrl: shortBaseUrlReader(),
   send: (url, headers, body) => sendWebhook(url, headers, body, { localReceivers: receivers, ...(hostsFile ? { hostsFile } : {}) }),
   timeScale: config.webhookTimeScale(),
   random: Math.random,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   now: Date.now,
 };
 

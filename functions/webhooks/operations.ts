@@ -45,7 +45,9 @@ export const OPERATIONS: Record<string, Operation<WebhooksApi>> = {
     await removeWebhook(id(event), context(admission, api), api.deps);
     return noContent();
   },
-  'POST /v2/webhooks/{id}/rotate-secret': async (event, admission, api) => json(200, await rotateSecret(id(event), context(admission, api), api.deps)),
+  // Its body is optional: a rotation with nothing to say keeps the previous secret its 24 hours.
+  'POST /v2/webhooks/{id}/rotate-secret': async (event, admission, api) =>
+    json(200, await rotateSecret(id(event), event.body ? readJsonObject(event, MAX_BODY_BYTES.patch) : {}, context(admission, api), api.deps)),
   'POST /v2/webhooks/{id}/test': async (event, admission, api) => json(202, await testWebhook(id(event), context(admission, api), api.deps)),
   'GET /v2/webhooks/{id}/deliveries': async (event, admission, api) =>
     json(200, await listDeliveries(id(event), event.queryStringParameters, context(admission, api), api.deps)),

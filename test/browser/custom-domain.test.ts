@@ -1,14 +1,15 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
 import { startDestination } from '../support/destination-server';
 import { baseUrl, createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
+import { publishDnsRecords } from '../support/local-dns';
 
 /**
  * Issue 17's flow in a real browser, as a user tries it with one hosts line: a customer's domain that resolves to
- * this machine (Chromium's resolver rule stands in for /etc/hosts, the stack's LOCAL_HOSTS_FILE for the service's
- * check), a password link on it (its form, CSRF cookie and post all on the customer's host) and its root.
+ * this machine (Chromium's resolver rule stands in for /etc/hosts, the stack's LOCAL_HOSTS_FILE and
+ * LOCAL_DNS_TXT_FILE for the service's check), a password link on it (its form, CSRF cookie and post all on the customer's host) and its root.
  */
 const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
 const DESTINATION_HOST = 'destination.example.com';
@@ -26,8 +27,8 @@ beforeAll(async () => {
   browser = await launchChromium([DESTINATION_HOST, CUSTOM_DOMAIN]);
 
   ({ apiKey } = await createApiKey('PRO'));
-  appendFileSync(process.env.LOCAL_HOSTS_FILE as string, `127.0.0.1 ${CUSTOM_DOMAIN}\n`);
-  await http('POST', '/v2/domains', { headers: jsonHeaders(apiKey), body: { domain: CUSTOM_DOMAIN } });
+  publishDnsRecords((await http('POST', '/v2/domains', { headers: jsonHeaders(apiKey), body: { domain: CUSTOM_DOMAIN } })).json());
+  await http('POST', `/v2/domains/${CUSTOM_DOMAIN}/verify`, { headers: jsonHeaders(apiKey) });
   await eventually(async () => {
     const { status } = (await http('GET', `/v2/domains/${CUSTOM_DOMAIN}`, { headers: jsonHeaders(apiKey) })).json<{ status: string }>();
     if (status !== 'active') throw new Error(`${CUSTOM_DOMAIN} is ${status}`);

@@ -4,12 +4,15 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { OwnMessages, VisitorMessages } from '../../functions/shared/domain/messages';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { baseUrl, createApiKey, dynamo, eventually, http, jsonHeaders, setFlag, stackOutput, type HttpResult } from '../support/local-stack';
+import { checkDueNow, publishDnsRecords } from '../support/local-dns';
 import { ops } from '../support/ops-cli';
+import { receiverPorts, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Issue 17 end to end: customers' domains through the API, the scheduler, the local edge and the redirect. Names
- * resolve to this machine through the stack's LOCAL_HOSTS_FILE (the test adds lines to it); the domain worker
- * runs every second here; visitors' copies of a domain live 5 s.
+ * resolve to this machine through the stack's LOCAL_HOSTS_FILE and claims publish their TXT records in its
+ * LOCAL_DNS_TXT_FILE (the test adds lines to both); the domain worker runs every second here; visitors' copies of a
+ * domain live 5 s.
  */
 const run = Date.now().toString(36);
 let sequence = 0;
@@ -23,9 +26,12 @@ const api = (apiKey: string, method: string, path: string, body?: object) => htt
 /** A visitor on a customer's host: the Host header picks the domain, as CloudFront's tenant does. */
 const visit = (host: string, path: string, method = 'GET') => http(method, path, { headers: { host } });
 
+/** Claims the name, publishes what the claim asks for and checks it (the schedule may have checked it just before). */
 async function activeDomain(apiKey: string, name = freshName()): Promise<string> {
-  pointAtThisMachine(name);
-  expect((await api(apiKey, 'POST', '/v2/domains', { domain: name })).status).toBe(201);
+  const created = await api(apiKey, 'POST', '/v2/domains', { domain: name });
+  expect(created.status).toBe(201);
+  publishDnsRecords(created.json());
+  await api(apiKey, 'POST', `/v2/domains/${name}/verify`);
   await eventually(async () => expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active' }));
   return name;
 }
@@ -38,7 +44,7 @@ function expectBadRequest(answer: HttpResult, path: string, method: string, mess
 }
 
 describe('domains as a resource of the account', () => {
-  it('are added pending with their DNS record, listed, shown, and become active once they resolve here', async () => {
+  it('are added pending with their DNS records, listed, shown, and become active once both are published', async () => {
     const { apiKey } = await createApiKey('PRO');
     const name = freshName();
     const created = await api(apiKey, 'POST', '/v2/domains', { domain: name.toUpperCase() });
@@ -47,7 +53,10 @@ describe('domains as a resource of the account', () => {
       domain: name,
       status: 'pending',
       isDefault: false,
-      dnsRecords: [{ type: 'A', name, value: '127.0.0.1' }],
+      dnsRecords: [
+        { type: 'TXT', name: `_shortener-challenge.${name}`, value: expect.stringMatching(/^shortener-verification=[0-9a-f]{32}$/) },
+        { type: 'A', name, value: '127.0.0.1' },
+      ],
       rootUrl: null,
       notFoundUrl: null,
       expiredUrl: null,
@@ -55,13 +64,22 @@ describe('domains as a resource of the account', () => {
       verifiedAt: null,
       statusReason: expect.any(String),
     });
-    // The scheduler checks it (every second here) and says why it is not active yet.
-    await eventually(async () => expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'pending', statusReason: expect.stringContaining('does not resolve yet') }), 20_000);
+    // The scheduler checks it (every second here) and says why it is not active yet: first of all, its TXT record.
+    await eventually(async () => expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'pending', statusReason: expect.stringContaining(`The TXT record _shortener-challenge.${name} does not hold`) }), 20_000);
     expect((await api(apiKey, 'GET', '/v2/domains')).json()).toEqual({ domains: [expect.objectContaining({ domain: name })] });
+    // The name resolving here (a former owner's record left behind) is not enough.
     pointAtThisMachine(name);
-    const verified = await api(apiKey, 'POST', `/v2/domains/${name}/verify`);
-    expect(verified.status).toBe(200);
-    expect(verified.json()).toMatchObject({ status: 'active', verifiedAt: expect.any(String), statusReason: null });
+    expect((await api(apiKey, 'POST', `/v2/domains/${name}/verify`)).json()).toMatchObject({ status: 'pending', statusReason: expect.stringContaining('TXT') });
+    publishDnsRecords(created.json(), ['TXT']);
+    // Checks on request: once a minute per domain, in the per-minute limit's shape with Retry-After.
+    const tooSoon = await api(apiKey, 'POST', `/v2/domains/${name}/verify`);
+    expect([tooSoon.status, tooSoon.json()]).toEqual([429, { statusCode: 429, message: 'Rate limit exceeded. Try again in the next minute.', error: 'Too Many Requests', retryAfter: expect.any(Number) }]);
+    expect(Number(tooSoon.headers['retry-after'])).toBe(tooSoon.json<{ retryAfter: number }>().retryAfter);
+    expect(tooSoon.json<{ retryAfter: number }>().retryAfter).toBeGreaterThan(0);
+    expect(tooSoon.json<{ retryAfter: number }>().retryAfter).toBeLessThanOrEqual(60);
+    // The schedule checks it again within 5 minutes: now, here.
+    await checkDueNow(name);
+    await eventually(async () => expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active', verifiedAt: expect.any(String), statusReason: null }), 20_000);
   });
 
   it('refuse names that are not a public host of the caller\'s own, naming domain', async () => {
@@ -127,9 +145,9 @@ describe('links on custom domains', () => {
   it('are refused on a pending domain and accepted once it resolves, at https://<domain>/<code>', async () => {
     const { apiKey } = await createApiKey('PRO');
     const name = freshName();
-    await api(apiKey, 'POST', '/v2/domains', { domain: name });
+    const created = await api(apiKey, 'POST', '/v2/domains', { domain: name });
     expectBadRequest(await shorten(apiKey, { url: 'https://example.com/', domain: name }), '/v2/shorten', 'POST', OwnMessages.domainNotUsable(name));
-    pointAtThisMachine(name);
+    publishDnsRecords(created.json());
     // The schedule may have checked the name before it resolved (next check in 5 minutes): the owner asks again.
     await api(apiKey, 'POST', `/v2/domains/${name}/verify`);
     await eventually(async () => expect((await shorten(apiKey, { url: 'https://example.com/landing', alias: 'promo', domain: name })).json()).toMatchObject({ shortUrl: `https://${name}/promo` }), 20_000);
@@ -222,7 +240,21 @@ describe('links on custom domains', () => {
     await eventually(async () => expect((await visit(name, '/promo')).status).toBe(302));
   });
 
-  it('stop serving when their domain is deleted, become deleted in the background, and the name is free again', async () => {
+  it('cannot be freed from a takedown by their owner: DELETE is 409 and the name stays blocked until an operator releases it', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const other = await createApiKey('PRO');
+    const name = await activeDomain(apiKey);
+    expect((await ops('domains', 'disable', name, '--reason', 'phishing reports')).code).toBe(0);
+    const refused = await api(apiKey, 'DELETE', `/v2/domains/${name}`);
+    expect([refused.status, refused.json()]).toEqual([409, { statusCode: 409, message: OwnMessages.domainDisabled, error: 'Conflict' }]);
+    for (const key of [apiKey, other.apiKey]) expect((await api(key, 'POST', '/v2/domains', { domain: name })).status).toBe(409);
+    expect((await api(apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'disabled' });
+    const released = await ops('domains', 'release', name);
+    expect([released.code, released.stdout]).toEqual([0, expect.stringContaining(`${name} is released`)]);
+    expect((await api(other.apiKey, 'POST', '/v2/domains', { domain: name })).status).toBe(201);
+  });
+
+  it('stop serving when their domain is deleted, become deleted in the background, and the name is held for its owner', async () => {
     const { apiKey } = await createApiKey('PRO');
     const name = await activeDomain(apiKey);
     const codes: string[] = [];
@@ -236,13 +268,80 @@ describe('links on custom domains', () => {
       expect(links.map((link) => link.status)).toEqual(['deleted', 'deleted', 'deleted']);
     });
     expect((await api(apiKey, 'GET', `/v2/links/${codes[0]}/stats?domain=${name}`)).status).toBe(200);
-    // Whoever claims the name next cannot re-point the old campaign's printed links: their codes stay taken there.
+    // Held for its former owner for 7 days: anyone else's claim is refused, and the hold shows to operators.
     const other = await createApiKey('PRO');
-    expect((await api(other.apiKey, 'POST', '/v2/domains', { domain: name })).status).toBe(201);
+    const held = await api(other.apiKey, 'POST', '/v2/domains', { domain: name });
+    expect([held.status, held.json()]).toEqual([409, { statusCode: 409, message: 'This domain is already in use', error: 'Conflict' }]);
+    expect((await ops('domains', 'show', name)).stdout).toContain('held for');
+    expect((await ops('domains', 'release', name)).stdout).toContain('its hold for the former owner ended');
+    // Whoever claims the name next proves it with a TXT record of their own (the former owner's proves nothing now),
+    // and cannot re-point the old campaign's printed links: their codes stay taken there (and answer as codes the new
+    // owner never made: the next test).
+    const reclaimed = await api(other.apiKey, 'POST', '/v2/domains', { domain: name });
+    expect(reclaimed.status).toBe(201);
+    expect((await api(other.apiKey, 'POST', `/v2/domains/${name}/verify`)).json()).toMatchObject({ status: 'pending', statusReason: expect.stringContaining('TXT') });
+    publishDnsRecords(reclaimed.json(), ['TXT']);
+    await checkDueNow(name);
     await eventually(async () => expect((await api(other.apiKey, 'GET', `/v2/domains/${name}`)).json()).toMatchObject({ status: 'active' }));
     expect((await shorten(other.apiKey, { url: 'https://attacker.example.com/', alias: codes[0], domain: name })).json()).toMatchObject({ message: 'Alias is already taken' });
-    // (Within the 5 s the redirect keeps what it read about the name: absent, just before.)
-    await eventually(async () => expect((await visit(name, `/${codes[0]}`)).status).toBe(410));
+  });
+
+  it('carry nothing of a former owner once another account claims the name: 404 for its visitors and for the former owner, no click to its webhooks', async () => {
+    const [former, next] = [await createApiKey('PRO'), await createApiKey('PRO')];
+    const receiver = new WebhookReceiver(receiverPorts()[1] as number);
+    await receiver.start();
+    try {
+      const clicksOn = (path: string) => receiver.on(path).filter((delivery) => delivery.event.type === 'link.clicked');
+      for (const [apiKey, path] of [[former.apiKey, '/former'], [next.apiKey, '/next']] as const) {
+        expect((await api(apiKey, 'POST', '/v2/webhooks', { url: receiver.url(path), events: ['link.clicked'] })).status).toBe(201);
+      }
+      const name = await activeDomain(former.apiKey);
+      const old = [`old-${run}`, `ended-${run}`];
+      expect((await shorten(former.apiKey, { url: 'https://former.example.com/', alias: old[0], domain: name })).status).toBe(201);
+      expect((await shorten(former.apiKey, { url: 'https://former.example.com/ended', alias: old[1], domain: name, expiredUrl: 'https://former.example.com/over' })).status).toBe(201);
+      // The former owner's webhook works: one click, one event.
+      expect((await visit(name, `/${old[0]}`)).status).toBe(302);
+      await eventually(async () => expect(clicksOn('/former')).toHaveLength(1), 20_000);
+
+      expect((await api(former.apiKey, 'DELETE', `/v2/domains/${name}`)).status).toBe(204);
+      // Held for the former owner for 7 days, unless an operator releases it.
+      expect((await ops('domains', 'release', name)).code).toBe(0);
+      await activeDomain(next.apiKey, name);
+      const fresh = `new-${run}`;
+      expect((await shorten(next.apiKey, { url: 'https://next.example.com/', alias: fresh, domain: name })).status).toBe(201);
+
+      await eventually(async () => expect((await visit(name, `/${fresh}`)).headers.location).toBe('https://next.example.com/'));
+      for (const code of old) expect((await visit(name, `/${code}`)).status).toBe(404);
+      // Nor can the former owner reach them through the name it no longer holds, nor the new owner through its own.
+      for (const [apiKey, code] of [[former.apiKey, old[0]], [former.apiKey, old[1]], [next.apiKey, old[0]]] as const) {
+        for (const [method, path, body] of [
+          ['GET', `/v2/links/${code}?domain=${name}`],
+          ['GET', `/v2/links/${code}/stats?domain=${name}`],
+          ['PATCH', `/v2/links/${code}?domain=${name}`, { url: 'https://elsewhere.example.com/' }],
+          ['DELETE', `/v2/links/${code}?domain=${name}`],
+        ] as const) {
+          const answer = await api(apiKey, method, path, body);
+          expect([method, path, answer.status, answer.json()]).toEqual([method, path, 404, { statusCode: 404, message: 'Link not found', error: 'Not Found' }]);
+        }
+      }
+      // The new owner's visitors' clicks are the new owner's alone: once its webhook has heard of a click made after
+      // the visits of the old codes, the former owner's has still heard of its own first one only.
+      expect((await visit(name, `/${fresh}`)).status).toBe(302);
+      await eventually(async () => expect(clicksOn('/next').map((delivery) => delivery.event.data.code)).toEqual([fresh, fresh]), 20_000);
+      expect(clicksOn('/former')).toHaveLength(1);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('leave a removed name to its former owner, who may claim it again at once with a new TXT value', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const name = await activeDomain(apiKey);
+    const before = (await api(apiKey, 'GET', `/v2/domains/${name}`)).json<{ dnsRecords: Array<{ value: string }> }>().dnsRecords[0]?.value;
+    expect((await api(apiKey, 'DELETE', `/v2/domains/${name}`)).status).toBe(204);
+    const again = await api(apiKey, 'POST', '/v2/domains', { domain: name });
+    expect(again.status).toBe(201);
+    expect(again.json<{ dnsRecords: Array<{ value: string }> }>().dnsRecords[0]?.value).not.toBe(before);
   });
 
   it('leave links stored before domains existed working: read, managed and visited with no migration', async () => {

@@ -1,10 +1,7 @@
-import { GetParameterCommand } from '@aws-sdk/client-ssm';
-import { EnvNames } from '../../functions/shared/config';
 import { Messages, VisitorMessages } from '../../functions/shared/domain/messages';
 import { RATE_LIMITS } from '../../functions/shared/domain/limits/rate-limits';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer';
-import { readLocalTopology } from '../../bin/local/stack';
-import { baseUrl, clearOfWindowEdge, devApiKey, http, jsonHeaders, ssm, uniqueLoopbackAddress } from '../support/local-stack';
+import { clearOfWindowEdge, devApiKey, http, jsonHeaders, originSecret, uniqueLoopbackAddress } from '../support/local-stack';
 
 /** Issue 9's findings, each replayed against the local stack. */
 
@@ -84,14 +81,6 @@ describe('password attempts', () => {
       body: new URLSearchParams({ password, csrf }).toString(),
       localAddress,
     });
-  }
-
-  async function originSecret(): Promise<string> {
-    const redirect = [...readLocalTopology(baseUrl()).functions.values()].find((fn) => fn.environment[EnvNames.originVerifyParameter]);
-    const name = redirect?.environment[EnvNames.originVerifyParameter] ?? '';
-    const { Parameter } = await ssm().send(new GetParameterCommand({ Name: name, WithDecryption: true }));
-    // Stored as {"current": "..."} (a rotation adds "previous"); CloudFront sends the current one.
-    return (JSON.parse(Parameter?.Value ?? '{}') as { current: string }).current;
   }
 
   it('ignore a forged CloudFront-Viewer-Address: 25 posts with 25 addresses from one client are limited like one', async () => {

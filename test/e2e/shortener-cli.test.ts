@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { accountDirectory, baseUrl, createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
+import { publishDnsRecords } from '../support/local-dns';
 import { receiverPorts, verify, WebhookReceiver, type Received } from '../support/webhook-receiver';
 import { OwnMessages } from '../../functions/shared/domain/messages';
 
@@ -226,9 +227,11 @@ describe('npm run shortener -- domains', () => {
     expect(added.code).toBe(0);
     expect(added.stdout).toContain(`${name}\tpending`);
     expect(added.stdout).toContain(`create: A ${name} → 127.0.0.1`);
+    const challenge = new RegExp(`create: TXT (_shortener-challenge\\.${name.replaceAll('.', '\\.')}) → (shortener-verification=[0-9a-f]{32})`).exec(added.stdout);
+    expect(challenge).not.toBeNull();
     expect((await shortener(['domains', 'list', '--json'], apiKey)).stdout).toContain(`"domain": "${name}"`);
 
-    appendFileSync(process.env.LOCAL_HOSTS_FILE as string, `127.0.0.1 ${name}\n`);
+    publishDnsRecords({ dnsRecords: [{ type: 'TXT', name: String(challenge?.[1]), value: String(challenge?.[2]) }, { type: 'A', name, value: '127.0.0.1' }] });
     const verified = await shortener(['domains', 'verify', name], apiKey);
     expect([verified.code, verified.stdout.trim()]).toEqual([0, `${name}\tactive`]);
     expect((await shortener(['domains', 'add', name], apiKey)).stderr.trim()).toBe('This domain is already in use (409)');

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { OwnMessages } from '../../functions/shared/domain/messages';
 import { SUBSCRIBABLE_EVENTS } from '../../functions/shared/domain/webhooks/webhook';
 import { clickEventDataBody, linkViewBody, quotaEventDataBody, testEventDataBody } from '../../functions/shared/http/openapi/response-bodies';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { createApiKey, dynamo, eventually, http, jsonHeaders, setFlag, stackOutput, type HttpResult } from '../support/local-stack';
 import { ops } from '../support/ops-cli';
@@ -68,6 +68,7 @@ describe('webhooks as a resource of the account', () => {
       enabled: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      droppedEvents: 0,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
     });
     const { secret: _secret, ...view } = body;
@@ -339,6 +340,33 @@ describe('delivery', () => {
     expect(after.signature.split(' ')).toHaveLength(1);
     verify(newSecret, after);
     expect(() => verify(oldSecret, after)).toThrow();
+  });
+
+  it('keeps secrets sealed in the table: no whsec_ at rest, and deliveries still signed with them (issue 27)', async () => {
+    const { apiKey, owner } = await createApiKey('PRO');
+    const path = freshPath('sealed');
+    const { id, secret: first } = await webhook(apiKey, path, ['link.created']);
+    const { secret } = (await api(apiKey, 'POST', `/v2/webhooks/${id}/rotate-secret`)).json() as { secret: string };
+    const { Item } = await dynamo().send(new GetCommand({ TableName: stackOutput(StackOutputs.webhooksTable), Key: { pk: `owner#${owner}`, sk: `wh#${id}` }, ConsistentRead: true }));
+    const raw = JSON.stringify(Item);
+    expect(Item).toMatchObject({ secret: expect.stringMatching(/^kms1\./), previousSecret: { secret: expect.stringMatching(/^kms1\./) } });
+    for (const plain of ['whsec_', secret.slice(6, 30), first.slice(6, 30)]) expect(raw).not.toContain(plain);
+    await api(apiKey, 'POST', `/v2/webhooks/${id}/test`);
+    verify(first, await one(path, 'webhook.test', secret));
+  });
+
+  it('signs with the new secret only after a rotation that expires the previous one (issue 27)', async () => {
+    const { apiKey } = await createApiKey('PRO');
+    const path = freshPath('expire-previous');
+    const { id, secret: leaked } = await webhook(apiKey, path, ['link.created']);
+    expectBadRequest(await api(apiKey, 'POST', `/v2/webhooks/${id}/rotate-secret`, { expirePrevious: 'now' }), OwnMessages.webhookExpirePrevious);
+    const rotated = await api(apiKey, 'POST', `/v2/webhooks/${id}/rotate-secret`, { expirePrevious: true });
+    expect(rotated.status).toBe(200);
+    const { secret } = rotated.json() as { secret: string };
+    await api(apiKey, 'POST', `/v2/webhooks/${id}/test`);
+    const delivery = await one(path, 'webhook.test', secret);
+    expect(delivery.signature.split(' ')).toHaveLength(1);
+    expect(() => verify(leaked, delivery)).toThrow();
   });
 
   it('stops delivering to a deleted webhook, retries included', async () => {

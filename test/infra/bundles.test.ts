@@ -7,7 +7,9 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { readTopology, type Template as TemplateJson } from '../../bin/local/template';
 import { BESIDE_THE_BUNDLE } from '../../functions/shared/config';
 import { buildStack } from './app-factory';
-import { dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
+import { WEBHOOK_DELIVERER_MAX_CONCURRENCY } from '../../lib/capacity';
+import { dashboardApiPathsCode, dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../web/content-security-policy';
 
 /**
@@ -52,9 +54,9 @@ describe('the local stack plays the webhooks\' queues and streams from the templ
   const idOf = (service: string) => functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === service)?.logicalId;
   const deliveries = topology.queues.find((queue) => queue.id.startsWith('WebhooksDeliveries'));
 
-  it('the delivery queue, its redrive policy and its consumer', () => {
+  it('the delivery queue, its redrive policy and its consumer, with its maximum concurrency for the local poller', () => {
     expect(deliveries).toEqual({ id: expect.any(String), visibilityTimeoutSeconds: 180, deadLetter: { queueId: expect.stringMatching(/^WebhooksDeliveryDeadLetters/), maxReceiveCount: 5 } });
-    expect(topology.queueSources).toEqual([{ functionId: idOf('webhook-deliverer'), queueId: deliveries?.id, batchSize: 10, reportBatchItemFailures: true }]);
+    expect(topology.queueSources).toEqual([{ functionId: idOf('webhook-deliverer'), queueId: deliveries?.id, batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_DELIVERER_MAX_CONCURRENCY }]);
     // The queue's Ref is its URL, as on AWS: the functions send to it by that.
     expect(functions.find((fn) => fn.logicalId === idOf('webhook-events'))?.environment.DELIVERY_QUEUE_URL).toBe(`https://sqs.us-east-1.amazonaws.com/000000000000/${deliveries?.id ?? ''}`);
   });
@@ -147,6 +149,11 @@ describe('the local stack serves the dashboard as its distribution does, from th
     for (const behavior of site?.behaviors ?? []) {
       expect(behavior.headers).toMatchObject({ 'content-security-policy': DASHBOARD_CONTENT_SECURITY_POLICY, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
     }
+  });
+
+  it('its API behavior: the function that closes the host, and the origin secret its origin sends (issue 27)', () => {
+    expect(site?.api.viewerRequestCode).toBe(dashboardApiPathsCode());
+    expect(site?.api.originHeaders).toEqual([{ name: ORIGIN_VERIFY_HEADER, secretName: 'shortener-dev-origin-verify', jsonKey: 'current' }]);
   });
 
   it('the files the deployment copies: the built page and its assets, under app/', () => {

@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../functions/shared/http/routes';
 import { STRICT_TRANSPORT_SECURITY } from '../../functions/shared/http/headers';
 import { MAX_BATCH_ITEMS } from '../../functions/shared/domain/links/batch-request';
-import { ACCOUNT_RATE_LIMIT, BATCH_FUNCTION, hashingSeconds, METHOD_THROTTLES, PASSWORD_HASH_CPU_MS, methodThrottle, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS } from '../../lib/capacity';
+import { ACCOUNT_RATE_LIMIT, BATCH_FUNCTION, hashingSeconds, METHOD_THROTTLES, PASSWORD_HASH_CPU_MS, methodThrottle, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS, WEBHOOK_DELIVERER_MAX_CONCURRENCY } from '../../lib/capacity';
 import { buildStack } from './app-factory';
 
 /** Issue 16: a viral link cannot starve the API, no visitor address is kept, the account's settings once. */
@@ -49,11 +49,20 @@ describe('capacity: each kind of traffic has its own ceiling', () => {
     expect(functionOf('redirect').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.redirect);
     expect(functionOf('authorizer').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.authorizer);
     // The pool left to everything else stays well above the 100 AWS requires unreserved.
-    expect(1000 - RESERVED_CONCURRENCY.redirect - RESERVED_CONCURRENCY.authorizer).toBeGreaterThanOrEqual(500);
+    expect(1000 - RESERVED_CONCURRENCY.redirect - RESERVED_CONCURRENCY.authorizer - RESERVED_CONCURRENCY.webhookRouter).toBeGreaterThanOrEqual(500);
+  });
+
+  it('bounds the webhook router and deliverer, so slow endpoints and a stream of clicks cannot take the pool (issue 27)', () => {
+    expect(functionOf('webhook-events').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.webhookRouter);
+    const delivererId = Object.keys(dev.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { POWERTOOLS_SERVICE_NAME: 'webhook-deliverer' } } } }))[0];
+    const [mapping] = Object.values(dev.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: delivererId } } }));
+    expect(mapping?.Properties.ScalingConfig).toEqual({ MaximumConcurrency: WEBHOOK_DELIVERER_MAX_CONCURRENCY });
+    // What both can hold at worst still leaves the API's functions most of the unreserved pool.
+    expect(1000 - RESERVED_CONCURRENCY.redirect - RESERVED_CONCURRENCY.authorizer - RESERVED_CONCURRENCY.webhookRouter - WEBHOOK_DELIVERER_MAX_CONCURRENCY).toBeGreaterThanOrEqual(500);
   });
 
   it('lets an operator on a small account drop the reservations', () => {
-    const small = Template.fromStack(buildStack({ stage: 'dev', redirectConcurrency: 'none', authorizerConcurrency: '20' }).stack);
+    const small = Template.fromStack(buildStack({ stage: 'dev', redirectConcurrency: 'none', authorizerConcurrency: '20', webhookRouterConcurrency: 'none' }).stack);
     const reserved = Object.values(small.findResources('AWS::Lambda::Function')).map((fn) => (fn as { Properties: { ReservedConcurrentExecutions?: number } }).Properties.ReservedConcurrentExecutions);
     expect(reserved.filter((value) => value !== undefined)).toEqual([20]);
   });

@@ -2,22 +2,31 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildStack } from './app-factory';
 import { buildDashboard } from '../../web/build';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../web/content-security-policy';
-import { dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
+import { dashboardApiPathsCode, dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
+import { WAF_RATE_LIMITS } from '../../lib/capacity';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer';
 import { StackOutputs } from '../../lib/stack-outputs';
 
 /** Issue 20: the dashboard's hosting (S3 behind the API's own CloudFront distribution), its policy and its budget. */
-const dev = Template.fromStack(buildStack({ stage: 'dev' }).stack);
+const built = buildStack({ stage: 'dev', originSecretGeneration: '3' });
+const dev = Template.fromStack(built.stack);
+const edgeStack = built.app.node.children.find((child): child is Stack => child instanceof Stack && child.stackName === 'shortener-dev-edge');
+const edge = Template.fromStack(edgeStack as Stack);
 const distributions = dev.findResources('AWS::CloudFront::Distribution');
 const [, dashboard] = Object.entries(distributions).find(([id]) => id.startsWith('Dashboard')) ?? [];
 const config = dashboard?.Properties.DistributionConfig as {
-  DefaultCacheBehavior: Record<string, unknown>;
+  Comment: string;
+  WebACLId: unknown;
+  DefaultCacheBehavior: Record<string, unknown> & { FunctionAssociations?: Array<{ EventType: string; FunctionARN: { 'Fn::GetAtt': [string, string] } }> };
   CacheBehaviors: Array<{ PathPattern: string; TargetOriginId: string; ResponseHeadersPolicyId: { Ref: string }; FunctionAssociations: unknown[]; AllowedMethods: string[] }>;
-  Origins: Array<{ Id: string; DomainName: unknown; OriginPath?: string; OriginAccessControlId?: unknown; S3OriginConfig?: unknown }>;
+  Origins: Array<{ Id: string; DomainName: unknown; OriginPath?: string; OriginAccessControlId?: unknown; S3OriginConfig?: unknown; OriginCustomHeaders?: Array<{ HeaderName: string; HeaderValue: unknown }> }>;
 };
+type WebAcl = { Properties: { Scope: string; Rules: Array<{ Name: string; Statement: Record<string, unknown> & { RateBasedStatement: { Limit: number; AggregateKeyType: string; ScopeDownStatement?: unknown } } }> } };
 
 describe('the dashboard on the API\'s host', () => {
   it('sends everything but /app to the API, uncached, with every viewer header but Host (Authorization among them)', () => {
@@ -30,6 +39,47 @@ describe('the dashboard on the API\'s host', () => {
       ViewerProtocolPolicy: 'https-only',
       AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']),
     });
+  });
+
+  it('answers everything on the API behavior but the API\'s routes at the edge, with its own viewer-request function', () => {
+    const association = config.DefaultCacheBehavior.FunctionAssociations ?? [];
+    expect(association.map((candidate) => candidate.EventType)).toEqual(['viewer-request']);
+    const functionId = association[0]?.FunctionARN['Fn::GetAtt'][0] ?? '';
+    expect(dev.toJSON().Resources[functionId]).toMatchObject({ Type: 'AWS::CloudFront::Function', Properties: { FunctionCode: dashboardApiPathsCode(), FunctionConfig: { Runtime: 'cloudfront-js-2.0' } } });
+  });
+
+  it('sends the origin secret to the API (its generation in the comment, so a rotation re-reads it), nothing to the bucket', () => {
+    const api = config.Origins.find((origin) => origin.Id === config.DefaultCacheBehavior.TargetOriginId);
+    expect(api?.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: expect.stringMatching(/^OriginVerifySecret/) }, ':SecretString:current::}}']] } }]);
+    expect(config.Origins.filter((origin) => origin.OriginAccessControlId).map((origin) => origin.OriginCustomHeaders)).toEqual([undefined]);
+    expect(config.Comment).toContain('origin secret generation 3');
+  });
+
+  it('limits API callers per viewer address with a CLOUDFRONT web ACL of its own in us-east-1, v1 far more tightly', () => {
+    expect(edgeStack?.region).toBe('us-east-1');
+    expect(JSON.stringify(config.WebACLId)).toMatch(/ApiCallersWebAcl/);
+    const [acl] = Object.entries(edge.findResources('AWS::WAFv2::WebACL')).filter(([id]) => id.startsWith('ApiCallersWebAcl')).map(([, resource]) => resource as WebAcl);
+    expect(acl?.Properties.Scope).toBe('CLOUDFRONT');
+    expect(acl?.Properties.Rules.map((rule) => [rule.Name, rule.Statement.RateBasedStatement.Limit, rule.Statement.RateBasedStatement.AggregateKeyType, JSON.stringify(rule.Statement.RateBasedStatement.ScopeDownStatement)])).toEqual([
+      ['AnonymousPerAddress', WAF_RATE_LIMITS.anonymousPerAddress, 'IP', expect.stringContaining('"/v1/"')],
+      ['ApiPerAddress', WAF_RATE_LIMITS.apiPerAddress, 'IP', expect.stringContaining('"/v2/"')],
+    ]);
+  });
+
+  it('leaves the counting of CloudFront\'s API callers to the edge: the stage\'s web ACL counts only requests without the origin header', () => {
+    const regional = Object.values(dev.findResources('AWS::WAFv2::WebACL')).map((resource) => resource as WebAcl).find((acl) => acl.Properties.Scope === 'REGIONAL');
+    const withoutOriginHeader = { NotStatement: { Statement: { SizeConstraintStatement: expect.objectContaining({ FieldToMatch: { SingleHeader: { Name: ORIGIN_VERIFY_HEADER } } }) } } };
+    for (const name of ['AnonymousPerAddress', 'ApiPerAddress']) {
+      const rule = regional?.Properties.Rules.find((candidate) => candidate.Name === name);
+      expect(rule?.Statement.RateBasedStatement.ScopeDownStatement).toEqual({ AndStatement: { Statements: [expect.anything(), withoutOriginHeader] } });
+    }
+  });
+
+  it('counts v1 callers by the viewer\'s address beside the origin secret: the creation functions can read it', () => {
+    for (const name of ['create', 'batch']) {
+      const [fn] = Object.values(dev.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { POWERTOOLS_SERVICE_NAME: name } } } }));
+      expect((fn as { Properties: { Environment: { Variables: Record<string, string> } } }).Properties.Environment.Variables.ORIGIN_VERIFY_PARAMETER).toBe('/aws/reference/secretsmanager/shortener-dev-origin-verify');
+    }
   });
 
   it('serves /app from a private bucket through origin access control, hashed assets first', () => {

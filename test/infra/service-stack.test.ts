@@ -35,7 +35,7 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 13);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 13);
     // Thirteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
     dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 15);
   });
@@ -72,6 +72,7 @@ describe('functions', () => {
       'Links:dynamodb:GetItem',
       'Links:dynamodb:UpdateItem',
       'Webhooks:dynamodb:Query',
+      'Webhooks:dynamodb:UpdateItem',
     ]);
     expect(tableGrants(dev, 'webhooks')).toEqual([
       'Usage:dynamodb:UpdateItem',
@@ -92,6 +93,15 @@ describe('functions', () => {
       'Usage:dynamodb:GetShardIterator',
       'Webhooks:dynamodb:Query',
       'none:dynamodb:ListStreams',
+    ]);
+    // The producer of link.clicked numbers a webhook's clicks (its backlog, issue 27): that attribute and no other.
+    const roleId = (dev.toJSON().Resources[functionId(dev, 'aggregator')].Properties.Role['Fn::GetAtt'] as string[])[0];
+    const statements = Object.values(dev.findResources('AWS::IAM::Policy'))
+      .filter((policy) => (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Resource: unknown; Condition?: unknown }>)
+      .filter((statement) => statement.Action === 'dynamodb:UpdateItem' && JSON.stringify(statement.Resource).includes('DataWebhooks'));
+    expect(statements.map((statement) => statement.Condition)).toEqual([
+      { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'clickSeq'] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': 'UPDATED_NEW' } },
     ]);
     expect(tableGrants(dev, 'webhook-deliverer')).toEqual([
       'Links:dynamodb:GetItem',
@@ -329,7 +339,8 @@ describe('short domain', () => {
   it('puts CloudFront in front of the API, letting only visitor paths through', () => {
     // The shared short domain's distribution, the customer domains' one (below) and the dashboard's (dashboard.test.ts).
     dev.resourceCountIs('AWS::CloudFront::Distribution', 3);
-    dev.resourceCountIs('AWS::CloudFront::Function', 3);
+    // The two visitors' functions, and the dashboard's two: its pages and its API paths (dashboard.test.ts).
+    dev.resourceCountIs('AWS::CloudFront::Function', 4);
     const visitorFunctions = Object.entries(dev.findResources('AWS::CloudFront::Function')).filter(([id]) => !id.startsWith('Dashboard'));
     expect(visitorFunctions).toHaveLength(2);
     for (const [, fn] of visitorFunctions) {
@@ -376,8 +387,16 @@ describe('customer domains (CloudFront SaaS Manager)', () => {
     expect(withoutId(config.Origins)).toEqual(withoutId(sharedConfig.Origins));
     expect(config.WebACLId).toEqual(sharedConfig.WebACLId);
     expect(config.DefaultCacheBehavior.CachePolicyId).toEqual(sharedConfig.DefaultCacheBehavior.CachePolicyId);
-    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(sharedConfig.DefaultCacheBehavior.ResponseHeadersPolicyId);
     dev.hasResourceProperties('AWS::CloudFront::ConnectionGroup', { Enabled: true, Ipv6Enabled: true });
+  });
+
+  it('send HSTS without includeSubDomains on customer domains, and with it on the shared short domain', () => {
+    const hsts = (distribution: typeof tenants) => {
+      const policyId = (distribution?.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId.Ref ?? '') as string;
+      return dev.toJSON().Resources[policyId].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.StrictTransportSecurity;
+    };
+    expect(hsts(tenants)).toEqual({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: false, Override: true });
+    expect(hsts(shared)).toEqual({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
   });
 
   it('pass the viewer\'s host on from the tenants\' edge function, which the local stack runs too', () => {
@@ -387,7 +406,7 @@ describe('customer domains (CloudFront SaaS Manager)', () => {
     expect(topology.customerEdge?.originHeaders).toEqual([{ name: 'x-origin-verify', secretName: 'shortener-dev-origin-verify', jsonKey: 'current' }]);
   });
 
-  it('let the domains function and the worker manage tenants of that distribution only', () => {
+  it('let the domains function and the worker manage tenants of that distribution only, and only the worker remove them', () => {
     for (const name of ['domains', 'domain-worker']) {
       const roleId = (dev.toJSON().Resources[functionId(dev, name)].Properties.Role['Fn::GetAtt'] as string[])[0];
       const statements = Object.values(dev.findResources('AWS::IAM::Policy'))
@@ -399,7 +418,9 @@ describe('customer domains (CloudFront SaaS Manager)', () => {
       expect(resources).toContain(':distribution-tenant/*');
       expect(resources).toContain('ConnectionGroup');
       expect(resources).not.toMatch(/"\*"|distribution\/\*/);
-      expect(statements.flatMap((statement) => ([] as string[]).concat(statement.Action)).every((action) => /^cloudfront:(Create|Get|Update|Delete)DistributionTenant$|^cloudfront:(VerifyDnsConfiguration|GetManagedCertificateDetails)$/.test(action))).toBe(true);
+      const actions = statements.flatMap((statement) => ([] as string[]).concat(statement.Action));
+      expect(actions.every((action) => /^cloudfront:(Create|Get|Update|Delete)DistributionTenant$|^cloudfront:(VerifyDnsConfiguration|GetManagedCertificateDetails)$/.test(action))).toBe(true);
+      expect(actions.includes('cloudfront:DeleteDistributionTenant')).toBe(name === 'domain-worker');
     }
   });
 
@@ -456,6 +477,26 @@ describe('webhooks (issue 19)', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     expect(dev.toJSON().Resources[functionId(dev, 'webhook-deliverer')].Properties.Timeout).toBe(30);
+  });
+
+  it('seal signing secrets with a rotating KMS key: the API may only make data keys, the deliverer only open them (issue 27)', () => {
+    const keys = dev.findResources('AWS::KMS::Key');
+    expect(Object.values(keys).map((key) => key.Properties.EnableKeyRotation)).toEqual([true]);
+    const keyId = Object.keys(keys)[0] as string;
+    const kmsStatements = (name: string) => {
+      const roleId = (dev.toJSON().Resources[functionId(dev, name)].Properties.Role['Fn::GetAtt'] as string[])[0];
+      return Object.values(dev.findResources('AWS::IAM::Policy'))
+        .filter((policy) => (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === roleId))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown; Condition?: unknown }>)
+        .filter((statement) => JSON.stringify(statement.Action).includes('kms:'));
+    };
+    const onlyWebhookContext = { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['webhookId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } };
+    expect(kmsStatements('webhooks')).toEqual([{ Effect: 'Allow', Action: 'kms:GenerateDataKey', Resource: { 'Fn::GetAtt': [keyId, 'Arn'] }, Condition: onlyWebhookContext }]);
+    expect(kmsStatements('webhook-deliverer')).toEqual([{ Effect: 'Allow', Action: 'kms:Decrypt', Resource: { 'Fn::GetAtt': [keyId, 'Arn'] }, Condition: onlyWebhookContext }]);
+    for (const other of ['webhook-events', 'aggregator', 'links', 'create', 'redirect']) expect(kmsStatements(other)).toEqual([]);
+    for (const name of ['webhooks', 'webhook-deliverer']) {
+      expect(dev.toJSON().Resources[functionId(dev, name)].Properties.Environment.Variables.WEBHOOK_SECRETS_KEY).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    }
   });
 
   it('route /v2/webhooks and below to the webhooks function, behind the authorizer', () => {

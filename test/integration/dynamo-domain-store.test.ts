@@ -47,6 +47,80 @@ describe('claiming a name', () => {
   });
 });
 
+describe('what frees a name (issue 27)', () => {
+  const DAY = 24 * 60 * 60_000;
+  const at = (ms: number) => ({ createdAt: new Date(ms).toISOString() });
+
+  it('holds a removed name for its former owner: of many racing claims by others none wins, the owner\'s does', async () => {
+    const owner = `acct:holder${nowMs}`;
+    const record = domainRecord(owner, { status: 'active', verifiedAt: new Date(nowMs).toISOString(), claimId: 'a'.repeat(32) });
+    await domains.claim(record, null);
+    expect(await domains.remove(record, nowMs, nowMs + 7 * DAY)).toBe(true);
+    expect(await domains.find(record.domain)).toBeUndefined();
+    expect(await domains.holdOf(record.domain)).toEqual({ domain: record.domain, heldFor: owner, heldUntilMs: nowMs + 7 * DAY });
+    expect(await domains.listAll()).not.toContainEqual(expect.objectContaining({ domain: record.domain }));
+    const others = await Promise.all(Array.from({ length: 10 }, (_, index) => domains.claim({ ...domainRecord(`acct:other${index}`), domain: record.domain, ...at(nowMs + 1000) }, 10)));
+    expect(new Set(others)).toEqual(new Set(['taken']));
+    expect(await domains.claim({ ...domainRecord(owner), domain: record.domain, ...at(nowMs + 1000) }, 10)).toBe('claimed');
+    expect(await domains.holdOf(record.domain)).toBeUndefined();
+  });
+
+  it('frees a hold for anyone once it ends, exactly one of racing claims winning, or at once when ended by an operator', async () => {
+    const record = domainRecord(`acct:ended${nowMs}`, { status: 'active' });
+    await domains.claim(record, null);
+    await domains.remove(record, nowMs, nowMs + 7 * DAY);
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, index) => domains.claim({ ...domainRecord(`acct:late${index}`), domain: record.domain, ...at(nowMs + 7 * DAY) }, 10)));
+    expect(racing.filter((result) => result === 'claimed')).toHaveLength(1);
+
+    const released = domainRecord(`acct:released${nowMs}`, { status: 'active' });
+    await domains.claim(released, null);
+    await domains.remove(released, nowMs, nowMs + 7 * DAY);
+    expect(await domains.endHold(released.domain)).toBe(true);
+    expect(await domains.endHold(released.domain)).toBe(false);
+    expect(await domains.claim({ ...domainRecord('acct:next'), domain: released.domain, ...at(nowMs + 1000) }, 10)).toBe('claimed');
+  });
+
+  it('frees a failed claim: exactly one racing claim wins, the failed owner gets its count back and its tenant goes', async () => {
+    const squatter = `acct:squatter${nowMs}`;
+    const failed = domainRecord(squatter, { status: 'failed', claimId: 'b'.repeat(32) });
+    delete failed.nextCheckAt;
+    expect(await domains.claim(failed, 1)).toBe('claimed');
+    expect(await domains.claim(domainRecord(squatter), 1)).toBe('overLimit');
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, index) => domains.claim({ ...domainRecord(`acct:brand${index}${nowMs}`), domain: failed.domain, ...at(nowMs + 1000) }, 10)));
+    expect(racing.filter((result) => result === 'claimed')).toHaveLength(1);
+    expect(await domains.find(failed.domain)).toMatchObject({ status: 'pending', owner: expect.stringMatching(/^acct:brand/) });
+    expect(await domains.claim(domainRecord(squatter), 1)).toBe('claimed');
+    expect((await domains.dueCleanups(nowMs + 2000, 1000)).find((cleanup) => cleanup.domain === failed.domain)).toMatchObject({ formerOwner: squatter, claimId: 'b'.repeat(32) });
+  });
+
+  it('never frees a pending, active or disabled claim, and removes a domain only as it was read', async () => {
+    for (const status of ['pending', 'active', 'disabled'] as const) {
+      const record = domainRecord(`acct:keeper${status}${nowMs}`, { status });
+      await domains.claim(record, null);
+      expect(await domains.claim({ ...domainRecord('acct:thief'), domain: record.domain }, 10)).toBe('taken');
+      expect(await domains.claim({ ...domainRecord(record.owner), domain: record.domain }, 10)).toBe('taken');
+    }
+    const taken = domainRecord(`acct:takedown${nowMs}`, { status: 'active' });
+    await domains.claim(taken, null);
+    await domains.transition(taken.domain, { from: ['active'], change: { status: 'disabled', at: new Date(nowMs).toISOString(), reason: 'abuse' }, nextCheckAt: null });
+    // Read as active before the takedown: the removal loses.
+    expect(await domains.remove(taken, nowMs)).toBe(false);
+    expect(await domains.find(taken.domain)).toMatchObject({ status: 'disabled' });
+  });
+
+  it('records an on-request check once a minute: of concurrent requests one goes, the rest learn how long to wait', async () => {
+    const record = domainRecord(`acct:verify${nowMs}`);
+    await domains.claim(record, null);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => domains.reserveManualCheck(record.domain, record.owner, nowMs, 60_000)));
+    expect(answers.filter((answer) => answer === undefined)).toHaveLength(1);
+    expect(answers.filter((answer) => answer === 60_000)).toHaveLength(4);
+    expect(await domains.reserveManualCheck(record.domain, record.owner, nowMs + 20_000, 60_000)).toBe(40_000);
+    expect(await domains.reserveManualCheck(record.domain, 'acct:intruder', nowMs + 60_000, 60_000)).toBeUndefined();
+    expect(await domains.reserveManualCheck(record.domain, record.owner, nowMs + 60_000, 60_000)).toBeUndefined();
+    expect(await domains.find(record.domain)).not.toHaveProperty('manualCheckAt');
+  });
+});
+
 describe('an account\'s domains', () => {
   it('have one default at a time, which goes with its domain', async () => {
     const owner = `acct:defaults${nowMs}`;
@@ -116,10 +190,12 @@ describe('links on custom domains', () => {
     await made('before2', 'acct:old', nowMs - 1000);
     await made('other', 'acct:new', nowMs - 500);
     await made('after', 'acct:old', nowMs + 1000);
-    const { keys } = await links.keysOnDomain(domain, 'acct:old', new Date(nowMs).toISOString());
+    const { keys, examined } = await links.keysOnDomain(domain, 'acct:old', new Date(nowMs).toISOString(), { limit: 100 });
     expect(keys.sort()).toEqual([`${domain}/before1`, `${domain}/before2`]);
-    expect(await links.markDeleted(`${domain}/before1`, 'acct:old', nowMs)).toMatchObject({ done: true, link: { code: 'before1', domain, deleted: true } });
-    expect(await links.markDeleted(`${domain}/before1`, 'acct:old', nowMs)).toMatchObject({ done: false });
+    expect(examined).toBe(3);
+    expect(await links.clearOfRemovedDomain(`${domain}/before1`, 'acct:old', nowMs)).toBe(true);
+    expect(await links.find(`${domain}/before1`)).toMatchObject({ code: 'before1', domain, deleted: true });
+    expect(await links.clearOfRemovedDomain(`${domain}/before1`, 'acct:old', nowMs)).toBe(false);
   });
 
   it('leave links written before domains existed readable as they were: a bare code, no domain', async () => {

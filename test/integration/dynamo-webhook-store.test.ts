@@ -1,7 +1,10 @@
 import { DynamoWebhookStore } from '../../functions/shared/adapters/dynamo-webhook-store';
-import type { DeliveryAttempt } from '../../functions/shared/domain/webhooks/webhook';
+import type { SlotLease } from '../../functions/shared/domain/ports';
+import type { DeliveryTask } from '../../functions/shared/domain/webhooks/delivery';
+import { MAX_CLICK_BACKLOG, toWebhookView, type DeliveryAttempt, type WebhookRecord } from '../../functions/shared/domain/webhooks/webhook';
+import { deliverTasks, type DeliveryDeps } from '../../functions/shared/domain/webhooks/webhook-delivery';
 import { StackOutputs } from '../../lib/stack-outputs';
-import { webhookRecord } from '../support/in-memory-webhooks';
+import { MarkingSealer, MemoryDeliveryQueue, webhookRecord } from '../support/in-memory-webhooks';
 import { dynamo, freshTables } from '../support/local-stack';
 
 /** The webhook store's transactions, conditional updates, delivery log and in-flight places against DynamoDB Local. */
@@ -70,16 +73,72 @@ describe('the delivery log', () => {
   });
 });
 
+describe('the click backlog (issue 27)', () => {
+  it('numbers clicks exactly under concurrent producers, drops the overtaken ones unsent and shows the count', async () => {
+    const record = webhookRecord({ owner: `acct:backlog-${run}`, id: `wh_${run}backlog` });
+    await store.add(record, 10);
+    const totals = await Promise.all(Array.from({ length: 20 }, () => store.countQueuedClicks(record.owner, record.id, 3)));
+    expect([new Set(totals).size, Math.max(...(totals as number[]))]).toEqual([20, 60]);
+    // An owner's edit leaves the count alone; a stranger's id counts nothing.
+    await store.update(record.owner, record.id, { description: 'edited' });
+    expect(await store.countQueuedClicks(`acct:other-${run}`, record.id, 1)).toBeUndefined();
+    expect(await store.countQueuedClicks(record.owner, record.id, MAX_CLICK_BACKLOG)).toBe(60 + MAX_CLICK_BACKLOG);
+
+    const sent: string[] = [];
+    const deps: DeliveryDeps = {
+      webhooks: store,
+      queue: new MemoryDeliveryQueue(),
+      secrets: new MarkingSealer(),
+      findLink: async () => undefined,
+      shortBaseUrl: async () => 'https://sho.rt',
+      send: async (_url, headers) => {
+        sent.push(headers['webhook-id'] as string);
+        return { status: 200, durationMs: 1 };
+      },
+      timeScale: 1,
+      random: () => 0.5,
+      now: () => nowMs,
+    };
+    const clicked = (clickSeq: number): DeliveryTask => ({
+      webhookId: record.id,
+      owner: record.owner,
+      event: { id: `evt_${run}c${clickSeq}`, type: 'link.clicked', timestamp: new Date(nowMs).toISOString(), data: {} },
+      attempt: 1,
+      dueAt: nowMs,
+      clickSeq,
+    });
+    expect(await deliverTasks([clicked(1), clicked(60), clicked(61), clicked(60 + MAX_CLICK_BACKLOG)], deps)).toEqual(['dropped', 'dropped', 'done', 'done']);
+    expect(sent).toEqual([`evt_${run}c61`, `evt_${run}c${60 + MAX_CLICK_BACKLOG}`]);
+    const stored = (await store.find(record.owner, record.id)) as WebhookRecord;
+    expect([toWebhookView(stored).droppedEvents, stored.description]).toEqual([2, 'edited']);
+  });
+});
+
 describe('in-flight places', () => {
+  const slotOf = (place: Awaited<ReturnType<DynamoWebhookStore['acquireSlot']>>) => ('slot' in place ? place.slot : undefined);
+
   it('are never more than asked for under concurrency, free on release, and free themselves when a lease runs out', async () => {
     const webhookId = `wh_${run}slots`;
     const taken = await Promise.all(Array.from({ length: 12 }, () => store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)));
-    const granted = taken.filter((slot): slot is number => slot !== undefined);
-    expect(granted.sort()).toEqual([0, 1, 2, 3, 4]);
-    await store.releaseSlot(webhookId, 3);
-    expect(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)).toBe(3);
-    expect(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)).toBeUndefined();
+    const granted = taken.filter((place): place is SlotLease => 'slot' in place);
+    expect(granted.map((place) => place.slot).sort()).toEqual([0, 1, 2, 3, 4]);
+    await store.releaseSlot(webhookId, granted.find((place) => place.slot === 3) as SlotLease);
+    expect(slotOf(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000))).toBe(3);
+    // All taken: the answer says when the earliest lease ends, so the task waits that long at most instead of polling.
+    expect(await store.acquireSlot(webhookId, 5, nowMs, nowMs + 30_000)).toEqual({ busyUntil: nowMs + 30_000 });
     // A deliverer that died holding one: its lease runs out.
-    expect(await store.acquireSlot(webhookId, 5, nowMs + 30_001, nowMs + 60_000)).toEqual(expect.any(Number));
+    expect(slotOf(await store.acquireSlot(webhookId, 5, nowMs + 30_001, nowMs + 60_000))).toEqual(expect.any(Number));
+  });
+
+  it('are released only by the lease that holds them: a late release leaves the next holder\'s place alone (issue 27)', async () => {
+    const webhookId = `wh_${run}late`;
+    const slow = (await store.acquireSlot(webhookId, 1, nowMs, nowMs + 30_000)) as SlotLease;
+    // The slow deliverer's lease runs out; another takes the place.
+    const next = (await store.acquireSlot(webhookId, 1, nowMs + 30_001, nowMs + 60_000)) as SlotLease;
+    expect([slow.slot, next.slot]).toEqual([0, 0]);
+    await store.releaseSlot(webhookId, slow);
+    expect(await store.acquireSlot(webhookId, 1, nowMs + 30_002, nowMs + 60_000)).toEqual({ busyUntil: nowMs + 60_000 });
+    await store.releaseSlot(webhookId, next);
+    expect(slotOf(await store.acquireSlot(webhookId, 1, nowMs + 30_003, nowMs + 60_000))).toBe(0);
   });
 });

@@ -11,11 +11,15 @@ export default async function globalSetup(): Promise<void> {
   // Custom domains resolve through this file (tests add lines to it), and the domain worker runs every second.
   const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'shortener-hosts-')), 'hosts');
   writeFileSync(hostsFile, '# names the end-to-end tests point at this machine\n');
+  // And their claims' TXT records (name value), as the tests publish them.
+  const txtFile = path.join(path.dirname(hostsFile), 'txt');
+  writeFileSync(txtFile, '# TXT records the end-to-end tests publish\n');
   // Webhook receivers listen on these two ports (the only private addresses deliveries may reach), and the retry
   // schedule (and a rotated secret's day of overlap) runs ten thousand times faster.
   const receiverPorts = [await freePort(), await freePort()];
   const testEnvironment = {
     LOCAL_HOSTS_FILE: hostsFile,
+    LOCAL_DNS_TXT_FILE: txtFile,
     LOCAL_SCHEDULE_EVERY_MS: '1000',
     LOCAL_WEBHOOK_ALLOW: receiverPorts.map((port) => `127.0.0.1:${port}`).join(','),
     LOCAL_WEBHOOK_TIME_SCALE: '0.0001',

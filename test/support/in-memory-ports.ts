@@ -8,11 +8,14 @@ import type {
   AttachmentCheck,
   ClickOutcome,
   DomainAttachments,
+  CleanupProgress,
   DomainCleanup,
   DomainClaim,
+  DomainHold,
   DomainSettings,
   DomainStore,
   DomainTransition,
+  TxtRecords,
   FlagSource,
   LinkStore,
   SafetyChecker,
@@ -119,14 +122,25 @@ export class MemoryAliasOverrides implements AliasOverrides {
 export class MemoryDomainStore implements DomainStore {
   readonly domains = new Map<string, DomainRecord>();
   readonly defaults = new Map<string, string>();
-  readonly cleanups: DomainCleanup[] = [];
+  readonly cleanups: Array<DomainCleanup & { dueAt: number }> = [];
+  readonly holds = new Map<string, DomainHold>();
+  readonly manualChecks = new Map<string, number>();
 
   async claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim> {
-    if (this.domains.has(record.domain)) return 'taken';
-    const held = [...this.domains.values()].filter((domain) => domain.owner === record.owner).length;
+    const existing = this.domains.get(record.domain);
+    const hold = this.holds.get(record.domain);
+    if (existing && existing.status !== 'failed') return 'taken';
+    if (hold && hold.heldFor !== record.owner && hold.heldUntilMs > Date.parse(record.createdAt)) return 'taken';
+    const held = [...this.domains.values()].filter((domain) => domain.owner === record.owner && domain !== existing).length;
     if (allowance !== null && held >= allowance) return 'overLimit';
+    if (existing) this.cleanups.push(this.cleanupOf(existing, Date.parse(record.createdAt)));
+    this.holds.delete(record.domain);
     this.domains.set(record.domain, structuredClone(record));
     return 'claimed';
+  }
+
+  private cleanupOf(record: DomainRecord, nowMs: number): DomainCleanup & { dueAt: number } {
+    return { id: `cleanup#${record.domain}#${nowMs}`, domain: record.domain, formerOwner: record.owner, deletedAt: new Date(nowMs).toISOString(), ...(record.claimId ? { claimId: record.claimId } : {}), dueAt: nowMs };
   }
 
   async find(domain: string): Promise<DomainRecord | undefined> {
@@ -181,24 +195,48 @@ export class MemoryDomainStore implements DomainStore {
     return this.find(domain);
   }
 
-  async remove(record: DomainRecord, nowMs: number): Promise<boolean> {
+  async remove(record: DomainRecord, nowMs: number, heldUntilMs?: number): Promise<boolean> {
     const { domain, owner } = record;
-    if (this.domains.get(domain)?.owner !== owner) return false;
+    const current = this.domains.get(domain);
+    if (current?.owner !== owner || current.status !== record.status) return false;
     this.domains.delete(domain);
+    if (heldUntilMs !== undefined) this.holds.set(domain, { domain, heldFor: owner, heldUntilMs });
     if (record.isDefault) this.defaults.delete(owner);
-    this.cleanups.push({ id: `cleanup#${domain}#${nowMs}`, domain, formerOwner: owner, deletedAt: new Date(nowMs).toISOString() });
+    this.cleanups.push(this.cleanupOf(record, nowMs));
     return true;
+  }
+
+  async holdOf(domain: string): Promise<DomainHold | undefined> {
+    return this.holds.get(domain);
+  }
+
+  async endHold(domain: string): Promise<boolean> {
+    return this.holds.delete(domain);
+  }
+
+  async reserveManualCheck(domain: string, owner: string, nowMs: number, everyMs: number): Promise<number | undefined> {
+    if (this.domains.get(domain)?.owner !== owner) return undefined;
+    const last = this.manualChecks.get(domain);
+    if (last !== undefined && nowMs - last < everyMs) return last + everyMs - nowMs;
+    this.manualChecks.set(domain, nowMs);
+    return undefined;
   }
 
   async dueChecks(nowMs: number): Promise<string[]> {
     return [...this.domains.values()].filter((record) => record.nextCheckAt !== undefined && record.nextCheckAt <= nowMs).map((record) => record.domain);
   }
 
-  async dueCleanups(): Promise<DomainCleanup[]> {
-    return [...this.cleanups];
+  async dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]> {
+    return this.cleanups.filter((cleanup) => cleanup.dueAt <= nowMs).slice(0, limit).map(({ dueAt: _dueAt, ...cleanup }) => ({ ...cleanup }));
   }
 
-  async postponeCleanup(): Promise<void> {}
+  async postponeCleanup(id: string, untilMs: number, progress?: CleanupProgress): Promise<void> {
+    const index = this.cleanups.findIndex((cleanup) => cleanup.id === id);
+    const cleanup = this.cleanups[index];
+    if (!cleanup) return;
+    const { cursor: _cursor, linksCleared: _linksCleared, failures: _failures, ...kept } = cleanup;
+    this.cleanups[index] = progress ? { ...kept, ...progress, dueAt: untilMs } : { ...cleanup, dueAt: untilMs };
+  }
 
   async finishCleanup(id: string): Promise<void> {
     const index = this.cleanups.findIndex((cleanup) => cleanup.id === id);
@@ -206,24 +244,43 @@ export class MemoryDomainStore implements DomainStore {
   }
 }
 
-/** A resolver that answers as told: names in `serving` serve, others wait with a reason. */
+/** A resolver that answers as told: names in `serving` serve, names in `failing` throw, others wait with a reason. */
 export class FixedAttachments implements DomainAttachments {
   readonly serving = new Set<string>();
+  readonly failing = new Set<string>();
   checks = 0;
+  /** The claims checked, `domain claimId` each. */
+  checked: string[] = [];
   detached: string[] = [];
 
   dnsRecordsFor(domain: string) {
     return [{ type: 'CNAME' as const, name: domain, value: 'edge.example.net' }];
   }
 
-  async check(domain: string): Promise<AttachmentCheck> {
+  async check(domain: string, claimId: string | undefined): Promise<AttachmentCheck> {
     this.checks += 1;
+    this.checked.push(`${domain} ${claimId}`);
+    if (this.failing.has(domain)) throw new Error(`CNAMEAlreadyExists: ${domain}`);
     return this.serving.has(domain) ? { serving: true } : { serving: false, reason: `${domain} does not resolve yet` };
   }
 
-  async detach(domain: string): Promise<boolean> {
-    this.detached.push(domain);
+  async detach(domain: string, claimId: string | undefined): Promise<boolean> {
+    this.detached.push(claimId ? `${domain} ${claimId}` : domain);
     return true;
+  }
+}
+
+/** TXT records as published: `publish` adds a value under a name. */
+export class PublishedTxtRecords implements TxtRecords {
+  readonly records = new Map<string, string[]>();
+
+  publish(name: string, value: string): this {
+    this.records.set(name, [...(this.records.get(name) ?? []), value]);
+    return this;
+  }
+
+  async lookup(name: string): Promise<string[]> {
+    return this.records.get(name) ?? [];
   }
 }
 

@@ -1,4 +1,4 @@
-import type { DeliveryQueue, WebhookChanges, WebhookStore } from '../../functions/shared/domain/ports';
+import type { DeliveryQueue, SecretSealer, SlotLease, WebhookChanges, WebhookStore } from '../../functions/shared/domain/ports';
 import type { DeliveryTask } from '../../functions/shared/domain/webhooks/delivery';
 import type { DeliveryAttempt, WebhookRecord } from '../../functions/shared/domain/webhooks/webhook';
 
@@ -7,6 +7,8 @@ export class MemoryWebhookStore implements WebhookStore {
   readonly records = new Map<string, WebhookRecord>();
   readonly attempts = new Map<string, DeliveryAttempt[]>();
   readonly slots = new Map<string, number>();
+  /** When every place of a busy webhook frees itself at the latest (what DynamoDB's leases would say). */
+  busyUntil = 0;
   acquisitions = 0;
 
   async add(record: WebhookRecord, limit: number): Promise<'added' | 'overLimit'> {
@@ -55,16 +57,48 @@ export class MemoryWebhookStore implements WebhookStore {
     return record.failingSince;
   }
 
-  async acquireSlot(webhookId: string, slots: number): Promise<number | undefined> {
+  async countQueuedClicks(owner: string, id: string, count: number): Promise<number | undefined> {
+    const record = this.records.get(id);
+    if (!record || record.owner !== owner) return undefined;
+    record.clickSeq = (record.clickSeq ?? 0) + count;
+    return record.clickSeq;
+  }
+
+  async countDropped(owner: string, id: string, count: number): Promise<void> {
+    const record = this.records.get(id);
+    if (record?.owner === owner) record.droppedEvents = (record.droppedEvents ?? 0) + count;
+  }
+
+  async acquireSlot(webhookId: string, slots: number): Promise<SlotLease | { busyUntil: number }> {
     this.acquisitions += 1;
     const taken = this.slots.get(webhookId) ?? 0;
-    if (taken >= slots) return undefined;
+    if (taken >= slots) return { busyUntil: this.busyUntil };
     this.slots.set(webhookId, taken + 1);
-    return taken;
+    return { slot: taken, holder: `holder${this.acquisitions}` };
   }
 
   async releaseSlot(webhookId: string): Promise<void> {
     this.slots.set(webhookId, (this.slots.get(webhookId) ?? 1) - 1);
+  }
+}
+
+/**
+ * Seals by encoding with the webhook's id (kms-secret-sealer.ts is tested on its own): enough for unit tests to see
+ * that records hold no secret in the clear, and that one opens only for its own webhook.
+ */
+export class MarkingSealer implements SecretSealer {
+  opened = 0;
+
+  async seal(secret: string, webhookId: string): Promise<string> {
+    return `sealed.${webhookId}.${Buffer.from(secret).toString('base64url')}`;
+  }
+
+  async open(stored: string, webhookId: string): Promise<string> {
+    if (!stored.startsWith('sealed.')) return stored;
+    this.opened += 1;
+    const prefix = `sealed.${webhookId}.`;
+    if (!stored.startsWith(prefix)) throw new Error('sealed for another webhook');
+    return Buffer.from(stored.slice(prefix.length), 'base64url').toString('utf8');
   }
 }
 

@@ -3,7 +3,9 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { EnvNames } from '../../functions/shared/config';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
 import type { KeyStatus } from '../../functions/shared/domain/accounts/api-keys';
@@ -48,6 +50,21 @@ export function stackOutput(name: StackOutputs): string {
   const value = readLocalTopology(baseUrl()).outputs[name];
   if (!value) throw new Error(`no output ${name}`);
   return value;
+}
+
+/** The origin secret's current value, as CloudFront sends it (stored as {"current": "..."}; a rotation adds "previous"). */
+export async function originSecret(): Promise<string> {
+  const reader = [...readLocalTopology(baseUrl()).functions.values()].find((fn) => fn.environment[EnvNames.originVerifyParameter]);
+  const { Parameter } = await ssm().send(new GetParameterCommand({ Name: reader?.environment[EnvNames.originVerifyParameter] ?? '', WithDecryption: true }));
+  return (JSON.parse(Parameter?.Value ?? '{}') as { current: string }).current;
+}
+
+/**
+ * A visitor's headers as the service's distribution passes them on: CloudFront's own (a viewer country) mean something
+ * to the API only beside the origin secret, which the local shared host does not add (docs/development.md).
+ */
+export async function asCloudFront(headers: Record<string, string>): Promise<Record<string, string>> {
+  return { ...headers, [ORIGIN_VERIFY_HEADER]: await originSecret() };
 }
 
 export function accountDirectory(): AccountDirectory {

@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Add a custom domain
-         * @description Claims the name for the account (409 when any account holds it). It is `pending` until its DNS record (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.
+         * @description Claims the name for the account (409 when any account holds it, when it is held for the account that removed it in the last 7 days, or when the platform took it down). It is `pending` until its TXT record `_shortener-challenge.<domain>` holds this claim's value and its CNAME (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`, and anyone may claim a failed name. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.
          */
         post: operations["addDomain"];
         delete?: never;
@@ -212,7 +212,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a domain
-         * @description It stops serving at once and the name can be claimed again; its links become `deleted` in the background.
+         * @description It stops serving at once; its links become `deleted` in the background. A verified name stays held for this account for 7 days (anyone else's claim gets 409; this account may claim it again); one never verified is free at once. A domain the platform disabled cannot be removed (409).
          */
         delete: operations["deleteDomain"];
         options?: never;
@@ -235,7 +235,7 @@ export interface paths {
         put?: never;
         /**
          * Check a domain now
-         * @description Checks its DNS (and certificate) now rather than on the schedule; a `failed` domain starts a new 7 days of checks.
+         * @description Checks its TXT record, then its DNS and certificate, now rather than on the schedule; a `failed` domain starts a new 7 days of checks. At most once a minute per domain: sooner is a 429 with `Retry-After`.
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -307,7 +307,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one.
+         * @description A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one; with `{"expirePrevious": true}` (for a secret that leaked) the old one stops signing at once. The body is optional.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -794,7 +794,7 @@ export interface components {
                 };
             };
         };
-        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, or the domain already belongs to an account. */
+        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -804,7 +804,7 @@ export interface components {
                     /** @constant */
                     statusCode: 409;
                     /** @enum {string} */
-                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use";
+                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed";
                     /** @constant */
                     error: "Conflict";
                 };
@@ -866,7 +866,7 @@ export interface components {
                 };
             };
         };
-        /** @description The key's per-minute rate limit (wait `retryAfter` seconds), the account's monthly plan limit (wait until `resetDate`), or the stage's own throttle, which guards every route against floods. */
+        /** @description The key's per-minute rate limit (wait `retryAfter` seconds; a domain's check on request, once a minute, answers the same), the account's monthly plan limit (wait until `resetDate`), or the stage's own throttle, which guards every route against floods. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before trying again. */
@@ -1672,7 +1672,7 @@ export interface operations {
                             isDefault: boolean;
                             dnsRecords: {
                                 /** @enum {string} */
-                                type: "CNAME" | "A";
+                                type: "TXT" | "CNAME" | "A";
                                 name: string;
                                 value: string;
                             }[];
@@ -1725,7 +1725,7 @@ export interface operations {
                         isDefault: boolean;
                         dnsRecords: {
                             /** @enum {string} */
-                            type: "CNAME" | "A";
+                            type: "TXT" | "CNAME" | "A";
                             name: string;
                             value: string;
                         }[];
@@ -1777,7 +1777,7 @@ export interface operations {
                         isDefault: boolean;
                         dnsRecords: {
                             /** @enum {string} */
-                            type: "CNAME" | "A";
+                            type: "TXT" | "CNAME" | "A";
                             name: string;
                             value: string;
                         }[];
@@ -1824,6 +1824,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1866,7 +1867,7 @@ export interface operations {
                         isDefault: boolean;
                         dnsRecords: {
                             /** @enum {string} */
-                            type: "CNAME" | "A";
+                            type: "TXT" | "CNAME" | "A";
                             name: string;
                             value: string;
                         }[];
@@ -1917,7 +1918,7 @@ export interface operations {
                         isDefault: boolean;
                         dnsRecords: {
                             /** @enum {string} */
-                            type: "CNAME" | "A";
+                            type: "TXT" | "CNAME" | "A";
                             name: string;
                             value: string;
                         }[];
@@ -1969,6 +1970,7 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                             disabledReason?: string;
+                            droppedEvents: number;
                         }[];
                     };
                 };
@@ -2018,6 +2020,7 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string;
                         disabledReason?: string;
+                        droppedEvents: number;
                         secret: string;
                     };
                 };
@@ -2063,6 +2066,7 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string;
                         disabledReason?: string;
+                        droppedEvents: number;
                     };
                 };
             };
@@ -2147,6 +2151,7 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string;
                         disabledReason?: string;
+                        droppedEvents: number;
                     };
                 };
             };
@@ -2170,7 +2175,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    expirePrevious?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description The webhook and its new secret. */
             200: {
@@ -2192,6 +2203,7 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string;
                         disabledReason?: string;
+                        droppedEvents: number;
                         secret: string;
                     };
                 };
@@ -2200,6 +2212,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

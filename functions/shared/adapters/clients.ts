@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { reportOutages, TRANSPORT_LIMITS } from './outages';
 
 /**
@@ -13,6 +14,7 @@ let dynamoClient: DynamoDBClient | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;
 let ssmClient: SSMClient | undefined;
 let sqsClient: SQSClient | undefined;
+let kmsClient: KMSClient | undefined;
 
 /** The plain client, for libraries that bring their own marshalling (Powertools' idempotency store). */
 export function dynamoPlain(): DynamoDBClient {
@@ -36,4 +38,9 @@ export function sqs(): SQSClient {
   // The client's endpoint, not the queue URL's host: the same on AWS, and a local run's stand-in gets the calls.
   sqsClient ??= reportOutages(new SQSClient({ ...TRANSPORT_LIMITS, useQueueUrlAsEndpoint: false }));
   return sqsClient;
+}
+
+export function kms(): KMSClient {
+  kmsClient ??= reportOutages(new KMSClient(TRANSPORT_LIMITS));
+  return kmsClient;
 }

@@ -1,5 +1,6 @@
 import {
   type CloudFrontClient,
+  CNAMEAlreadyExists,
   CreateDistributionTenantCommand,
   DeleteDistributionTenantCommand,
   EntityAlreadyExists,
@@ -19,8 +20,18 @@ export interface TenantDistribution {
   routingEndpoint: string;
 }
 
-/** A tenant's name is unique in the AWS account: the domain itself, which is unique in the service too. */
-const tenantName = (domain: string) => domain;
+/**
+ * A tenant's name is unique in the AWS account: the claim's id (hex), so a tenant belongs to one claim of a name and
+ * the next claim never inherits it (issue 27); claims made before claim ids kept the domain as the name.
+ */
+const tenantName = (domain: string, claimId: string | undefined) => (claimId ? `claim-${claimId}` : domain);
+
+interface Tenant {
+  id: string;
+  etag: string;
+  enabled: boolean;
+  status?: string;
+}
 
 /**
  * Customer domains as tenants of the service's multi-tenant CloudFront distribution (CloudFront SaaS Manager). A
@@ -37,8 +48,15 @@ export class CloudFrontAttachments implements DomainAttachments {
     return [{ type: 'CNAME', name: domain, value: this.distribution.routingEndpoint }];
   }
 
-  async check(domain: string): Promise<AttachmentCheck> {
-    const tenant = await this.ensureTenant(domain);
+  async check(domain: string, claimId: string | undefined): Promise<AttachmentCheck> {
+    let tenant: Tenant;
+    try {
+      tenant = await this.ensureTenant(domain, claimId);
+    } catch (error) {
+      // The name is still on another tenant (a former claim's, until its cleanup removes it) or distribution.
+      if (error instanceof CNAMEAlreadyExists) return { serving: false, reason: `${domain} is still attached to a previous claim or another CloudFront distribution: checked again later` };
+      throw error;
+    }
     if (!tenant.enabled) {
       await this.client.send(
         new UpdateDistributionTenantCommand({ Id: tenant.id, IfMatch: tenant.etag, Enabled: true, DistributionId: this.distribution.distributionId }),
@@ -57,8 +75,8 @@ export class CloudFrontAttachments implements DomainAttachments {
   }
 
   /** A tenant is disabled before it can be deleted: the first call disables it, a later one deletes it. */
-  async detach(domain: string): Promise<boolean> {
-    const tenant = await this.findTenant(domain);
+  async detach(domain: string, claimId: string | undefined): Promise<boolean> {
+    const tenant = await this.findTenant(tenantName(domain, claimId));
     if (!tenant) return true;
     if (tenant.enabled) {
       await this.client.send(
@@ -75,34 +93,36 @@ export class CloudFrontAttachments implements DomainAttachments {
     return true;
   }
 
-  private async ensureTenant(domain: string): Promise<{ id: string; etag: string; enabled: boolean }> {
-    const existing = await this.findTenant(domain);
+  private async ensureTenant(domain: string, claimId: string | undefined): Promise<Tenant> {
+    const name = tenantName(domain, claimId);
+    const existing = await this.findTenant(name);
     if (existing) return existing;
     try {
       const created = await this.client.send(
         new CreateDistributionTenantCommand({
           DistributionId: this.distribution.distributionId,
-          Name: tenantName(domain),
+          Name: name,
           Domains: [{ Domain: domain }],
           ConnectionGroupId: this.distribution.connectionGroupId,
           ManagedCertificateRequest: { ValidationTokenHost: 'cloudfront', PrimaryDomainName: domain },
           Enabled: true,
         }),
       );
-      return { id: created.DistributionTenant?.Id ?? tenantName(domain), etag: created.ETag ?? '', enabled: true };
+      return { id: created.DistributionTenant?.Id ?? name, etag: created.ETag ?? '', enabled: true };
     } catch (error) {
       // Created by a concurrent check: read it back.
       if (!(error instanceof EntityAlreadyExists)) throw error;
-      const raced = await this.findTenant(domain);
+      const raced = await this.findTenant(name);
       if (!raced) throw error;
       return raced;
     }
   }
 
-  private async findTenant(domain: string): Promise<{ id: string; etag: string; enabled: boolean; status?: string } | undefined> {
+  /** The tenant of that name, if it is one of this distribution's: another distribution's is never changed or removed. */
+  private async findTenant(name: string): Promise<Tenant | undefined> {
     try {
-      const { DistributionTenant, ETag } = await this.client.send(new GetDistributionTenantCommand({ Identifier: tenantName(domain) }));
-      if (!DistributionTenant?.Id) return undefined;
+      const { DistributionTenant, ETag } = await this.client.send(new GetDistributionTenantCommand({ Identifier: name }));
+      if (!DistributionTenant?.Id || DistributionTenant.DistributionId !== this.distribution.distributionId) return undefined;
       return { id: DistributionTenant.Id, etag: ETag ?? '', enabled: DistributionTenant.Enabled !== false, ...(DistributionTenant.Status ? { status: DistributionTenant.Status } : {}) };
     } catch (error) {
       if (error instanceof EntityNotFound) return undefined;

@@ -2,12 +2,15 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX } from '../config';
 import type { DomainRecord } from '../domain/domains/custom-domain';
-import type { DomainCleanup, DomainClaim, DomainSettings, DomainStore, DomainTransition } from '../domain/ports';
+import type { CleanupProgress, DomainCleanup, DomainClaim, DomainHold, DomainSettings, DomainStore, DomainTransition } from '../domain/ports';
 import { scanAll } from './scan-all';
 
 /**
- * One table, keyed by `domain`, holds three kinds of item; `#` never occurs in a host name, so they cannot meet:
- * - a domain (`go.acme.com`), with `work: 'verify'` and `dueAt` while its checks are scheduled;
+ * One table, keyed by `domain`, holds four kinds of item; `#` never occurs in a host name, so they cannot meet:
+ * - a domain (`go.acme.com`), with `work: 'verify'` and `dueAt` while its checks are scheduled, and `manualCheckAt`
+ *   (epoch ms) once its owner asked for a check;
+ * - a removed domain's hold (`go.acme.com` too, in its place: `heldFor` the former owner, `heldUntil` epoch ms), with
+ *   no `status` or `owner`, so reads, listings and the work index never see it as a domain;
  * - an account's summary (`account#<owner>`): how many domains it holds and which is its default;
  * - a removed domain's cleanup (`cleanup#<domain>#<ms>`), deleted once its links are deleted and its tenant gone.
  */
@@ -15,11 +18,18 @@ const summaryKey = (owner: string) => `account#${owner}`;
 const VERIFY = 'verify';
 const CLEANUP = 'cleanup';
 
-type DomainItem = DomainRecord & { work?: string; dueAt?: number };
+type DomainItem = DomainRecord & { work?: string; dueAt?: number; manualCheckAt?: number };
 
 function toRecord(item: Record<string, unknown>): DomainRecord {
-  const { work: _work, dueAt, ...record } = item as unknown as DomainItem;
+  const { work: _work, dueAt, manualCheckAt: _manualCheckAt, ...record } = item as unknown as DomainItem;
   return dueAt === undefined ? record : { ...record, nextCheckAt: dueAt };
+}
+
+const isHold = (item: Record<string, unknown>) => typeof item.status !== 'string' && typeof item.heldFor === 'string';
+
+function cleanupItem(record: Pick<DomainRecord, 'domain' | 'owner' | 'claimId'>, nowMs: number): Record<string, unknown> {
+  const { domain, owner, claimId } = record;
+  return { domain: `${CLEANUP}#${domain}#${nowMs}`, work: CLEANUP, dueAt: nowMs, name: domain, formerOwner: owner, deletedAt: new Date(nowMs).toISOString(), ...(claimId ? { claimId } : {}) };
 }
 
 function toItem(record: DomainRecord): DomainItem {
@@ -39,32 +49,65 @@ export class DynamoDomainStore implements DomainStore {
   ) {}
 
   async claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim> {
+    const nowMs = Date.parse(record.createdAt);
+    const { Item: existing } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { domain: record.domain }, ConsistentRead: true }));
+    const over = existing ? this.replaceable(existing, record.owner, nowMs) : { condition: 'attribute_not_exists(#domain)', names: { '#domain': 'domain' }, values: {} };
+    if (!over) return 'taken';
+    const failed = existing && !isHold(existing) ? (existing as unknown as DomainRecord) : undefined;
+    const count = (owner: string, by: number, cap: number | null) => ({
+      Update: {
+        TableName: this.tableName,
+        Key: { domain: summaryKey(owner) },
+        UpdateExpression: 'ADD domainCount :by',
+        ...(cap === null
+          ? { ExpressionAttributeValues: { ':by': by } }
+          : { ConditionExpression: 'attribute_not_exists(domainCount) OR domainCount < :allowance', ExpressionAttributeValues: { ':by': by, ':allowance': cap } }),
+      },
+    });
+    // Replacing one's own failed claim keeps the count; replacing another's gives theirs back and queues its tenant's removal.
+    const counted = failed?.owner !== record.owner;
+    const items = [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: toItem(record),
+          ConditionExpression: over.condition,
+          // DynamoDB refuses empty maps of names or values.
+          ...(Object.keys(over.names).length > 0 ? { ExpressionAttributeNames: over.names } : {}),
+          ...(Object.keys(over.values).length > 0 ? { ExpressionAttributeValues: over.values } : {}),
+        },
+      },
+      ...(counted ? [count(record.owner, 1, allowance)] : []),
+      ...(failed && counted ? [count(failed.owner, -1, null)] : []),
+      ...(failed ? [{ Put: { TableName: this.tableName, Item: cleanupItem(failed, nowMs) } }] : []),
+    ];
     try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: this.tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(#domain)', ExpressionAttributeNames: { '#domain': 'domain' } } },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: { domain: summaryKey(record.owner) },
-                UpdateExpression: 'ADD domainCount :one',
-                ...(allowance === null
-                  ? { ExpressionAttributeValues: { ':one': 1 } }
-                  : { ConditionExpression: 'attribute_not_exists(domainCount) OR domainCount < :allowance', ExpressionAttributeValues: { ':one': 1, ':allowance': allowance } }),
-              },
-            },
-          ],
-        }),
-      );
+      await this.client.send(new TransactWriteCommand({ TransactItems: items as never }));
       return 'claimed';
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
-      const [name, count] = error.CancellationReasons ?? [];
+      const [name, ownCount] = error.CancellationReasons ?? [];
       if (name?.Code === 'ConditionalCheckFailed') return 'taken';
-      if (count?.Code === 'ConditionalCheckFailed') return 'overLimit';
+      if (counted && ownCount?.Code === 'ConditionalCheckFailed') return 'overLimit';
       throw error;
     }
+  }
+
+  /**
+   * The condition under which a claim may overwrite what holds the name now, as read (so a change meanwhile cancels
+   * the claim): a hold that ended or is the claimant's, or a failed claim; undefined when the name is taken.
+   */
+  private replaceable(item: Record<string, unknown>, owner: string, nowMs: number): { condition: string; names: Record<string, string>; values: Record<string, unknown> } | undefined {
+    if (isHold(item)) {
+      if (item.heldFor !== owner && Number(item.heldUntil) > nowMs) return undefined;
+      return { condition: 'heldFor = :heldFor AND heldUntil = :heldUntil', names: {}, values: { ':heldFor': item.heldFor, ':heldUntil': item.heldUntil } };
+    }
+    if (item.status !== 'failed') return undefined;
+    return {
+      condition: '#status = :failed AND #owner = :formerOwner AND createdAt = :formerCreatedAt',
+      names: { '#status': 'status', '#owner': 'owner' },
+      values: { ':failed': 'failed', ':formerOwner': item.owner, ':formerCreatedAt': item.createdAt },
+    };
   }
 
   async find(domain: string): Promise<DomainRecord | undefined> {
@@ -209,23 +252,24 @@ export class DynamoDomainStore implements DomainStore {
     }
   }
 
-  async remove(record: DomainRecord, nowMs: number): Promise<boolean> {
+  async remove(record: DomainRecord, nowMs: number, heldUntilMs?: number): Promise<boolean> {
     const { domain, owner } = record;
-    const deletedAt = new Date(nowMs).toISOString();
-    const cleanup = { domain: `${CLEANUP}#${domain}#${nowMs}`, work: CLEANUP, dueAt: nowMs, name: domain, formerOwner: owner, deletedAt };
+    const asRead = {
+      TableName: this.tableName,
+      ConditionExpression: '#owner = :owner AND #status = :status',
+      ExpressionAttributeNames: { '#owner': 'owner', '#status': 'status' },
+      ExpressionAttributeValues: { ':owner': owner, ':status': record.status },
+    };
+    // The hold takes the domain's place, so the name is never free in between.
+    const name =
+      heldUntilMs === undefined
+        ? { Delete: { ...asRead, Key: { domain } } }
+        : { Put: { ...asRead, Item: { domain, heldFor: owner, heldUntil: heldUntilMs } } };
     try {
       await this.client.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: { domain },
-                ConditionExpression: '#owner = :owner',
-                ExpressionAttributeNames: { '#owner': 'owner' },
-                ExpressionAttributeValues: { ':owner': owner },
-              },
-            },
+            name,
             {
               Update: {
                 TableName: this.tableName,
@@ -235,7 +279,7 @@ export class DynamoDomainStore implements DomainStore {
                 ExpressionAttributeValues: { ':minusOne': -1 },
               },
             },
-            { Put: { TableName: this.tableName, Item: cleanup } },
+            { Put: { TableName: this.tableName, Item: cleanupItem(record, nowMs) } },
           ],
         }),
       );
@@ -243,6 +287,43 @@ export class DynamoDomainStore implements DomainStore {
     } catch (error) {
       return refused(error) ?? false;
     }
+  }
+
+  async holdOf(domain: string): Promise<DomainHold | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { domain }, ConsistentRead: true }));
+    return Item && isHold(Item) ? { domain, heldFor: String(Item.heldFor), heldUntilMs: Number(Item.heldUntil) } : undefined;
+  }
+
+  async endHold(domain: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new DeleteCommand({ TableName: this.tableName, Key: { domain }, ConditionExpression: 'attribute_exists(heldFor) AND attribute_not_exists(#status)', ExpressionAttributeNames: { '#status': 'status' } }),
+      );
+      return true;
+    } catch (error) {
+      return refused(error) ?? false;
+    }
+  }
+
+  async reserveManualCheck(domain: string, owner: string, nowMs: number, everyMs: number): Promise<number | undefined> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { domain },
+          UpdateExpression: 'SET manualCheckAt = :now',
+          ConditionExpression: '#owner = :owner AND (attribute_not_exists(manualCheckAt) OR manualCheckAt <= :earliest)',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':now': nowMs, ':owner': owner, ':earliest': nowMs - everyMs },
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      refused(error);
+    }
+    // Refused: checked too recently, or no longer the owner's (the check that follows finds nothing to change).
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { domain }, ConsistentRead: true }));
+    return Item?.owner === owner && typeof Item.manualCheckAt === 'number' ? Math.max(1, Item.manualCheckAt + everyMs - nowMs) : undefined;
   }
 
   async dueChecks(nowMs: number, limit: number): Promise<string[]> {
@@ -255,18 +336,36 @@ export class DynamoDomainStore implements DomainStore {
       domain: String(item.name),
       formerOwner: String(item.formerOwner),
       deletedAt: String(item.deletedAt),
+      ...(typeof item.claimId === 'string' ? { claimId: item.claimId } : {}),
+      ...(typeof item.cursor === 'string' ? { cursor: item.cursor } : {}),
+      ...(item.linksCleared === true ? { linksCleared: true } : {}),
+      ...(typeof item.failures === 'number' ? { failures: item.failures } : {}),
     }));
   }
 
-  async postponeCleanup(id: string, untilMs: number): Promise<void> {
+  async postponeCleanup(id: string, untilMs: number, progress?: CleanupProgress): Promise<void> {
+    const sets = ['dueAt = :until'];
+    const removes: string[] = [];
+    // By placeholder: `cursor` is among DynamoDB's reserved words.
+    const names: Record<string, string> = { '#work': 'work' };
+    const values: Record<string, unknown> = { ':until': untilMs };
+    for (const field of progress ? (['cursor', 'linksCleared', 'failures'] as const) : []) {
+      const value = progress?.[field];
+      names[`#${field}`] = field;
+      if (value === undefined) removes.push(`#${field}`);
+      else {
+        sets.push(`#${field} = :${field}`);
+        values[`:${field}`] = value;
+      }
+    }
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { domain: id },
-        UpdateExpression: 'SET dueAt = :until',
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: 'attribute_exists(#work)',
-        ExpressionAttributeNames: { '#work': 'work' },
-        ExpressionAttributeValues: { ':until': untilMs },
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       }),
     ).catch(refused);
   }

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocum
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isExpired, keyOf, removableAt, type LinkRecord } from '../domain/links/link';
 import { LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../config';
-import type { ClickOutcome, GuardedWrite, LinkChanges, LinkPosition, LinkStore, ManagedLinkStore } from '../domain/ports';
+import type { ClaimCondition, ClickOutcome, GuardedWrite, LinkChanges, LinkPosition, LinkStore, ManagedLinkStore } from '../domain/ports';
 
 /** DynamoDB's TTL attribute: epoch seconds, when DynamoDB may remove the link (see link.ts `removableAt`). */
 export const TTL_ATTRIBUTE = 'ttl';
@@ -39,6 +39,13 @@ function refusedWith(error: unknown): GuardedWrite {
 /** The link belongs to the caller and can still change: not used up, deleted or disabled. */
 const CHANGEABLE_BY_OWNER =
   '#owner = :owner AND attribute_not_exists(deleted) AND attribute_not_exists(disabled) AND attribute_not_exists(retired) AND (attribute_not_exists(maxClicks) OR clicks < maxClicks)';
+
+/** The link was made under the claim (ports.ts ClaimCondition): ` AND …` to add to a write's condition, and its value. */
+function underClaim(claim: ClaimCondition | undefined): { condition: string; values: Record<string, unknown> } {
+  if (claim === undefined) return { condition: '', values: {} };
+  if (claim.claimId === undefined) return { condition: ' AND attribute_not_exists(claimId)', values: {} };
+  return { condition: ' AND (claimId = :claimId OR attribute_not_exists(claimId))', values: { ':claimId': claim.claimId } };
+}
 
 /** The edit gives the link a click limit or a password: copies of it as a plain link must be gone first. */
 const guardsAdded = (changes: LinkChanges) => typeof changes.maxClicks === 'number' || typeof changes.passwordHash === 'string';
@@ -153,11 +160,12 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     return { links: Items.slice(0, page.limit).map(toRecord), more: Items.length > page.limit || LastEvaluatedKey !== undefined };
   }
 
-  async update(key: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite> {
+  async update(key: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite> {
     const sets = ['updatedAt = :now'];
     const removes: string[] = [];
     const names: Record<string, string> = { '#owner': 'owner' };
-    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
+    const claimed = underClaim(claim);
+    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
     // Attribute names by placeholder: `url` and `rules` are among DynamoDB's reserved words.
     for (const attribute of EDITABLE_ATTRIBUTES) {
       const change = changes[attribute];
@@ -184,7 +192,7 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
           UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
           // A new click limit below the clicks already used is refused in the same step, whatever visits race it;
           // so is a new limit or password while copies of the plain link may still be served (cache-lease.ts).
-          ConditionExpression: `${CHANGEABLE_BY_OWNER}${typeof changes.maxClicks === 'number' ? ' AND clicks <= :maxClicks' : ''}${guardsAdded(changes) ? ' AND (attribute_not_exists(cacheLeaseUntil) OR cacheLeaseUntil <= :nowMs)' : ''}`,
+          ConditionExpression: `${CHANGEABLE_BY_OWNER}${claimed.condition}${typeof changes.maxClicks === 'number' ? ' AND clicks <= :maxClicks' : ''}${guardsAdded(changes) ? ' AND (attribute_not_exists(cacheLeaseUntil) OR cacheLeaseUntil <= :nowMs)' : ''}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
@@ -197,7 +205,8 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async markDeleted(key: string, owner: string, nowMs: number): Promise<GuardedWrite> {
+  async markDeleted(key: string, owner: string, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite> {
+    const claimed = underClaim(claim);
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
@@ -205,9 +214,9 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
           Key: { code: key },
           // The TTL goes too: the code stays taken, and visitors get 410 (or its expiredUrl), forever.
           UpdateExpression: `SET deleted = :yes, updatedAt = :now REMOVE ${DESTINATION_ATTRIBUTES}, #ttl`,
-          ConditionExpression: CHANGEABLE_BY_OWNER,
+          ConditionExpression: `${CHANGEABLE_BY_OWNER}${claimed.condition}`,
           ExpressionAttributeNames: { '#owner': 'owner', ...DESTINATION_NAMES, '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner },
+          ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -237,8 +246,9 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async keysOnDomain(domain: string, owner: string, createdUpTo: string, after?: string): Promise<{ keys: string[]; next?: string }> {
-    const { Items = [], LastEvaluatedKey } = await this.client.send(
+  async keysOnDomain(domain: string, owner: string, createdUpTo: string, page: { limit: number; after?: string }): Promise<{ keys: string[]; examined: number; next?: string }> {
+    // Limit bounds the items DynamoDB reads, before the filter: the page's cost, whatever share is the owner's.
+    const { Items = [], ScannedCount = 0, LastEvaluatedKey } = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: LINKS_BY_DOMAIN_INDEX,
@@ -246,10 +256,31 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
         FilterExpression: '#owner = :owner',
         ExpressionAttributeNames: { '#domain': 'domain', '#owner': 'owner' },
         ExpressionAttributeValues: { ':domain': domain, ':upTo': createdUpTo, ':owner': owner },
-        ...(after ? { ExclusiveStartKey: JSON.parse(after) as Record<string, unknown> } : {}),
+        Limit: page.limit,
+        ...(page.after ? { ExclusiveStartKey: JSON.parse(page.after) as Record<string, unknown> } : {}),
       }),
     );
-    return { keys: Items.map((item) => String(item.code)), ...(LastEvaluatedKey ? { next: JSON.stringify(LastEvaluatedKey) } : {}) };
+    return { keys: Items.map((item) => String(item.code)), examined: ScannedCount, ...(LastEvaluatedKey ? { next: JSON.stringify(LastEvaluatedKey) } : {}) };
+  }
+
+  async clearOfRemovedDomain(key: string, owner: string, nowMs: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { code: key },
+          UpdateExpression: `SET deleted = :yes, updatedAt = :now REMOVE ${DESTINATION_ATTRIBUTES}, expiredUrl, #ttl`,
+          // Anything left to clear: a live or used-up link, or a tombstone that kept its expiredUrl.
+          ConditionExpression: '#owner = :owner AND attribute_not_exists(disabled) AND (attribute_not_exists(deleted) OR attribute_exists(expiredUrl))',
+          ExpressionAttributeNames: { '#owner': 'owner', ...DESTINATION_NAMES, '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 
   /** The link's owner only (the aggregator's grant names no other attribute); undefined when the link is gone. */

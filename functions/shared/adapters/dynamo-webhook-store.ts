@@ -1,12 +1,14 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { WebhookChanges, WebhookStore } from '../domain/ports';
+import { randomUUID } from 'node:crypto';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { SlotLease, WebhookChanges, WebhookStore } from '../domain/ports';
 import { DELIVERIES_KEPT_SECONDS, type DeliveryAttempt, type WebhookRecord } from '../domain/webhooks/webhook';
 
 /**
  * One table, keyed (pk, sk): an owner's webhooks (`owner#<owner>`, `wh#<id>`) beside the count that keeps them at
  * 10 (`owner#<owner>`, `count`); each webhook's attempts, newest last (`dlv#<id>`, `<at>#<eventId>#<attempt>`, TTL
- * 30 days); its in-flight places (`slot#<id>`, `<n>`, leased until an instant).
+ * 30 days); its in-flight places (`slot#<id>`, `<n>`, leased to a holder until an instant).
  */
 const ownerKey = (owner: string) => `owner#${owner}`;
 const webhookKey = (owner: string, id: string) => ({ pk: ownerKey(owner), sk: `wh#${id}` });
@@ -187,29 +189,81 @@ export class DynamoWebhookStore implements WebhookStore {
     }
   }
 
-  async acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<number | undefined> {
+  async countQueuedClicks(owner: string, id: string, count: number): Promise<number | undefined> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookKey(owner, id),
+          UpdateExpression: 'ADD clickSeq :count',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':count': count },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(Attributes?.clickSeq);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  async countDropped(owner: string, id: string, count: number): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookKey(owner, id),
+          UpdateExpression: 'ADD droppedEvents :count',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':count': count },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  async acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<SlotLease | { busyUntil: number }> {
+    const holder = randomUUID();
     // Start at a random place: concurrent deliverers rarely try the same one first.
     const first = Math.floor(Math.random() * slots);
+    let busyUntil = leaseUntilMs;
     for (let offset = 0; offset < slots; offset++) {
       const slot = (first + offset) % slots;
       try {
         await this.client.send(
           new PutCommand({
             TableName: this.tableName,
-            Item: { pk: `slot#${webhookId}`, sk: String(slot), leaseUntil: leaseUntilMs, ttl: Math.ceil(leaseUntilMs / 1000) + 3600 },
+            Item: { pk: `slot#${webhookId}`, sk: String(slot), leaseUntil: leaseUntilMs, holder, ttl: Math.ceil(leaseUntilMs / 1000) + 3600 },
             ConditionExpression: 'attribute_not_exists(pk) OR leaseUntil < :now',
             ExpressionAttributeValues: { ':now': nowMs },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
-        return slot;
+        return { slot, holder };
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        const taken = error.Item ? Number(unmarshall(error.Item).leaseUntil) : Number.NaN;
+        if (Number.isFinite(taken)) busyUntil = Math.min(busyUntil, taken);
       }
     }
-    return undefined;
+    return { busyUntil };
   }
 
-  async releaseSlot(webhookId: string, slot: number): Promise<void> {
-    await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `slot#${webhookId}`, sk: String(slot) } }));
+  async releaseSlot(webhookId: string, lease: SlotLease): Promise<void> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: `slot#${webhookId}`, sk: String(lease.slot) },
+          ConditionExpression: 'holder = :holder',
+          ExpressionAttributeValues: { ':holder': lease.holder },
+        }),
+      );
+    } catch (error) {
+      // The lease ran out and the place is another deliverer's now (or already free): not ours to free.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 }

@@ -26,7 +26,8 @@ function isThisMachine(address: string): boolean {
 /**
  * The local run's stand-in for CloudFront tenants, and it says so: there is no certificate to issue on a laptop, so a
  * domain serves as soon as its name resolves to this machine. The file named by LOCAL_HOSTS_FILE is read first
- * (tests add names there without touching the machine), then the system resolver (/etc/hosts, DNS).
+ * (tests add names there without touching the machine), then the system resolver (/etc/hosts, DNS). The claim's
+ * TXT challenge is checked before this, as on AWS (domain-verification.ts, dns-txt-records.ts).
  */
 export class ResolverAttachments implements DomainAttachments {
   constructor(private readonly hostsFile: string | undefined) {}

@@ -77,5 +77,15 @@ export class DomainInUse extends DomainError {}
 /** Not one of the caller's domains, or none at all: the same answer, never revealing another account's (404). */
 export class DomainNotFound extends DomainError {}
 
+/** The platform took the domain down: its owner can neither remove nor re-claim it (409). */
+export class DomainDisabled extends DomainError {}
+
+/** The domain was checked on request less than a minute ago (429 in the per-minute limit's shape, Retry-After). */
+export class DomainCheckedRecently extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('domain checked recently');
+  }
+}
+
 /** Not one of the caller's webhooks, or none at all: the same answer (404). */
 export class WebhookNotFound extends DomainError {}

@@ -78,21 +78,43 @@ export interface LinkChanges {
 /** A write that checks the link's state: done, or refused with the link as it was (absent when there is none). */
 export type GuardedWrite = { done: true; link: LinkRecord } | { done: false; current?: LinkRecord };
 
+/**
+ * The claim of a custom domain a write requires the link to have been made under (issue 27): its id, or undefined for
+ * a claim made before ids existed. A link made before ids (none of its own) passes either way: its owner, checked
+ * beside, holds the name.
+ */
+export interface ClaimCondition {
+  claimId: string | undefined;
+}
+
 /** What the link-management API and the ops CLI need beyond visits. */
 export interface ManagedLinkStore {
   find(key: string): Promise<LinkRecord | undefined>;
   /** A page of the owner's links, newest first, starting after `after`; `more` when the index holds further ones. */
   listByOwner(owner: string, page: { limit: number; after?: LinkPosition }): Promise<{ links: LinkRecord[]; more: boolean }>;
-  /** Applies the changes if the link is the owner's and can still change (not used up, deleted or disabled). */
-  update(code: string, owner: string, changes: LinkChanges, nowMs: number): Promise<GuardedWrite>;
-  /** Turns the owner's link into a tombstone, unless it already is one or is disabled. */
-  markDeleted(code: string, owner: string, nowMs: number): Promise<GuardedWrite>;
+  /**
+   * Applies the changes if the link is the owner's (made under `claim`, when given) and can still change (not used
+   * up, deleted or disabled).
+   */
+  update(code: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite>;
+  /** Turns the owner's link (made under `claim`, when given) into a tombstone, unless it already is one or is disabled. */
+  markDeleted(code: string, owner: string, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite>;
   /** Stops new cache leases on the link until `untilMs`, so the copies taken under the current one run out. */
   sealCache(code: string, untilMs: number): Promise<void>;
   /** An operator's takedown (with a reason) or its reversal (undefined); false when no link has the code. */
   setDisabled(key: string, reason: string | undefined, nowMs: number): Promise<boolean>;
-  /** Keys of the owner's links on a domain created at or before `createdUpTo`, a page at a time (a removed domain's cleanup). */
-  keysOnDomain(domain: string, owner: string, createdUpTo: string, after?: string): Promise<{ keys: string[]; next?: string }>;
+  /**
+   * Keys of the owner's links on a domain created at or before `createdUpTo`, a page at a time (a removed domain's
+   * cleanup): at most `limit` links examined (other owners' included), `examined` says how many were; `next` is
+   * where the next page starts, absent after the last.
+   */
+  keysOnDomain(domain: string, owner: string, createdUpTo: string, page: { limit: number; after?: string }): Promise<{ keys: string[]; examined: number; next?: string }>;
+  /**
+   * A removed domain's link becomes a bare tombstone: deleted, with nothing of its destinations, password or
+   * expiredUrl (the name's next holder's own URLs apply); false when there was nothing left to clear, or it is not
+   * the owner's, or an operator took it down (kept as the operator left it).
+   */
+  clearOfRemovedDomain(key: string, owner: string, nowMs: number): Promise<boolean>;
 }
 
 export interface UsageCounter {
@@ -132,12 +154,31 @@ export interface ClickStatsStore {
 /** Claiming a name: done, someone (the caller included) holds it, or the caller's plan allows no more. */
 export type DomainClaim = 'claimed' | 'taken' | 'overLimit';
 
+/** A name kept for the account that removed it (issue 27): nobody else may claim it before `heldUntilMs`. */
+export interface DomainHold {
+  domain: string;
+  heldFor: string;
+  heldUntilMs: number;
+}
+
 /** A removed domain whose links are still to be marked deleted and whose CloudFront tenant is still to go. */
-export interface DomainCleanup {
+export interface DomainCleanup extends CleanupProgress {
   id: string;
   domain: string;
   formerOwner: string;
   deletedAt: string;
+  /** The removed claim's id: its tenant is that claim's alone (absent for claims made before claim ids). */
+  claimId?: string;
+}
+
+/** How far a cleanup got, kept between the scheduler's runs. */
+export interface CleanupProgress {
+  /** Where the next page of its links starts; absent before the first page and once all were read. */
+  cursor?: string;
+  /** Every link was read and cleared: only the tenant is left. */
+  linksCleared?: boolean;
+  /** Runs in a row that failed on the links: each waits longer (domain-work.ts). */
+  failures?: number;
 }
 
 /** A status change, applied only while the domain is in one of `from` (so a race with an operator or a delete loses). */
@@ -158,7 +199,11 @@ export interface DomainSettings {
 
 /** Custom domains, their owners' counts and defaults, and the work the scheduler does on them. */
 export interface DomainStore {
-  /** Writes the new domain and counts it against `allowance` in one transaction: exactly one claim of a name wins. */
+  /**
+   * Writes the new domain and counts it against `allowance` in one transaction: exactly one claim of a name wins. A
+   * free name, a hold that ended or is the claimant's own, and a `failed` claim (whose count goes back to its owner
+   * and whose tenant is queued for removal) can be claimed; any other domain, disabled ones included, is taken.
+   */
   claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim>;
   find(domain: string): Promise<DomainRecord | undefined>;
   listByOwner(owner: string): Promise<DomainRecord[]>;
@@ -171,14 +216,25 @@ export interface DomainStore {
   setDefault(domain: string, owner: string, isDefault: boolean): Promise<DomainRecord | undefined>;
   transition(domain: string, transition: DomainTransition): Promise<DomainRecord | undefined>;
   /**
-   * Deletes the domain as read (its owner's, and the account's default if it says so), frees its name and count
-   * and queues its cleanup, in one transaction; false when the name is no longer that owner's.
+   * Deletes the domain as read (its owner and status unchanged; the account's default if it says so), gives back its
+   * count and queues its cleanup, in one transaction; with `heldUntilMs` the name stays held for the former owner
+   * until then, else it is free at once. False when the domain is no longer as read.
    */
-  remove(record: DomainRecord, nowMs: number): Promise<boolean>;
+  remove(record: DomainRecord, nowMs: number, heldUntilMs?: number): Promise<boolean>;
+  /** The hold on a removed name, if one is there (ended or not). */
+  holdOf(domain: string): Promise<DomainHold | undefined>;
+  /** Ends a hold at once (an operator's release); false when there was none. */
+  endHold(domain: string): Promise<boolean>;
+  /**
+   * Records an on-request check of the owner's domain unless one was recorded less than `everyMs` ago: undefined
+   * when recorded, else the milliseconds until the next one may be.
+   */
+  reserveManualCheck(domain: string, owner: string, nowMs: number, everyMs: number): Promise<number | undefined>;
   /** Pending domains whose next check is due. */
   dueChecks(nowMs: number, limit: number): Promise<string[]>;
   dueCleanups(nowMs: number, limit: number): Promise<DomainCleanup[]>;
-  postponeCleanup(id: string, untilMs: number): Promise<void>;
+  /** Due again at `untilMs`; with `progress`, that replaces what was recorded (fields left out are cleared). */
+  postponeCleanup(id: string, untilMs: number, progress?: CleanupProgress): Promise<void>;
   finishCleanup(id: string): Promise<void>;
 }
 
@@ -191,9 +247,15 @@ export type AttachmentCheck = { serving: true } | { serving: false; reason: stri
  */
 export interface DomainAttachments {
   dnsRecordsFor(domain: string): DnsRecord[];
-  check(domain: string): Promise<AttachmentCheck>;
-  /** Removes what `check` created; false while that is still under way (try again later). */
-  detach(domain: string): Promise<boolean>;
+  /** Checks the claim's attachment, making it first if needed; what it makes is the claim's own (`claimId`). */
+  check(domain: string, claimId: string | undefined): Promise<AttachmentCheck>;
+  /** Removes what `check` made for that claim; false while that is still under way (try again later). */
+  detach(domain: string, claimId: string | undefined): Promise<boolean>;
+}
+
+/** DNS TXT lookups: the values under a name, each record's strings joined; none when it has none or cannot be read. */
+export interface TxtRecords {
+  lookup(name: string): Promise<string[]>;
 }
 
 /** The smart-link fields' parsers, loaded on first use (a bundle beside the function's: see smart-link-request.ts). */
@@ -208,7 +270,7 @@ export interface WebhookChanges {
   disabledReason?: string | null;
   failingSince?: null;
   secret?: string;
-  previousSecret?: WebhookRecord['previousSecret'];
+  previousSecret?: WebhookRecord['previousSecret'] | null;
   updatedAt?: string;
 }
 
@@ -223,11 +285,32 @@ export interface WebhookStore {
   /** Newest first; `cursor` is a previous page's `next`, undefined when it is not one. */
   deliveries(webhookId: string, limit: number, cursor?: string): Promise<{ items: DeliveryAttempt[]; next?: string } | undefined>;
   recordAttempt(webhookId: string, attempt: DeliveryAttempt): Promise<void>;
+  /** Adds `count` to the clicks queued for the webhook; the new total, or undefined when the webhook is gone. */
+  countQueuedClicks(owner: string, id: string, count: number): Promise<number | undefined>;
+  /** Adds `count` to the clicks its backlog dropped (nothing when the webhook is gone). */
+  countDropped(owner: string, id: string, count: number): Promise<void>;
   /** Starts a failure streak unless one runs; returns its start (epoch ms). */
   markFailing(owner: string, id: string, nowMs: number): Promise<number | undefined>;
-  /** One of the webhook's `slots` in-flight places, leased until `leaseUntilMs`; undefined when all are taken. */
-  acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<number | undefined>;
-  releaseSlot(webhookId: string, slot: number): Promise<void>;
+  /**
+   * One of the webhook's `slots` in-flight places, leased until `leaseUntilMs` to a holder of its own; when all are
+   * taken, the earliest instant one of their leases ends (epoch ms).
+   */
+  acquireSlot(webhookId: string, slots: number, nowMs: number, leaseUntilMs: number): Promise<SlotLease | { busyUntil: number }>;
+  /** Frees the place if this lease still holds it: one that ran out and went to another holder stays theirs. */
+  releaseSlot(webhookId: string, lease: SlotLease): Promise<void>;
+}
+
+/** An in-flight place held: which one, and the holder's token that alone may release it. */
+export interface SlotLease {
+  slot: number;
+  holder: string;
+}
+
+/** Webhook signing secrets at rest: sealed before they are stored, opened only to sign a delivery. */
+export interface SecretSealer {
+  seal(secret: string, webhookId: string): Promise<string>;
+  /** The secret a stored value holds; a value stored before secrets were sealed is the secret itself. */
+  open(stored: string, webhookId: string): Promise<string>;
 }
 
 /** The delivery queue: tasks wait there until due, however far off (see sqs-delivery-queue.ts). */

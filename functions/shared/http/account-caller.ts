@@ -12,7 +12,8 @@ export function accountCaller(admission: Admission): ApiKeyCaller {
 
 /**
  * What an account's request on one of its links is decided with: who, the flags it was admitted under, now, the
- * base URL, and the domain the link is on (`?domain=`, else the account's default, else the shared domain).
+ * base URL, and the domain the link is on (`?domain=`, else the account's default, else the shared domain) with
+ * whoever holds it now.
  */
 export async function managementContext(
   admission: Admission,
@@ -22,6 +23,6 @@ export async function managementContext(
 ): Promise<ManagementContext> {
   const caller = accountCaller(admission);
   const base = await shortBaseUrl();
-  const domain = await managedDomain(event.queryStringParameters?.domain, caller, admission.flags, base, domains);
-  return { caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: base, ...(domain === undefined ? {} : { domain }) };
+  const managed = await managedDomain(event.queryStringParameters?.domain, caller, admission.flags, base, domains);
+  return { caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: base, ...managed };
 }

@@ -10,13 +10,17 @@ import { count, logger } from '../observability';
 import { errorResponse, rateLimitHeaders } from './error-responses';
 import type { ClientKeyer } from './client-key';
 import { callerFrom, requestInfo } from './request-info';
+import type { OriginSecrets } from './trusted-viewer';
 
 const noAnonymousRoutes: ClientKeyer = () => Promise.reject(new Error('an anonymous route reached a function without a client keyer'));
+const trustNoViewer: OriginSecrets = () => Promise.resolve([]);
 
 export interface Admission {
   caller: Caller;
   flags: Flags;
   rateLimit: RateLimitStatus;
+  /** The account's default domain, read beside the admission's counters (creation functions only). */
+  defaultDomain?: Promise<string | undefined>;
 }
 
 export type GuardedContext = Context & { admission: Admission };
@@ -27,11 +31,18 @@ interface GuardDeps {
   upgradeUrl: string;
   /** How anonymous (v1) callers are counted; functions without v1 routes never call it. */
   keyClient?: ClientKeyer;
+  /** The values CloudFront sends, beside which an anonymous caller's viewer address is believed (none: never). */
+  originSecrets?: OriginSecrets;
   /**
    * Requests whose monthly call the handler counts itself, only when it does the work: creations with an
    * Idempotency-Key, whose replays are not counted again.
    */
   defersQuota?: (event: APIGatewayProxyEvent) => boolean;
+  /**
+   * Creations put a link on the account's default domain: read side by side with the counters rather than after
+   * them, it costs no round trip of its own.
+   */
+  defaultDomainOf?: (caller: Caller, flags: Flags) => Promise<string | undefined>;
 }
 
 /**
@@ -42,11 +53,14 @@ interface GuardDeps {
 export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, GuardedContext> {
   return {
     before: async (request) => {
-      const caller = await callerFrom(request.event, deps.keyClient ?? noAnonymousRoutes);
+      const caller = await callerFrom(request.event, deps.keyClient ?? noAnonymousRoutes, deps.originSecrets ?? trustNoViewer);
       const flags = await deps.flags.current();
       assertNotInMaintenance(flags);
       const admit = deps.defersQuota?.(request.event) ? admitToMinuteWindow : admitCall;
-      request.context.admission = { caller, flags, rateLimit: await admit(caller, deps.usage, Date.now()) };
+      const defaultDomain = deps.defaultDomainOf?.(caller, flags);
+      // A refused call never asks for it: its failure is for the handler to meet, not an unhandled rejection.
+      defaultDomain?.catch(() => undefined);
+      request.context.admission = { caller, flags, rateLimit: await admit(caller, deps.usage, Date.now()), ...(defaultDomain ? { defaultDomain } : {}) };
     },
     after: (request) => {
       const admission = request.context.admission as Admission | undefined;

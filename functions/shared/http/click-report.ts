@@ -17,7 +17,8 @@ export function clickOf(outcome: VisitOutcome, request: VisitorRequest, event: A
   return {
     code: linkKey(request.visit.host, request.visit.code),
     at: new Date(nowMs).toISOString(),
-    country: viewerCountry(header(event, 'cloudfront-viewer-country')),
+    // As the visitor's request read it: CloudFront's country only beside the origin secret (trusted-viewer.ts).
+    country: viewerCountry(request.visit.signals.country),
     referrer: referrerHost(header(event, 'referer')),
     device: deviceClass(header(event, 'user-agent')),
     counted: outcome.counted,

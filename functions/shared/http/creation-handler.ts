@@ -4,13 +4,14 @@ import { pathToFileURL } from 'node:url';
 import { BESIDE_THE_BUNDLE, config } from '../config';
 import type { IdempotentRun, idempotencyStore } from '../adapters/idempotency-store';
 import type { CreationContext, CreationDeps } from '../domain/links/link-creation';
+import { defaultDomain } from '../domain/domains/link-domains';
 import { countMonthlyCall } from '../domain/limits/rate-limits';
 import type { Caller } from '../domain/accounts/caller';
 import { DependencyUnavailable, IdempotencyKeyInProgress, IdempotencyKeyReused } from '../domain/errors';
 import { OwnMessages } from '../domain/messages';
 import { clientKeys, deploymentDigest } from '../client-key-wiring';
-import { aliasOverrides, domainStore, flagSource, linkStore, safetyChecker, shortBaseUrlReader, smartFieldsOnFirstUse, usageCounter } from '../wiring';
-import { apiGuard } from './api-guard';
+import { aliasOverrides, domainStore, flagSource, linkStore, originSecrets, safetyChecker, shortBaseUrlReader, smartFieldsOnFirstUse, usageCounter } from '../wiring';
+import { apiGuard, type Admission } from './api-guard';
 import { guardedHandler } from './guarded-handler';
 import { header } from './headers';
 import { idempotencyKeyOf } from './idempotency-key';
@@ -23,7 +24,15 @@ const deps: CreationDeps = { links: linkStore(), safety: safetyChecker(), aliasO
 const usage = usageCounter();
 const hasIdempotencyKey = (event: APIGatewayProxyEvent) => header(event, IDEMPOTENCY_KEY_HEADER) !== undefined;
 const digest = deploymentDigest();
-const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl(), keyClient: clientKeys(digest), defersQuota: hasIdempotencyKey });
+const guard = apiGuard({
+  flags: flagSource(),
+  usage,
+  upgradeUrl: config.upgradeUrl(),
+  keyClient: clientKeys(digest),
+  originSecrets: originSecrets(),
+  defersQuota: hasIdempotencyKey,
+  defaultDomainOf: (caller, flags) => defaultDomain(caller, flags, deps.domains),
+});
 const shortBaseUrl = shortBaseUrlReader();
 
 /**
@@ -40,6 +49,12 @@ function idempotent(): Promise<IdempotentRun> {
     },
   );
   return store;
+}
+
+/** The request's adapters, the account's default domain being the one the guard read beside its counters. */
+function depsFor(admission: Admission): CreationDeps {
+  const { defaultDomain: read } = admission;
+  return read ? { ...deps, domains: { find: (name) => deps.domains.find(name), defaultOf: () => read } } : deps;
 }
 
 /** Keys are scoped to the account (all its keys), or to the source address on the anonymous v1 routes. */
@@ -71,7 +86,7 @@ export function creationHandler(maxBodyBytes: number, handle: CreationHandler, k
   return guardedHandler(guard, async (event, admission, lambdaContext) => {
     const key = idempotencyKeyOf(event);
     const body = readJsonObject(event, maxBodyBytes);
-    const create = async () => handle(body, { context: { caller: admission.caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() }, deps });
+    const create = async () => handle(body, { context: { caller: admission.caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() }, deps: depsFor(admission) });
     if (key === undefined) return create();
     const run = await idempotent();
     const payload = await comparablePayload(event.resource, body);

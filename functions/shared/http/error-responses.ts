@@ -1,6 +1,8 @@
 import {
   BodyTooLarge,
   DependencyUnavailable,
+  DomainCheckedRecently,
+  DomainDisabled,
   DomainInUse,
   DomainNotFound,
   WebhookNotFound,
@@ -47,6 +49,7 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof DomainNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof WebhookNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof DomainInUse) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
+  if (error instanceof DomainDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });
   if (error instanceof LinkDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof LinkStillCached) {
@@ -69,6 +72,13 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
       429,
       { statusCode: 429, message: Messages.rateLimited, error: 'Too Many Requests', retryAfter: error.retryAfterSeconds },
       { ...rateLimitHeaders(error.status), 'retry-after': String(error.retryAfterSeconds) },
+    );
+  }
+  if (error instanceof DomainCheckedRecently) {
+    return json(
+      429,
+      { statusCode: 429, message: Messages.rateLimited, error: 'Too Many Requests', retryAfter: error.retryAfterSeconds },
+      { 'retry-after': String(error.retryAfterSeconds) },
     );
   }
   if (error instanceof QuotaExceeded) {

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Caller } from '../domain/accounts/caller';
 import { isPlan } from '../domain/limits/plans';
 import type { ClientKeyer } from './client-key';
+import { trustedClientIp, type OriginSecrets } from './trusted-viewer';
 
 export interface RequestInfo {
   path: string;
@@ -12,14 +13,18 @@ export function requestInfo(event: Pick<APIGatewayProxyEvent, 'path' | 'httpMeth
   return { path: event.path, method: event.httpMethod };
 }
 
-/** v1 routes are anonymous and limited per source IP (API Gateway's, which a client cannot forge), by its keyed hash. */
+/**
+ * v1 routes are anonymous and limited per client address, by its keyed hash: the viewer's address when the request
+ * came through the dashboard's distribution (beside the origin secret: else every viewer of one edge would share its
+ * limit), API Gateway's source IP otherwise, which a client cannot forge.
+ */
 export function isAnonymousRoute(event: Pick<APIGatewayProxyEvent, 'resource'>): boolean {
   return event.resource.startsWith('/v1/');
 }
 
 /** The authorizer vouched for these context values; their absence on a v2 route is a wiring bug, hence a 500. */
-export async function callerFrom(event: APIGatewayProxyEvent, keyClient: ClientKeyer): Promise<Caller> {
-  if (isAnonymousRoute(event)) return { kind: 'anonymous', client: await keyClient(event.requestContext.identity.sourceIp) };
+export async function callerFrom(event: APIGatewayProxyEvent, keyClient: ClientKeyer, originSecrets: OriginSecrets): Promise<Caller> {
+  if (isAnonymousRoute(event)) return { kind: 'anonymous', client: await keyClient(await trustedClientIp(event, originSecrets)) };
   const authorizer = event.requestContext.authorizer ?? {};
   const { keyId, accountId, owner, plan } = authorizer as Record<string, unknown>;
   if (typeof keyId !== 'string' || typeof accountId !== 'string' || typeof owner !== 'string' || !isPlan(plan)) {

@@ -50,11 +50,23 @@ function digestOfSecret(secret: string): Buffer {
   return digest;
 }
 
+/** Each request's verdict, so that its host, address and country cost one comparison between them. */
+const verdicts = new WeakMap<APIGatewayProxyEvent, Promise<boolean>>();
+
 /**
  * Whether the request carries one of the origin secrets, compared as sameText does (32-byte digests, constant
  * time, every value compared so timing tells nothing), with the secrets' digests kept: one hash per request.
  */
-async function cameThroughCloudFront(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<boolean> {
+function cameThroughCloudFront(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<boolean> {
+  let verdict = verdicts.get(event);
+  if (!verdict) {
+    verdict = compareOriginSecret(event, originSecrets);
+    verdicts.set(event, verdict);
+  }
+  return verdict;
+}
+
+async function compareOriginSecret(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<boolean> {
   const presented = header(event, ORIGIN_VERIFY_HEADER);
   if (!presented) return false;
   const secrets = await originSecrets().catch(() => []);
@@ -97,4 +109,15 @@ export async function trustedClientIp(event: APIGatewayProxyEvent, originSecrets
   if (!viewer || !(await cameThroughCloudFront(event, originSecrets))) return sourceIp;
   // "ip:port", IPv6 addresses included ("2001:db8::1:443"): the port is what follows the last colon.
   return viewer.replace(/:\d+$/, '');
+}
+
+/**
+ * CloudFront's country of the viewer (`CloudFront-Viewer-Country`), believed as the address is: only beside the
+ * origin secret. Anyone can send the header straight to the API's own URL, and a forged country would choose a smart
+ * link's destination and write the stats; such a request counts as a viewer of unknown country.
+ */
+export async function trustedViewerCountry(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<string | undefined> {
+  const country = header(event, 'cloudfront-viewer-country');
+  if (country === undefined || !(await cameThroughCloudFront(event, originSecrets))) return undefined;
+  return country;
 }

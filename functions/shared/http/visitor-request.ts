@@ -6,7 +6,7 @@ import { variantInCookie } from './variant-cookie';
 import { CSRF_COOKIE, cookieValue, csrfTokensMatch } from './csrf';
 import type { ClientKeyer } from './client-key';
 import { header } from './headers';
-import { trustedClientIp, trustedViewerHost, type OriginSecrets } from './trusted-viewer';
+import { trustedClientIp, trustedViewerCountry, trustedViewerHost, type OriginSecrets } from './trusted-viewer';
 
 /** A password form is a few dozen bytes; anything much larger is not one. */
 const MAX_FORM_BYTES = 4096;
@@ -28,10 +28,12 @@ function postedForm(event: APIGatewayProxyEvent): URLSearchParams | undefined {
   return raw.length > MAX_FORM_BYTES ? undefined : new URLSearchParams(raw);
 }
 
-/** What a smart link's rules and variants read: as received, each worked out only if a rule asks (destination-choice.ts). */
-function visitorSignals(event: APIGatewayProxyEvent): VisitorSignals {
+/**
+ * What a smart link's rules and variants read: as received, each worked out only if a rule asks
+ * (destination-choice.ts); the country only as CloudFront vouched for it.
+ */
+function visitorSignals(event: APIGatewayProxyEvent, country: string | undefined): VisitorSignals {
   const variant = variantInCookie(header(event, 'cookie'));
-  const country = header(event, 'cloudfront-viewer-country');
   const userAgent = header(event, 'user-agent');
   const acceptLanguage = header(event, 'accept-language');
   const query: Array<readonly [string, string]> = [];
@@ -51,8 +53,9 @@ export function wantsJson(accept: string | undefined): boolean {
 }
 
 /**
- * The origin secret is read only for requests naming a customer domain and password posts; the client key only
- * for password posts, the one thing the address is for.
+ * The origin secret is read only for requests naming a customer domain, carrying a viewer country or posting a
+ * password, and compared once whatever they carry; the client key only for password posts, the one thing the
+ * address is for.
  */
 export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecrets: OriginSecrets, keyClient: ClientKeyer): Promise<VisitorRequest> {
   const method = event.httpMethod === 'HEAD' || event.httpMethod === 'POST' ? event.httpMethod : 'GET';
@@ -60,6 +63,7 @@ export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecr
   const password = form?.get('password') ?? undefined;
   const csrfValid = csrfTokensMatch(cookieValue(header(event, 'cookie'), CSRF_COOKIE), form?.get('csrf') ?? undefined);
   const host = await trustedViewerHost(event, originSecrets);
+  const country = await trustedViewerCountry(event, originSecrets);
   return {
     visit: {
       code: event.pathParameters?.code ?? '',
@@ -68,7 +72,7 @@ export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecr
       client: password !== undefined && csrfValid ? await keyClient(await trustedClientIp(event, originSecrets)) : '',
       previewBot: isLinkPreviewBot(header(event, 'user-agent')),
       ...(password !== undefined && csrfValid ? { submittedPassword: password } : {}),
-      signals: visitorSignals(event),
+      signals: visitorSignals(event, country),
     },
     wantsJson: wantsJson(header(event, 'accept')),
     staleForm: password !== undefined && !csrfValid,

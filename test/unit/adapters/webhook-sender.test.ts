@@ -31,7 +31,7 @@ beforeEach(() => {
   answer = (response) => response.end('ok');
 });
 
-const allowed = () => new Set([`127.0.0.1:${port}`, `hooks.example.com:${port}`]);
+const allowed = () => new Set([`127.0.0.1:${port}`, `hooks.example.com:${port}`, `several.example.com:${port}`]);
 const send = (url: string, options: Partial<Parameters<typeof sendWebhook>[3]> = {}) => sendWebhook(url, { 'webhook-id': 'evt_1' }, '{"type":"webhook.test"}', { localReceivers: allowed(), ...options });
 
 describe('one delivery', () => {
@@ -71,6 +71,18 @@ describe('one delivery', () => {
     expect(await send(`http://127.0.0.1:${port}/in`, { timeoutMs: 300 })).toEqual({ error: 'timeout: no answer within 10 s', durationMs: expect.any(Number) });
   });
 
+  it('tries the name\'s next address when one cannot be reached, and stops at the first that answers (issue 27)', async () => {
+    const hostsFile = path.join(mkdtempSync(path.join(tmpdir(), 'hosts-')), 'hosts');
+    // Nothing listens on 127.0.0.2 (the receiver is bound to 127.0.0.1 only): that connection is refused.
+    writeFileSync(hostsFile, `127.0.0.2 several.example.com\n127.0.0.1 several.example.com\n127.0.0.3 several.example.com\n`);
+    answer = (response) => {
+      response.writeHead(503);
+      response.end();
+    };
+    expect(await send(`http://several.example.com:${port}/in`, { hostsFile })).toMatchObject({ status: 503 });
+    expect(connections).toBe(1);
+  });
+
   it('says the connection failed, with the code only', async () => {
     const closed = createTcpServer();
     const closedPort = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as { port: number }).port)));
@@ -99,7 +111,7 @@ describe('never a way in', () => {
   });
 
   it('refuses metadata and other private literals outright', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://0.0.0.0:1/']) {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://0.0.0.0:1/', 'http://[4000::1]/', 'http://[::ffff:5db8:d70e]/']) {
       expect(await sendWebhook(url, {}, '{}', { localReceivers: new Set() })).toEqual({ ...refused, durationMs: 0 });
     }
   });

@@ -30,13 +30,14 @@ const until = async (check: () => boolean, timeoutMs = 5_000) => {
 describe('the SQS stand-in', () => {
   it('takes the SDK\'s SendMessage and SendMessageBatch (checksums included), with delays', async () => {
     await client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'one ✓' }));
+    // Taken before the delayed message is sent: the delay runs from its arrival, never earlier than this.
+    const sentAt = Date.now();
     await client.send(new SendMessageBatchCommand({ QueueUrl, Entries: [{ Id: 'a', MessageBody: 'two' }, { Id: 'b', MessageBody: 'three', DelaySeconds: 1 }] }));
     expect(queues.bodies('Work')).toEqual(['one ✓', 'two', 'three']);
     await expect(client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x', DelaySeconds: 901 }))).rejects.toThrow('DelaySeconds');
     await expect(client.send(new SendMessageCommand({ QueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/Nope', MessageBody: 'x' }))).rejects.toThrow('does not exist');
 
     const received: Array<{ body: string; at: number }> = [];
-    const sentAt = Date.now();
     queues.consume({ functionId: 'fn', queueId: 'Work', batchSize: 10, reportBatchItemFailures: true }, { invoke: async (event) => {
       for (const record of (event as { Records: Array<{ body: string }> }).Records) received.push({ body: record.body, at: Date.now() });
       return { batchItemFailures: [] };
@@ -61,6 +62,23 @@ describe('the SQS stand-in', () => {
     await until(() => stand.depth('Dead') === 1, 6_000);
     expect(attempts).toEqual(['fails#1', 'works#1', 'fails#2']);
     expect([stand.bodies('Work'), stand.bodies('Dead')]).toEqual([[], ['fails']]);
+    await stand.close();
+  });
+
+  it('never has more batches in flight than the mapping\'s maximum concurrency', async () => {
+    const stand = new SqsStandIn([{ id: 'Work', visibilityTimeoutSeconds: 1 }], 'us-east-1');
+    for (let index = 0; index < 8; index++) stand.send('Work', `m${index}`);
+    let running = 0;
+    let most = 0;
+    stand.consume({ functionId: 'fn', queueId: 'Work', batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }, { invoke: async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      running -= 1;
+      return {};
+    } }, () => undefined);
+    await until(() => stand.depth('Work') === 0);
+    expect(most).toBe(2);
     await stand.close();
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { LocalStaticSite } from '../../../bin/local/static-site';
 import { responseHeadersOf } from '../../../bin/local/template';
-import { dashboardPagesCode } from '../../../lib/dashboard';
+import { dashboardApiPathsCode, dashboardPagesCode } from '../../../lib/dashboard';
 
 /** A response that keeps what the site wrote. */
 function recorder() {
@@ -30,6 +30,7 @@ writeFileSync(path.join(root, 'secret.txt'), 'not served');
 const site = new LocalStaticSite({
   filesDir,
   keyPrefix: 'app/',
+  api: { viewerRequestCode: dashboardApiPathsCode(), originHeaders: [] },
   behaviors: [
     { pathPattern: '/app/assets/*', viewerRequestCode: dashboardPagesCode(), headers: { 'cache-control': 'immutable' } },
     { pathPattern: '/app', viewerRequestCode: dashboardPagesCode(), headers: { 'cache-control': 'no-cache' } },
@@ -69,6 +70,34 @@ describe('the local static site (the dashboard\'s CloudFront behaviors)', () => 
     const head = recorder();
     site.serve('HEAD', '/app/', head.response);
     expect(head.written).toMatchObject({ status: 200, body: '' });
+  });
+});
+
+describe('the local dashboard distribution\'s API behavior (issue 27)', () => {
+  const edge = new LocalStaticSite(
+    { filesDir, keyPrefix: 'app/', behaviors: [], api: { viewerRequestCode: dashboardApiPathsCode(), originHeaders: [] } },
+    { 'x-origin-verify': 'the-secret' },
+  );
+
+  it.each(['dashboard.localhost:3000', 'DASHBOARD.localhost', 'dashboard.localhost'])('plays the distribution on %s', (host) => {
+    expect(edge.servesHost(host)).toBe(true);
+  });
+
+  it.each(['localhost:3000', '127.0.0.1:3000', 'go.acme.com', 'dashboard.localhost.evil.example', undefined])('leaves %s to the other hosts', (host) => {
+    expect(edge.servesHost(host)).toBe(false);
+  });
+
+  it('passes an API route on with the viewer\'s address and the origin secret, whatever the viewer claimed', () => {
+    const claimed = { Host: 'dashboard.localhost:3000', 'CloudFront-Viewer-Address': '203.0.113.9:1', 'CloudFront-Viewer-Country': 'KP', 'X-Origin-Verify': 'a guess' };
+    expect(edge.toApi('POST', '/v1/shorten', claimed, '127.0.0.5:40000')).toEqual({
+      headers: { host: 'dashboard.localhost:3000', 'cloudfront-viewer-address': '127.0.0.5:40000', 'x-origin-verify': 'the-secret' },
+    });
+  });
+
+  it('answers a short code 404 at the edge, in the API\'s words, before the API sees it', () => {
+    expect(edge.toApi('GET', '/abc1234', {}, '127.0.0.1:1')).toEqual({
+      response: { statusCode: 404, headers: expect.objectContaining({ 'content-type': 'application/json', 'cache-control': 'no-store' }), body: '{"statusCode":404,"message":"Not Found","error":"Not Found"}' },
+    });
   });
 });
 

@@ -5,7 +5,7 @@ export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
 /** What the owner must create at their DNS provider. */
 export interface DnsRecord {
-  type: 'CNAME' | 'A';
+  type: 'CNAME' | 'A' | 'TXT';
   name: string;
   value: string;
 }

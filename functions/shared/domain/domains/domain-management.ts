@@ -1,17 +1,19 @@
 import * as z from 'zod/mini';
 import type { ApiKeyCaller } from '../accounts/caller';
-import { DomainInUse, DomainNotFound, InvalidRequest } from '../errors';
+import { DomainCheckedRecently, DomainDisabled, DomainInUse, DomainNotFound, InvalidRequest } from '../errors';
 import { assertCustomDomainsEnabled, type Flags } from '../limits/flags';
 import { assertPlanIncludes, customDomainAllowance, domainLimitReached } from '../limits/plans';
 import { findUnsafe } from '../links/destination-safety';
 import { normaliseDestination } from '../links/url-policy';
 import { OwnMessages } from '../messages';
-import type { DomainAttachments, DomainSettings, DomainStore, SafetyChecker } from '../ports';
+import type { DomainAttachments, DomainSettings, DomainStore, SafetyChecker, TxtRecords } from '../ports';
 import { parseOrRefuse } from '../request-parsing';
 import { toDomainView, type DomainRecord, type DomainView } from './custom-domain';
 import type { ClaimableDomain } from './domain-name';
 import { asciiDomain } from './host-name';
-import { checkNow } from './domain-verification';
+import { checkNow, type CheckDeps } from './domain-verification';
+import { challengeRecord, newClaimId } from './dns-challenge';
+import { MANUAL_CHECK_EVERY_MS } from './verification-schedule';
 
 export interface DomainContext {
   caller: ApiKeyCaller;
@@ -24,16 +26,23 @@ export interface DomainContext {
 export interface DomainDeps {
   domains: DomainStore;
   attachments: DomainAttachments;
+  txt: TxtRecords;
   safety: SafetyChecker;
+  checkFailed?: CheckDeps['checkFailed'];
   /** The claim rules of names (domain-name.ts), loaded on first use. */
   claimable: () => Promise<ClaimableDomain>;
 }
 
-const WAITING_FOR_FIRST_CHECK = 'Waiting for the first check of its DNS record';
+const WAITING_FOR_FIRST_CHECK = 'Waiting for the first check of its DNS records';
+/** How long a removed, verified name stays its former owner's to claim again (issue 27): nobody else may meanwhile. */
+export const HOLD_AFTER_REMOVAL_MS = 7 * 24 * 60 * 60_000;
 
 export const domainRequestSchema = z.object({ domain: z.string({ error: OwnMessages.domainInvalid }) });
 
-/** POST /v2/domains: claims the name for the account; its first check runs on the schedule's next turn. */
+/**
+ * POST /v2/domains: claims the name for the account with a new claim id (its TXT record's value); its first check
+ * runs on the schedule's next turn. A name held for its former owner, or taken down, is in use for everyone else.
+ */
 export async function addDomain(body: object, context: DomainContext, deps: DomainDeps): Promise<DomainView> {
   assertCustomDomainsEnabled(context.flags);
   const domain = (await deps.claimable())(parseOrRefuse(domainRequestSchema, body).domain, context.ownHosts);
@@ -41,12 +50,14 @@ export async function addDomain(body: object, context: DomainContext, deps: Doma
   const { plan } = context.caller;
   assertPlanIncludes(plan, 'customDomains');
   const createdAt = new Date(context.nowMs).toISOString();
+  const claimId = newClaimId();
   const record: DomainRecord = {
     domain,
     owner: context.caller.owner,
+    claimId,
     status: 'pending',
     isDefault: false,
-    dnsRecords: deps.attachments.dnsRecordsFor(domain),
+    dnsRecords: [challengeRecord(domain, claimId), ...deps.attachments.dnsRecordsFor(domain)],
     createdAt,
     statusReason: WAITING_FOR_FIRST_CHECK,
     history: [{ status: 'pending', at: createdAt, reason: WAITING_FOR_FIRST_CHECK }],
@@ -119,14 +130,22 @@ export async function editDomain(name: string, body: object, context: DomainCont
   return toDomainView(updated);
 }
 
-/** DELETE: the name stops serving and can be claimed again at once; its links are deleted in the background. */
+/**
+ * DELETE: the name stops serving at once; its links are deleted and its tenant removed in the background. A name
+ * that was verified stays held for its former owner for 7 days (a dangling CNAME of theirs serves nobody else); a
+ * claim never verified frees it at once. An operator's takedown cannot be undone this way (409).
+ */
 export async function removeDomain(name: string, context: DomainContext, deps: Pick<DomainDeps, 'domains'>): Promise<void> {
   const record = await ownedDomain(name, context, deps.domains);
-  if (!(await deps.domains.remove(record, context.nowMs))) throw new DomainNotFound(OwnMessages.domainNotFound);
+  if (record.status === 'disabled') throw new DomainDisabled(OwnMessages.domainDisabled);
+  const heldUntilMs = record.verifiedAt ? context.nowMs + HOLD_AFTER_REMOVAL_MS : undefined;
+  if (!(await deps.domains.remove(record, context.nowMs, heldUntilMs))) throw new DomainNotFound(OwnMessages.domainNotFound);
 }
 
-/** POST …/verify: checks now, whatever the schedule says; a failed domain starts a new round of 7 days. */
+/** POST …/verify: checks now, whatever the schedule says, at most once a minute per domain; a failed domain starts a new round of 7 days. */
 export async function verifyDomain(name: string, context: DomainContext, deps: DomainDeps): Promise<DomainView> {
   const record = await ownedDomain(name, context, deps.domains);
+  const waitMs = await deps.domains.reserveManualCheck(record.domain, record.owner, context.nowMs, MANUAL_CHECK_EVERY_MS);
+  if (waitMs !== undefined) throw new DomainCheckedRecently(Math.max(1, Math.ceil(waitMs / 1000)));
   return toDomainView(await checkNow(record, context.nowMs, deps));
 }

@@ -20,3 +20,17 @@ export async function enableDomain(name: string, nowMs: number, domains: DomainS
     ? domains.transition(name, { from: ['disabled'], change: { status: 'active', at }, nextCheckAt: null })
     : domains.transition(name, { from: ['disabled'], change: { status: 'pending', at, reason: 'Enabled again: waiting for the next check of its DNS record' }, nextCheckAt: nowMs, checksStartedAt: at });
 }
+
+/** What a release did; `changed`: the claim changed while it was read (a check, its owner): run it again. */
+export type Release = 'claimRemoved' | 'holdEnded' | 'nothing' | 'changed';
+
+/**
+ * An operator frees a name (`npm run ops -- domains release`): a claim on it, whatever its status (a takedown
+ * included), is removed with no hold, its links deleted and its tenant removed in the background; a hold for a
+ * former owner ends. Anyone may claim the name then, with a TXT record of their own.
+ */
+export async function releaseDomain(name: string, nowMs: number, domains: DomainStore): Promise<Release> {
+  const record = await domains.find(name);
+  if (record) return (await domains.remove(record, nowMs)) ? 'claimRemoved' : 'changed';
+  return (await domains.endHold(name)) ? 'holdEnded' : 'nothing';
+}

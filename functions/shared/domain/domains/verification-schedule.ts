@@ -14,3 +14,6 @@ export function nextCheckAt(checksStartedAtMs: number, nowMs: number): number {
 export function checksExhausted(checksStartedAtMs: number, nowMs: number): boolean {
   return nowMs - checksStartedAtMs >= GIVE_UP_AFTER_MS;
 }
+
+/** An owner may ask for a check (POST …/verify) once a minute per domain: each can call CloudFront several times. */
+export const MANUAL_CHECK_EVERY_MS = 60_000;

@@ -4,7 +4,7 @@ import { monthlyCallLimit } from './plans';
 import type { UsageCounter } from '../ports';
 import { calendarMonth, fixedWindow, secondsUntil } from './usage-windows';
 
-/** Spec section 8, plus the password-form guard (per short code and client IP). */
+/** Spec section 8, plus the password-form guard (per link and client IP). */
 export const RATE_LIMITS = {
   perApiKey: { requests: 1000, windowSeconds: 60 },
   perAnonymousIp: { requests: 5, windowSeconds: 60 },
@@ -27,14 +27,19 @@ export interface RateLimitStatus {
 }
 
 /**
- * Counts one call against the caller's per-minute window, then (for API keys) its account's monthly quota: one
- * conditional increment each, so concurrent calls can never overshoot. A call refused by the minute window
- * does not reach the quota.
+ * Counts one call against the caller's per-minute window and (for API keys) its account's monthly quota: one
+ * conditional increment each, so concurrent calls can never overshoot. The two are sent side by side, one round
+ * trip instead of two; a call the minute window refuses gives its quota unit back, so it costs no quota.
  */
 export async function admitCall(caller: Caller, counter: UsageCounter, nowMs: number): Promise<RateLimitStatus> {
-  const status = await admitToMinuteWindow(caller, counter, nowMs);
-  await countMonthlyCall(caller, counter, nowMs, status);
-  return status;
+  const [minute, quota] = await Promise.allSettled([admitToMinuteWindow(caller, counter, nowMs), consumeMonthlyCall(caller, counter, nowMs)]);
+  if (minute.status === 'rejected') {
+    if (quota.status === 'fulfilled' && quota.value.kind === 'counted') await counter.release(quota.value.counterId);
+    throw minute.reason;
+  }
+  if (quota.status === 'rejected') throw quota.reason;
+  refuseOverQuota(quota.value, minute.value);
+  return minute.value;
 }
 
 export async function admitToMinuteWindow(caller: Caller, counter: UsageCounter, nowMs: number): Promise<RateLimitStatus> {
@@ -52,13 +57,25 @@ export async function admitToMinuteWindow(caller: Caller, counter: UsageCounter,
  * so a replayed idempotent request, which does no work, is not counted again.
  */
 export async function countMonthlyCall(caller: Caller, counter: UsageCounter, nowMs: number, status: RateLimitStatus): Promise<void> {
-  if (caller.kind !== 'apiKey') return;
+  refuseOverQuota(await consumeMonthlyCall(caller, counter, nowMs), status);
+}
+
+type MonthlyCall = { kind: 'unmetered' } | { kind: 'counted'; counterId: string } | { kind: 'refused'; limit: number; resetDate: string };
+
+async function consumeMonthlyCall(caller: Caller, counter: UsageCounter, nowMs: number): Promise<MonthlyCall> {
+  if (caller.kind !== 'apiKey') return { kind: 'unmetered' };
   // Uncapped plans are not metered: a write per call for a number no limit needs would slow every request.
   const limit = monthlyCallLimit(caller.plan, caller.monthlyLimitOverride);
-  if (limit === null) return;
+  if (limit === null) return { kind: 'unmetered' };
   const month = calendarMonth(nowMs);
-  const quota = await counter.tryConsume(monthlyQuotaCounter(caller.accountId, nowMs), limit, month.resetsAt + COUNTER_GRACE_SECONDS);
-  if (!quota.consumed) throw new QuotaExceeded(limit, month.resetDate, status);
+  const counterId = monthlyQuotaCounter(caller.accountId, nowMs);
+  const quota = await counter.tryConsume(counterId, limit, month.resetsAt + COUNTER_GRACE_SECONDS);
+  return quota.consumed ? { kind: 'counted', counterId } : { kind: 'refused', limit, resetDate: month.resetDate };
+}
+
+/** The quota's 429 carries the minute window's headers too. */
+function refuseOverQuota(call: MonthlyCall, status: RateLimitStatus): void {
+  if (call.kind === 'refused') throw new QuotaExceeded(call.limit, call.resetDate, status);
 }
 
 /** All keys of an account share one monthly quota (the per-minute window stays per key). */
@@ -68,27 +85,28 @@ export function monthlyQuotaCounter(accountId: string, nowMs: number): string {
 
 /**
  * Admits one password attempt, or returns the seconds to wait: the visitor's own attempts on this link (10 per
- * 15 minutes) and the link's wrong attempts from everyone (100 per 15 minutes). The attempt is counted against
- * the link's cap before the password is checked, so concurrent guesses cannot overshoot it; a right password gives
- * its unit back (forgivePasswordAttempt), so only wrong ones use the cap up.
+ * 15 minutes) and the link's wrong attempts from everyone (100 per 15 minutes). The link is named by its key
+ * (links/link.ts `linkKey`): the same code on two domains is two links, with counters of their own. The attempt is
+ * counted against the link's cap before the password is checked, so concurrent guesses cannot overshoot it; a right
+ * password gives its unit back (forgivePasswordAttempt), so only wrong ones use the cap up.
  */
-export async function admitPasswordAttempt(code: string, client: string, counter: UsageCounter, nowMs: number): Promise<number | undefined> {
+export async function admitPasswordAttempt(linkKey: string, client: string, counter: UsageCounter, nowMs: number): Promise<number | undefined> {
   const perVisitor = RATE_LIMITS.passwordAttempts;
   const visitorWindow = fixedWindow(nowMs, perVisitor.windowSeconds);
-  const attempt = await counter.tryConsume(`pwd#${code}#${client}#${visitorWindow.id}`, perVisitor.requests, visitorWindow.resetsAt + COUNTER_GRACE_SECONDS);
+  const attempt = await counter.tryConsume(`pwd#${linkKey}#${client}#${visitorWindow.id}`, perVisitor.requests, visitorWindow.resetsAt + COUNTER_GRACE_SECONDS);
   if (!attempt.consumed) return secondsUntil(visitorWindow.resetsAt, nowMs);
 
   const perLink = RATE_LIMITS.wrongPasswordsPerLink;
   const linkWindow = fixedWindow(nowMs, perLink.windowSeconds);
-  const wrong = await counter.tryConsume(linkPasswordCounter(code, linkWindow.id), perLink.requests, linkWindow.resetsAt + COUNTER_GRACE_SECONDS);
+  const wrong = await counter.tryConsume(linkPasswordCounter(linkKey, linkWindow.id), perLink.requests, linkWindow.resetsAt + COUNTER_GRACE_SECONDS);
   return wrong.consumed ? undefined : secondsUntil(linkWindow.resetsAt, nowMs);
 }
 
 /** The right password was given: its attempt does not count against the link's cap of wrong ones. */
-export async function forgivePasswordAttempt(code: string, counter: UsageCounter, nowMs: number): Promise<void> {
-  await counter.release(linkPasswordCounter(code, fixedWindow(nowMs, RATE_LIMITS.wrongPasswordsPerLink.windowSeconds).id));
+export async function forgivePasswordAttempt(linkKey: string, counter: UsageCounter, nowMs: number): Promise<void> {
+  await counter.release(linkPasswordCounter(linkKey, fixedWindow(nowMs, RATE_LIMITS.wrongPasswordsPerLink.windowSeconds).id));
 }
 
-function linkPasswordCounter(code: string, windowId: string): string {
-  return `pwdlink#${code}#${windowId}`;
+function linkPasswordCounter(linkKey: string, windowId: string): string {
+  return `pwdlink#${linkKey}#${windowId}`;
 }

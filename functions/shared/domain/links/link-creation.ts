@@ -4,7 +4,7 @@ import { mapWithConcurrency } from '../concurrency';
 import { AliasTaken, DomainError, InvalidRequest } from '../errors';
 import { assertShorteningEnabled, type Flags } from '../limits/flags';
 import { linkKey, toCreatedLinkView, type CreatedLinkView, type LinkRecord } from './link';
-import { creationDomains, type LinkDomains } from '../domains/link-domains';
+import { creationDomains, type LinkDomains, type LinkPlace } from '../domains/link-domains';
 import { assertFeaturesAllowed } from './link-features';
 import { parseLinkRequest, type LinkRequest } from './link-request';
 import { Messages } from '../messages';
@@ -36,8 +36,8 @@ const WRITE_CONCURRENCY = 25;
 /** A generated code collides about once in 3.5e12 / links-stored tries; five in a row means something is broken. */
 const GENERATED_CODE_ATTEMPTS = 5;
 
-/** `domain`: where the link goes, decided (undefined: the shared domain). */
-type Pending = { ok: true; request: LinkRequest; domain?: string } | { ok: false; error: DomainError };
+/** `place`: the custom domain the link goes on, decided (undefined: the shared domain). */
+type Pending = { ok: true; request: LinkRequest; place?: LinkPlace } | { ok: false; error: DomainError };
 
 function rejectWith(error: unknown): Pending {
   if (error instanceof DomainError) return { ok: false, error };
@@ -69,8 +69,8 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
     validated.map(async (entry): Promise<Pending> => {
       if (!entry.ok) return entry;
       try {
-        const domain = await domainOf(entry.request.domain);
-        return domain === undefined ? entry : { ...entry, domain };
+        const place = await domainOf(entry.request.domain);
+        return place === undefined ? entry : { ...entry, place };
       } catch (error) {
         return rejectWith(error);
       }
@@ -87,7 +87,7 @@ export async function createLinks(items: readonly unknown[], context: CreationCo
   return mapWithConcurrency(claimed, WRITE_CONCURRENCY, async (entry): Promise<CreationOutcome> => {
     if (!entry.ok) return entry;
     try {
-      const link = await store(entry.request, entry.domain, context, deps.links);
+      const link = await store(entry.request, entry.place, context, deps.links);
       return { ok: true, link: toCreatedLinkView(link, context.shortBaseUrl) };
     } catch (error) {
       return rejectWith(error) as CreationOutcome;
@@ -106,21 +106,22 @@ async function checkAliases(entries: Pending[], caller: Caller, overrides: Alias
     const alias = entry.ok ? entry.request.alias : undefined;
     if (!entry.ok || alias === undefined) {
       results.push(entry);
-    } else if (seen.has(linkKey(entry.domain, alias))) {
+    } else if (seen.has(linkKey(entry.place?.domain, alias))) {
       results.push({ ok: false, error: new AliasTaken(Messages.aliasTaken) });
     } else if (isReservedAlias(alias) && !(caller.kind === 'apiKey' && (await overrides.allows(alias, caller.keyId)))) {
       results.push({ ok: false, error: new InvalidRequest(Messages.aliasReserved) });
     } else {
-      seen.add(linkKey(entry.domain, alias));
+      seen.add(linkKey(entry.place?.domain, alias));
       results.push(entry);
     }
   }
   return results;
 }
 
-async function store(request: LinkRequest, domain: string | undefined, context: CreationContext, links: LinkStore): Promise<LinkRecord & { url: string }> {
+async function store(request: LinkRequest, place: LinkPlace | undefined, context: CreationContext, links: LinkStore): Promise<LinkRecord & { url: string }> {
   const base = {
-    ...(domain === undefined ? {} : { domain }),
+    // The domain's claim goes with the link: a later claim of the name neither serves nor shows it (issue 27).
+    ...(place === undefined ? {} : { domain: place.domain, ...(place.claimId === undefined ? {} : { claimId: place.claimId }) }),
     url: request.url,
     createdAt: new Date(context.nowMs).toISOString(),
     clicks: 0,

@@ -2,7 +2,7 @@ import { InvalidRequest, LinkDisabled, LinkGone, LinkNotFound, LinkStillCached }
 import { CACHE_SEAL_MS, secondsUntilLeaseEnds } from './cache-lease';
 import { assertShorteningEnabled } from '../limits/flags';
 import { OwnMessages } from '../messages';
-import type { GuardedWrite, LinkChanges, ManagedLinkStore } from '../ports';
+import type { ClaimCondition, GuardedWrite, LinkChanges, ManagedLinkStore } from '../ports';
 import { destinationsOf, findUnsafe, unsafeDestinationMessage } from './destination-safety';
 import { linkKey, toLinkView, statusOf, type LinkRecord, type LinkView } from './link';
 import { assertFeaturesAllowed } from './link-features';
@@ -10,14 +10,14 @@ import { parseLinkPatch } from './link-request';
 import { carriesSmartFields } from '../destinations/smart-link';
 import { hashPassword } from './password';
 import { looksLikeShortCode } from './short-code';
-import type { ManagementContext, ManagementDeps } from './link-viewing';
+import { isManagedBy, type ManagementContext, type ManagementDeps } from './link-viewing';
 
 /**
- * Why a guarded write was refused, read from the link as it was: not the caller's (404), taken down (409), used up
- * or deleted (410), or a click limit below the clicks a visit had just used (400).
+ * Why a guarded write was refused, read from the link as it was: not the caller's or made under an earlier claim of
+ * its domain (404), taken down (409), used up or deleted (410), or a click limit below the clicks a visit had just used (400).
  */
 function refusal(current: LinkRecord | undefined, context: ManagementContext, changes: LinkChanges = {}): Error {
-  if (!current || current.owner !== context.caller.owner) return new LinkNotFound(OwnMessages.linkNotFound);
+  if (!current || !isManagedBy(current, context)) return new LinkNotFound(OwnMessages.linkNotFound);
   if (current.disabled) return new LinkDisabled(OwnMessages.linkDisabled);
   const status = statusOf(current, context.nowMs);
   if (status === 'used-up' || status === 'deleted') return new LinkGone(OwnMessages.linkGone);
@@ -30,6 +30,17 @@ function refusal(current: LinkRecord | undefined, context: ManagementContext, ch
 /** None of the link's states explains the refusal: only a condition the caller cannot see (a cache lease) can. */
 class UnexplainedRefusal extends Error {}
 
+/**
+ * The claim the write must find on the link, checked in the same step as its owner (isManagedBy's rule): on a name
+ * another account holds now, none of the caller's links can be managed, so nothing is written.
+ */
+function claimCondition(context: ManagementContext): ClaimCondition | undefined {
+  const { holder } = context;
+  if (holder === undefined) return undefined;
+  if (holder.owner !== context.caller.owner) throw new LinkNotFound(OwnMessages.linkNotFound);
+  return { claimId: holder.claimId };
+}
+
 function written(result: GuardedWrite, context: ManagementContext, changes?: LinkChanges): LinkRecord {
   if (result.done) return result.link;
   throw refusal(result.current, context, changes);
@@ -40,7 +51,7 @@ function written(result: GuardedWrite, context: ManagementContext, changes?: Lin
  * link is sealed so no new copies are taken, and the owner is told when the last one is gone.
  */
 async function refuseWhileCached(key: string, current: LinkRecord | undefined, context: ManagementContext, links: ManagedLinkStore): Promise<void> {
-  if (!current || current.owner !== context.caller.owner) return;
+  if (!current || !isManagedBy(current, context)) return;
   const seconds = secondsUntilLeaseEnds(current, context.nowMs);
   if (seconds === 0) return;
   await links.sealCache(key, context.nowMs + CACHE_SEAL_MS);
@@ -87,7 +98,7 @@ export async function editLink(code: string, body: object, context: ManagementCo
     ...(patch.expiredUrl !== undefined ? { expiredUrl: patch.expiredUrl } : {}),
   };
   const key = linkKey(context.domain, code);
-  const result = await deps.links.update(key, context.caller.owner, changes, context.nowMs);
+  const result = await deps.links.update(key, context.caller.owner, changes, context.nowMs, claimCondition(context));
   if (result.done) return toLinkView(result.link, context.shortBaseUrl, context.nowMs);
   const error = refusal(result.current, context, changes);
   if (error instanceof UnexplainedRefusal) await refuseWhileCached(key, result.current, context, deps.links);
@@ -97,5 +108,5 @@ export async function editLink(code: string, body: object, context: ManagementCo
 /** DELETE: a tombstone that keeps the code taken; visitors get 410 from the next read of DynamoDB on. */
 export async function deleteLink(code: string, context: ManagementContext, deps: Pick<ManagementDeps, 'links'>): Promise<void> {
   if (!looksLikeShortCode(code)) throw new LinkNotFound(OwnMessages.linkNotFound);
-  written(await deps.links.markDeleted(linkKey(context.domain, code), context.caller.owner, context.nowMs), context);
+  written(await deps.links.markDeleted(linkKey(context.domain, code), context.caller.owner, context.nowMs, claimCondition(context)), context);
 }

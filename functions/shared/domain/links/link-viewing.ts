@@ -7,7 +7,8 @@ import { LinkNotFound } from '../errors';
 import type { Flags } from '../limits/flags';
 import { OwnMessages } from '../messages';
 import type { ManagedLinkStore, SafetyChecker, SmartFieldsLoader } from '../ports';
-import { linkKey, toLinkView, type LinkRecord, type LinkView } from './link';
+import type { DomainHolder } from '../domains/link-domains';
+import { linkKey, madeUnderClaim, toLinkView, type LinkRecord, type LinkView } from './link';
 import { looksLikeShortCode } from './short-code';
 
 /** An account managing its links through the API (GET, PATCH, DELETE /v2/links/{code}). */
@@ -18,6 +19,8 @@ export interface ManagementContext {
   shortBaseUrl: string;
   /** The custom domain the request's link is on; absent for the shared domain. */
   domain?: string;
+  /** Who holds `domain` now; absent when nobody does (its former owner still reaches its links) or on the shared domain. */
+  holder?: DomainHolder;
 }
 
 export interface ManagementDeps {
@@ -26,10 +29,15 @@ export interface ManagementDeps {
   smartFields: SmartFieldsLoader;
 }
 
+/** The caller's link, made under the claim that holds its domain now (a reclaimed name shows nothing of before). */
+export function isManagedBy(link: LinkRecord, context: ManagementContext): boolean {
+  return link.owner === context.caller.owner && (context.holder === undefined || madeUnderClaim(link, context.holder));
+}
+
 /** Another account's link and no link at all answer the same: the other account's link is never revealed. */
 async function ownedLink(code: string, context: ManagementContext, links: ManagedLinkStore): Promise<LinkRecord> {
   const link = looksLikeShortCode(code) ? await links.find(linkKey(context.domain, code)) : undefined;
-  if (!link || link.owner !== context.caller.owner) throw new LinkNotFound(OwnMessages.linkNotFound);
+  if (!link || !isManagedBy(link, context)) throw new LinkNotFound(OwnMessages.linkNotFound);
   return link;
 }
 

@@ -1,4 +1,5 @@
 import type { SmartFields } from '../destinations/smart-link';
+import type { DomainRecord } from '../domains/custom-domain';
 
 /**
  * A stored link. Dates are ISO 8601 UTC with milliseconds, as the spec returns them. The smart-link fields (issue
@@ -8,6 +9,8 @@ export interface LinkRecord extends SmartFields {
   code: string;
   /** The custom domain the link lives on (issue 17); absent on the deployment's shared short domain. */
   domain?: string;
+  /** The claim of `domain` the link was made under (its DomainRecord `claimId`); absent on the shared domain and before claim ids. */
+  claimId?: string;
   /** Absent once the link is a tombstone. */
   url?: string;
   isAlias: boolean;
@@ -55,6 +58,15 @@ export function linkKey(domain: string | undefined, code: string): string {
 }
 
 export const keyOf = (link: Pick<LinkRecord, 'domain' | 'code'>) => linkKey(link.domain, link.code);
+
+/**
+ * Whether a link on a custom domain belongs to the claim that holds the name now (issue 27): a reclaimed name
+ * serves and shows nothing made under an earlier claim. A link made before claim ids carries none: it belongs to
+ * whichever claim its own owner holds (no other account's claim can be the one it was made under).
+ */
+export function madeUnderClaim(link: Pick<LinkRecord, 'owner' | 'claimId'>, holder: Pick<DomainRecord, 'owner' | 'claimId'>): boolean {
+  return link.claimId === undefined ? link.owner === holder.owner : link.claimId === holder.claimId;
+}
 
 /** The base URL a link's short URL starts with: its custom domain's, else the deployment's. */
 function baseUrlOf(link: Pick<LinkRecord, 'domain'>, shortBaseUrl: string): string {

@@ -17,8 +17,9 @@ const GLOBAL_UNICAST_IPV6 = ipaddr.parseCIDR('2000::/3');
  * Only ordinary unicast addresses are public. ipaddr.js names every special-purpose block of IANA's IPv4 and IPv6
  * registries (private, loopback, link-local, CGNAT, documentation, benchmarking, multicast, NAT64, 6to4, Teredo,
  * IPv4-mapped and -compatible, site-local...), so an address that translates into someone's network is refused too.
+ * The one policy for destinations and for where a webhook delivery may connect (webhook-sender.ts).
  */
-function isPublicAddress(address: string): boolean {
+export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.parse(address);
   if (parsed.range() !== 'unicast') return false;

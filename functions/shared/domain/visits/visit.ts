@@ -1,10 +1,11 @@
-import { isExpired, linkKey, type LinkRecord } from '../links/link';
+import { isExpired, linkKey, madeUnderClaim, type LinkRecord } from '../links/link';
 import { chooseDestination, type VisitorSignals } from '../destinations/destination-choice';
 import { answersPerVisitor, type DestinationLabel } from '../destinations/smart-link';
 import type { Flags } from '../limits/flags';
 import { browserMayCache } from '../links/cache-lease';
 import { verifyPassword } from '../links/password';
 import type { DomainStore, FlagSource, LinkStore, UsageCounter } from '../ports';
+import type { DomainRecord } from '../domains/custom-domain';
 import { admitPasswordAttempt, forgivePasswordAttempt } from '../limits/rate-limits';
 import { looksLikeShortCode } from '../links/short-code';
 
@@ -74,7 +75,8 @@ export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number)
 
 /**
  * A custom domain serves only while active (a disabled one answers 410 for everything on it) and only its own
- * links: the code is looked up under the domain's key, so a code never resolves on a host it was not made on.
+ * links: the code is looked up under the domain's key, so a code never resolves on a host it was not made on, and
+ * a link made under an earlier claim of the name is unknown here (compared with the record already read: no read).
  * Its root, unknown codes and links that ran out go to the owner's URLs when set, else get the usual answers.
  */
 async function visitOnDomain(visit: Visit, host: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome> {
@@ -82,7 +84,7 @@ async function visitOnDomain(visit: Visit, host: string, deps: VisitDeps, flags:
   if (domain?.status === 'disabled') return { kind: 'gone', reason: 'disabled' };
   if (domain?.status !== 'active') return { kind: 'notFound' };
   if (visit.code === '') return domain.rootUrl ? { kind: 'fallback', url: domain.rootUrl } : { kind: 'notFound' };
-  const outcome = await visitLink(visit, linkKey(domain.domain, visit.code), deps, flags, nowMs);
+  const outcome = await visitLink(visit, linkKey(domain.domain, visit.code), deps, flags, nowMs, domain);
   const ranOut = (outcome.kind === 'notFound' && outcome.expired === true) || (outcome.kind === 'gone' && outcome.reason !== 'disabled');
   if (ranOut && domain.expiredUrl) return { kind: 'fallback', url: domain.expiredUrl };
   if (outcome.kind === 'notFound' && !ranOut && domain.notFoundUrl) return { kind: 'fallback', url: domain.notFoundUrl };
@@ -143,15 +145,17 @@ async function countedStraightAway(visit: Visit, key: string, deps: VisitDeps, f
   }
 }
 
-async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome> {
+/** `holder`: the custom domain's record, whose claim the link must have been made under; absent on the shared domain. */
+async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flags, nowMs: number, holder?: DomainRecord): Promise<VisitOutcome> {
   if (!looksLikeShortCode(visit.code)) return { kind: 'notFound' };
-  const counted = await countedStraightAway(visit, key, deps, flags, nowMs);
+  // On a custom domain the link's claim is checked on the link read first: a click is never spent before it.
+  const counted = holder === undefined ? await countedStraightAway(visit, key, deps, flags, nowMs) : undefined;
   if (counted) return counted;
   // Until a password is posted, a password link's visit ends at its form (or a preview card), which shows
   // nothing of the link: a copy read seconds ago answers it. Its submission always reads the link as it is.
   const submitted = visit.method === 'POST' && visit.submittedPassword !== undefined;
   const link = (!submitted && deps.links.recentPasswordLink?.(key)) || (await deps.links.find(key));
-  if (!link) return { kind: 'notFound' };
+  if (!link || (holder !== undefined && !madeUnderClaim(link, holder))) return { kind: 'notFound' };
   if (link.disabled) return { kind: 'gone', reason: 'disabled' };
   if (link.deleted) return ended(link.expiredUrl, { kind: 'gone', reason: 'deleted' });
   if (link.retired) return ended(link.expiredUrl, { kind: 'gone', reason: 'usedUp' });
@@ -162,10 +166,11 @@ async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flag
 
   if (link.passwordHash !== undefined) {
     if (visit.method !== 'POST' || visit.submittedPassword === undefined) return { kind: 'passwordRequired', wrongPassword: false };
-    const retryAfterSeconds = await admitPasswordAttempt(visit.code, visit.client, deps.usage, nowMs);
+    // Counted per link (its key): the same code on two domains is two links, guessed at separately.
+    const retryAfterSeconds = await admitPasswordAttempt(key, visit.client, deps.usage, nowMs);
     if (retryAfterSeconds !== undefined) return { kind: 'tooManyAttempts', retryAfterSeconds };
     if (!(await verifyPassword(visit.submittedPassword, link.passwordHash))) return { kind: 'passwordRequired', wrongPassword: true };
-    await forgivePasswordAttempt(visit.code, deps.usage, nowMs);
+    await forgivePasswordAttempt(key, deps.usage, nowMs);
   }
 
   if (link.maxClicks === undefined) return redirectTo(link, visit, flags.smartLinks, nowMs);

@@ -1,21 +1,8 @@
-import ipaddr from 'ipaddr.js';
-
 /**
- * Where a delivery may connect. Only global unicast addresses: loopback, private, link-local (the cloud metadata
- * service's 169.254.169.254 among them), CGNAT, multicast, unique-local (AWS's fd00:ec2::254), reserved and
- * unspecified ranges are refused, IPv4 inside IPv6 judged as the IPv4 it carries. Checked on each address the name
- * resolves to at delivery, the one connected to included, so DNS rebinding gains nothing.
+ * Where a delivery may connect is a destination's rule (`isPublicAddress` in links/url-policy.ts: global unicast
+ * only, 2000::/3 for IPv6, IPv4 inside IPv6 refused), checked on each address the name resolves to at delivery, the
+ * one connected to included, so DNS rebinding gains nothing. What is the webhooks' own: a local run's receivers.
  */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  if (parsed.kind() === 'ipv6') {
-    const range = (parsed as ipaddr.IPv6).range();
-    // 6to4 and Teredo wrap IPv4 addresses the policy would judge otherwise; 64:ff9b:: (NAT64) likewise.
-    return range === 'unicast' && !address.toLowerCase().startsWith('64:ff9b:');
-  }
-  return parsed.range() === 'unicast';
-}
 
 /**
  * A local run's receivers on this machine (LOCAL_WEBHOOK_ALLOW: `host:port` pairs, comma-separated). Only the

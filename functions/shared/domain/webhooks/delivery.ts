@@ -1,6 +1,6 @@
 import type { OwnedEvent } from './link-events';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule';
-import { DISABLE_AFTER_FAILING_MS, type DeliveryAttempt, type WebhookEvent, type WebhookRecord } from './webhook';
+import { DISABLE_AFTER_FAILING_MS, MAX_CLICK_BACKLOG, type DeliveryAttempt, type WebhookEvent, type WebhookRecord } from './webhook';
 
 /** One event for one webhook, on the delivery queue: the queue's message body. */
 export interface DeliveryTask {
@@ -12,6 +12,8 @@ export interface DeliveryTask {
   /** Epoch ms before which it is not attempted (retries, a link's expiry). */
   dueAt: number;
   confirmExpiry?: { key: string; expiresAt: string };
+  /** A `link.clicked` task's number among the clicks queued for its webhook (the backlog's order). */
+  clickSeq?: number;
 }
 
 /** The events each of the owner's webhooks asked for, one task each; a disabled webhook gets none. */
@@ -35,6 +37,11 @@ export function stillWanted(task: DeliveryTask, webhook: WebhookRecord | undefin
   if (!webhook) return false;
   if (task.event.type === 'webhook.test') return true;
   return webhook.enabled && webhook.events.includes(task.event.type);
+}
+
+/** Whether a click task has MAX_CLICK_BACKLOG newer clicks queued behind it for its webhook: the backlog drops it. */
+export function overtaken(task: DeliveryTask, webhook: Pick<WebhookRecord, 'clickSeq'>): boolean {
+  return task.event.type === 'link.clicked' && task.clickSeq !== undefined && (webhook.clickSeq ?? 0) - task.clickSeq >= MAX_CLICK_BACKLOG;
 }
 
 /** What one attempt's HTTP exchange came to. */

@@ -83,7 +83,8 @@ export function linkEventsOf(change: LinkChange, key: string, shortBaseUrl: stri
   if (before.disabled && !after.disabled) events.push(event('link.enabled'));
   // Counting to maxClicks and the tombstone that follows are two writes: the first one reaching the limit tells.
   if (!usedUp(before) && usedUp(after)) events.push(event('link.used-up'));
-  if (EDITED_FIELDS.some((field) => !same(before[field], after[field])) && !usedUp(after)) {
+  // A tombstone's fields change only when its domain's cleanup clears them: no edit of the owner's.
+  if (EDITED_FIELDS.some((field) => !same(before[field], after[field])) && !usedUp(after) && !after.deleted) {
     events.push(event('link.updated'));
     if (expiresLater && before.expiresAt !== after.expiresAt) events.push(expiryEvent({ ...after, expiresAt: after.expiresAt as string }, view, key));
   }

@@ -1,7 +1,7 @@
 import type { LinkRecord } from '../links/link';
 import { toLinkView } from '../links/link';
-import type { DeliveryQueue, WebhookStore } from '../ports';
-import { attemptRecord, nextStep, stillWanted, succeeded, type AttemptOutcome, type DeliveryTask, type NextStep } from './delivery';
+import type { DeliveryQueue, SecretSealer, WebhookStore } from '../ports';
+import { attemptRecord, nextStep, overtaken, stillWanted, succeeded, type AttemptOutcome, type DeliveryTask, type NextStep } from './delivery';
 import { stillExpiresAt } from './link-events';
 import { signedHeaders } from './signing';
 import { signingSecrets, type WebhookRecord } from './webhook';
@@ -10,41 +10,33 @@ import { signingSecrets, type WebhookRecord } from './webhook';
 export const IN_FLIGHT_PER_WEBHOOK = 5;
 /** A place is held this long at most (the 10 s timeout and margin): a deliverer that dies frees it by expiry. */
 const SLOT_LEASE_MS = 30_000;
-/** A task that finds every place taken looks again this often, this many times, before going back to the queue. */
-const BUSY_POLL_MS = 50;
-const BUSY_POLLS = 40;
-/** ...where it waits about this long (not counted as an attempt). */
+/** A task that finds every place taken goes back to the queue for at least this long (not counted as an attempt)... */
 const BUSY_WAIT_MS = 1_000;
 /**
- * A batch starts no attempt later than this after it began (the rest go back to the queue, due at once): with the
- * 2 s wait for a place and a 10 s attempt it ends within the deliverer's 30 s, and within its place's lease.
+ * A batch starts no attempt later than this after it began (the rest go back to the queue, due at once): with a
+ * 10 s attempt it ends within the deliverer's 30 s, and within its place's lease.
  */
 export const ATTEMPTS_START_WITHIN_MS = 12_000;
 
 export interface DeliveryDeps {
   webhooks: WebhookStore;
   queue: DeliveryQueue;
+  secrets: SecretSealer;
   /** The link a due link.expired names, read again when it is due. */
   findLink: (key: string) => Promise<LinkRecord | undefined>;
   shortBaseUrl: () => Promise<string>;
   send: (url: string, headers: Record<string, string>, body: string) => Promise<AttemptOutcome>;
   timeScale: number;
   random: () => number;
-  sleep: (ms: number) => Promise<void>;
   now: () => number;
 }
 
 /**
- * One of the webhook's places, waiting up to 2 s for one to free: tasks of a busy webhook in the same batch follow
- * each other rather than going round the queue. Tasks of other webhooks in the batch are not held up meanwhile.
+ * ...and at most until the earliest lease of the places ends, when one is sure to be free: spread over that span so
+ * a busy webhook's tasks do not all come back at once. No polling: a busy webhook costs one conditional write per place.
  */
-async function placeInFlight(webhookId: string, deps: DeliveryDeps): Promise<number | undefined> {
-  for (let poll = 0; ; poll++) {
-    const at = deps.now();
-    const slot = await deps.webhooks.acquireSlot(webhookId, IN_FLIGHT_PER_WEBHOOK, at, at + SLOT_LEASE_MS);
-    if (slot !== undefined || poll >= BUSY_POLLS) return slot;
-    await deps.sleep(BUSY_POLL_MS);
-  }
+function busyDueAt(nowMs: number, busyUntil: number, random: number): number {
+  return nowMs + BUSY_WAIT_MS + Math.round(Math.max(0, busyUntil - nowMs - BUSY_WAIT_MS) * random);
 }
 
 export type TaskResult = 'early' | 'dropped' | 'busy' | NextStep['kind'];
@@ -63,7 +55,8 @@ async function attempt(task: DeliveryTask, webhook: WebhookRecord, deps: Deliver
   const event = await eventToSend(task, nowMs, deps);
   if (!event) return { result: 'dropped', webhook };
   const body = JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
-  const outcome = await deps.send(webhook.url, signedHeaders(signingSecrets(webhook, nowMs), event.id, nowMs, body), body);
+  const secrets = await Promise.all(signingSecrets(webhook, nowMs).map((stored) => deps.secrets.open(stored, webhook.id)));
+  const outcome = await deps.send(webhook.url, signedHeaders(secrets, event.id, nowMs, body), body);
   const doneAt = nowMs + outcome.durationMs;
   await deps.webhooks.recordAttempt(webhook.id, attemptRecord(task, outcome, doneAt));
   let current = webhook;
@@ -89,8 +82,8 @@ async function attempt(task: DeliveryTask, webhook: WebhookRecord, deps: Deliver
 /**
  * One webhook's tasks off the queue, one after another in one of its in-flight places. Early ones go back until due
  * (SQS holds a message 15 minutes at most); tasks of a deleted, disabled or unsubscribed webhook are dropped (a 410
- * on the way drops the rest). Each result is the task's, or the error that leaves its message on the queue, to be
- * tried again: at least once.
+ * on the way drops the rest), and so are clicks its backlog overtook (counted on the webhook). Each result is the
+ * task's, or the error that leaves its message on the queue, to be tried again: at least once.
  */
 export async function deliverTasks(tasks: readonly DeliveryTask[], deps: DeliveryDeps): Promise<Array<TaskResult | Error>> {
   const results = new Map<DeliveryTask, TaskResult | Error>();
@@ -101,16 +94,21 @@ export async function deliverTasks(tasks: readonly DeliveryTask[], deps: Deliver
   const due = tasks.filter((task) => task.dueAt <= startedAt);
   const first = due[0];
   let webhook = first ? await deps.webhooks.find(first.owner, first.webhookId) : undefined;
+  let behind = 0;
   const wanted = due.filter((task) => {
     const keep = task.webhookId === first?.webhookId && task.owner === first.owner && stillWanted(task, webhook);
-    if (!keep) results.set(task, 'dropped');
-    return keep;
+    const late = keep && overtaken(task, webhook ?? {});
+    if (late) behind += 1;
+    if (!keep || late) results.set(task, 'dropped');
+    return keep && !late;
   });
+  if (webhook && behind > 0) await deps.webhooks.countDropped(webhook.owner, webhook.id, behind);
   if (webhook && wanted.length > 0) {
-    const slot = await placeInFlight(webhook.id, deps);
-    if (slot === undefined) {
-      const later = deps.now() + Math.round(BUSY_WAIT_MS * (1 + deps.random()));
-      await deps.queue.send(wanted.map((task) => ({ ...task, dueAt: later })), deps.now());
+    const at = deps.now();
+    const place = await deps.webhooks.acquireSlot(webhook.id, IN_FLIGHT_PER_WEBHOOK, at, at + SLOT_LEASE_MS);
+    if ('busyUntil' in place) {
+      const later = busyDueAt(at, place.busyUntil, deps.random());
+      await deps.queue.send(wanted.map((task) => ({ ...task, dueAt: later })), at);
       for (const task of wanted) results.set(task, 'busy');
     } else {
       try {
@@ -134,7 +132,7 @@ export async function deliverTasks(tasks: readonly DeliveryTask[], deps: Deliver
           }
         }
       } finally {
-        await deps.webhooks.releaseSlot(webhook.id, slot);
+        await deps.webhooks.releaseSlot(webhook.id, place);
       }
     }
   }

@@ -6,13 +6,13 @@ import { assertPlanIncludes } from '../limits/plans';
 import { findUnsafe } from '../links/destination-safety';
 import { normaliseDestination } from '../links/url-policy';
 import { OwnMessages } from '../messages';
-import type { DeliveryQueue, SafetyChecker, WebhookChanges, WebhookStore } from '../ports';
+import type { DeliveryQueue, SafetyChecker, SecretSealer, WebhookChanges, WebhookStore } from '../ports';
 import { LIST_LIMIT, parseOrRefuse } from '../request-parsing';
 import { hostPortOf } from './address-policy';
 import { eventId } from './link-events';
 import { newSigningSecret } from './signing';
 import { MAX_WEBHOOKS_PER_ACCOUNT, PREVIOUS_SECRET_KEPT_MS, toWebhookView, type DeliveryAttempt, type WebhookRecord, type WebhookView } from './webhook';
-import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema } from './webhook-request';
+import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from './webhook-request';
 
 export interface WebhookContext {
   caller: ApiKeyCaller;
@@ -28,6 +28,7 @@ export interface WebhookDeps {
   webhooks: WebhookStore;
   queue: DeliveryQueue;
   safety: SafetyChecker;
+  secrets: SecretSealer;
 }
 
 /**
@@ -60,14 +61,16 @@ function allowed(context: WebhookContext): void {
   assertPlanIncludes(context.caller.plan, 'webhooks');
 }
 
-/** POST /v2/webhooks: the one answer that shows the secret. */
+/** POST /v2/webhooks: the one answer that shows the secret (the table keeps it sealed). */
 export async function addWebhook(body: object, context: WebhookContext, deps: WebhookDeps): Promise<WebhookView & { secret: string }> {
   allowed(context);
   const request = parseOrRefuse(webhookRequestSchema, body);
   const url = await checkedUrl(request.url, context, deps.safety);
   const now = new Date(context.nowMs).toISOString();
+  const id = `wh_${randomBytes(12).toString('base64url')}`;
+  const secret = newSigningSecret();
   const record: WebhookRecord = {
-    id: `wh_${randomBytes(12).toString('base64url')}`,
+    id,
     owner: context.caller.owner,
     url,
     events: request.events,
@@ -75,10 +78,10 @@ export async function addWebhook(body: object, context: WebhookContext, deps: We
     enabled: true,
     createdAt: now,
     updatedAt: now,
-    secret: newSigningSecret(),
+    secret: await deps.secrets.seal(secret, id),
   };
   if ((await deps.webhooks.add(record, MAX_WEBHOOKS_PER_ACCOUNT)) === 'overLimit') throw new InvalidRequest(OwnMessages.webhookLimit(MAX_WEBHOOKS_PER_ACCOUNT));
-  return { ...toWebhookView(record), secret: record.secret };
+  return { ...toWebhookView(record), secret };
 }
 
 export async function listWebhooks(context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<{ webhooks: WebhookView[] }> {
@@ -125,11 +128,17 @@ export async function removeWebhook(id: string, context: WebhookContext, deps: P
   if (!(await deps.webhooks.remove(context.caller.owner, id))) throw new WebhookNotFound(OwnMessages.webhookNotFound);
 }
 
-/** A new secret; the old one keeps signing beside it for 24 hours (a second rotation ends the first's overlap). */
-export async function rotateSecret(id: string, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<WebhookView & { secret: string }> {
+/**
+ * A new secret; the old one keeps signing beside it for 24 hours (a second rotation ends the first's overlap), or
+ * not at all with `expirePrevious: true` (a secret that leaked must stop signing now, whatever receivers lose).
+ * The previous one is kept as stored (sealed, or in the clear from before sealing): nothing is opened here.
+ */
+export async function rotateSecret(id: string, body: object, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks' | 'secrets'>): Promise<WebhookView & { secret: string }> {
   const record = await owned(id, context, deps.webhooks);
+  const { expirePrevious } = parseOrRefuse(webhookRotationSchema, body);
   const secret = newSigningSecret();
-  const updated = await changed(id, context, deps.webhooks, { secret, previousSecret: { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS * context.timeScale } });
+  const previousSecret = expirePrevious === true ? null : { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS * context.timeScale };
+  const updated = await changed(id, context, deps.webhooks, { secret: await deps.secrets.seal(secret, record.id), previousSecret });
   return { ...toWebhookView(updated), secret };
 }
 

@@ -23,6 +23,11 @@ export const webhookPatchSchema = z.object({
   enabled: z.optional(z.boolean({ error: OwnMessages.webhookEnabled })),
 });
 
+/** POST …/rotate-secret: `expirePrevious: true` ends the previous secret at once (a leaked one), no 24 hours beside the new. */
+export const webhookRotationSchema = z.object({
+  expirePrevious: z.optional(z.boolean({ error: OwnMessages.webhookExpirePrevious })),
+});
+
 /** GET …/deliveries: `limit` (1–100, 20 by default) and the previous page's `nextCursor`. */
 export const deliveriesQuerySchema = z.object({
   limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),

@@ -6,7 +6,7 @@ import { describeBytes, MAX_BODY_BYTES } from '../body-limits';
 import { idempotencyKeySchema } from '../idempotency-key';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency-terms';
 import type { ApiRouteKey } from '../routes';
-import { ERROR_RESPONSES, OPERATIONS, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
+import { ERROR_RESPONSES, OPERATIONS, OPTIONAL_BODIES, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
 import { webhookEvents } from './webhook-events';
 import {
   planRequiredBody,
@@ -32,7 +32,7 @@ const jsonContent = (schema: z.ZodMiniType) => ({ 'application/json': { schema: 
 
 /** Each request body as the handlers parse it; a batch's items are link requests, judged one by one. */
 function requestBody(kind: NonNullable<OperationDoc['body']>): Json {
-  if (kind !== 'batch') return { required: true, content: { 'application/json': { schema: jsonSchema(REQUEST_BODIES[kind], 'input') } } };
+  if (kind !== 'batch') return { required: !OPTIONAL_BODIES.has(kind), content: { 'application/json': { schema: jsonSchema(REQUEST_BODIES[kind], 'input') } } };
   const batch = jsonSchema(batchRequestSchema, 'input') as { properties: { urls: Json } };
   batch.properties.urls = { ...batch.properties.urls, items: jsonSchema(REQUEST_BODIES.link, 'input') };
   return { required: true, content: { 'application/json': { schema: batch } } };
@@ -80,8 +80,8 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   Forbidden: { description: "The request uses a feature the caller's plan does not include.", content: jsonContent(planRequiredBody) },
   NotFound: { description: 'No such link, or no such domain, in this account.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
-    description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, or the domain already belongs to an account.',
-    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse])),
+    description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain.',
+    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse, OwnMessages.domainDisabled])),
   },
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {
@@ -94,7 +94,7 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   },
   TooManyRequests: {
     description:
-      "The key's per-minute rate limit (wait `retryAfter` seconds), the account's monthly plan limit (wait until `resetDate`), or the stage's own throttle, which guards every route against floods.",
+      "The key's per-minute rate limit (wait `retryAfter` seconds; a domain's check on request, once a minute, answers the same), the account's monthly plan limit (wait until `resetDate`), or the stage's own throttle, which guards every route against floods.",
     headers: {
       'Retry-After': { ...HEADERS.RetryAfter, required: false },
       'X-RateLimit-Limit': { ...HEADERS.RateLimitLimit, required: false },

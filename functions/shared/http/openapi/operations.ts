@@ -7,7 +7,7 @@ import { listQuerySchema, MAX_LINKS_FOR_TAGS } from '../../domain/links/link-lis
 import { qrQuerySchema } from '../qr-code';
 import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
-import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema } from '../../domain/webhooks/webhook-request';
+import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from '../../domain/webhooks/webhook-request';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
 import {
   batchResultBody,
@@ -58,7 +58,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -227,7 +227,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     operationId: 'addDomain',
     summary: 'Add a custom domain',
     description:
-      'Claims the name for the account (409 when any account holds it). It is `pending` until its DNS record (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.',
+      'Claims the name for the account (409 when any account holds it, when it is held for the account that removed it in the last 7 days, or when the platform took it down). It is `pending` until its TXT record `_shortener-challenge.<domain>` holds this claim\'s value and its CNAME (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`, and anyone may claim a failed name. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.',
     tag: 'Domains',
     bearer: true,
     guarded: true,
@@ -260,17 +260,19 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'DELETE /v2/domains/{domain}': {
     operationId: 'deleteDomain',
     summary: 'Remove a domain',
-    description: 'It stops serving at once and the name can be claimed again; its links become `deleted` in the background.',
+    description:
+      'It stops serving at once; its links become `deleted` in the background. A verified name stays held for this account for 7 days (anyone else\'s claim gets 409; this account may claim it again); one never verified is free at once. A domain the platform disabled cannot be removed (409).',
     tag: 'Domains',
     bearer: true,
     guarded: true,
     success: { status: 204, description: 'The domain was removed.' },
-    errors: DOMAIN_ERRORS,
+    errors: [409, ...DOMAIN_ERRORS],
   },
   'POST /v2/domains/{domain}/verify': {
     operationId: 'verifyDomain',
     summary: 'Check a domain now',
-    description: 'Checks its DNS (and certificate) now rather than on the schedule; a `failed` domain starts a new 7 days of checks.',
+    description:
+      'Checks its TXT record, then its DNS and certificate, now rather than on the schedule; a `failed` domain starts a new 7 days of checks. At most once a minute per domain: sooner is a 429 with `Retry-After`.',
     tag: 'Domains',
     bearer: true,
     guarded: true,
@@ -315,7 +317,10 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'POST /v2/webhooks/{id}/rotate-secret': webhookRoute({
     operationId: 'rotateWebhookSecret',
     summary: 'Rotate the signing secret',
-    description: 'A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one.',
+    description:
+      'A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one; with `{"expirePrevious": true}` (for a secret that leaked) the old one stops signing at once. The body is optional.',
+    body: 'webhookRotation',
+    errors: [413, ...WEBHOOK_ERRORS],
     success: { status: 200, description: 'The webhook and its new secret.', content: json(webhookWithSecretBody) },
   }),
   'POST /v2/webhooks/{id}/test': webhookRoute({
@@ -389,4 +394,8 @@ export const REQUEST_BODIES = {
   domainPatch: domainPatchSchema,
   webhook: webhookRequestSchema,
   webhookPatch: webhookPatchSchema,
+  webhookRotation: webhookRotationSchema,
 } as const;
+
+/** Bodies a caller may leave out. */
+export const OPTIONAL_BODIES: ReadonlySet<keyof typeof REQUEST_BODIES> = new Set(['webhookRotation']);

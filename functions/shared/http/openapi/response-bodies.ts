@@ -104,7 +104,7 @@ export const domainViewBody = z.strictObject({
   domain: z.string(),
   status: z.enum(DOMAIN_STATUSES),
   isDefault: z.boolean(),
-  dnsRecords: z.array(z.strictObject({ type: z.enum(['CNAME', 'A']), name: z.string(), value: z.string() })),
+  dnsRecords: z.array(z.strictObject({ type: z.enum(['TXT', 'CNAME', 'A']), name: z.string(), value: z.string() })),
   rootUrl: z.nullable(z.string()),
   notFoundUrl: z.nullable(z.string()),
   expiredUrl: z.nullable(z.string()),
@@ -124,6 +124,8 @@ export const webhookViewBody = z.strictObject({
   createdAt: timestamp,
   updatedAt: timestamp,
   disabledReason: z.optional(z.string()),
+  /** link.clicked events its backlog dropped, oldest first (MAX_CLICK_BACKLOG in webhook.ts). */
+  droppedEvents: count,
 });
 /** The answers that show the signing secret: creation and rotation only. */
 export const webhookWithSecretBody = z.strictObject({ ...webhookViewBody.shape, secret: z.string().check(z.regex(/^whsec_/)) });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { SUBSCRIBABLE_EVENTS, type EventType } from '../../domain/webhooks/webhook';
 import { clickEventDataBody, linkViewBody, quotaEventDataBody, testEventDataBody } from './response-bodies';
+import { WEBHOOK_EVENT_EXAMPLES } from './webhook-examples';
 
 type Json = unknown;
 
@@ -22,6 +23,9 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
 const dataOf = (event: EventType): z.ZodMiniType =>
   event === 'link.clicked' ? clickEventDataBody : event.startsWith('quota.') ? quotaEventDataBody : event === 'webhook.test' ? testEventDataBody : linkViewBody;
 
+/** What a receiver gets for `event`: `{type, timestamp, data}`. */
+export const eventBody = (event: EventType) => z.strictObject({ type: z.literal(event), timestamp: z.iso.datetime({ precision: 3 }), data: dataOf(event) });
+
 const SIGNATURE_HEADERS = {
   'webhook-id': { required: true, description: 'The event\'s id: the same on every attempt; drop repeats by it.', schema: { type: 'string' } },
   'webhook-timestamp': { required: true, description: 'Unix seconds of this attempt; refuse ones far from your clock.', schema: { type: 'string' } },
@@ -32,13 +36,12 @@ const SIGNATURE_HEADERS = {
   },
 };
 
-/** OpenAPI 3.1's `webhooks`: one POST per event the service sends, its body generated from the same schemas. */
+/** OpenAPI 3.1's `webhooks`: one POST per event the service sends, its body generated from the same schemas, with its example. */
 export function webhookEvents(): Record<string, Json> {
   const events: EventType[] = [...SUBSCRIBABLE_EVENTS, 'webhook.test'];
   return Object.fromEntries(
     events.map((event) => {
-      const body = z.strictObject({ type: z.literal(event), timestamp: z.iso.datetime({ precision: 3 }), data: dataOf(event) });
-      const { $schema: _dialect, ...schema } = z.toJSONSchema(body, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, Json>;
+      const { $schema: _dialect, ...schema } = z.toJSONSchema(eventBody(event), { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, Json>;
       return [
         event,
         {
@@ -48,7 +51,7 @@ export function webhookEvents(): Record<string, Json> {
             description: `${EVENT_DESCRIPTIONS[event]} Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.`,
             tags: ['Webhooks'],
             parameters: Object.entries(SIGNATURE_HEADERS).map(([name, header]) => ({ name, in: 'header', ...header })),
-            requestBody: { required: true, content: { 'application/json': { schema } } },
+            requestBody: { required: true, content: { 'application/json': { schema, examples: { [event]: { value: WEBHOOK_EVENT_EXAMPLES[event] } } } } },
             responses: { '2XX': { description: 'Received. Anything else is retried; 410 Gone turns the webhook off.' } },
           },
         },

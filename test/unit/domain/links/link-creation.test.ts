@@ -204,6 +204,20 @@ describe('creating links on custom domains', () => {
     expect(outcome).toMatchObject({ ok: true, link: { shortUrl: expect.stringMatching(/^https:\/\/go\.acme\.com\/[A-Za-z0-9]{7}$/) } });
   });
 
+  it('stamps each link made on a custom domain with the domain\'s claim (single, batch, default), none on the shared domain', async () => {
+    const { create, active, domains, links } = withDomains();
+    active('go.acme.com');
+    active('legacy.acme.com');
+    const record = domains.domains.get('go.acme.com');
+    if (record) record.claimId = 'claim-1';
+    domains.defaults.set('acct:acct_pro', 'go.acme.com');
+    await create({ url: 'https://example.com/a', alias: 'one', domain: 'go.acme.com' });
+    await create({ url: 'https://example.com/b', alias: 'two', domain: 'go.acme.com' }, { url: 'https://example.com/c', alias: 'three' }, { url: 'https://example.com/d', alias: 'four', domain: 'sho.rt' });
+    await create({ url: 'https://example.com/e', alias: 'five', domain: 'legacy.acme.com' });
+    const claims = Object.fromEntries([...links.links.entries()].map(([key, link]) => [key, link.claimId ?? null]));
+    expect(claims).toEqual({ 'go.acme.com/one': 'claim-1', 'go.acme.com/two': 'claim-1', 'go.acme.com/three': 'claim-1', four: null, 'legacy.acme.com/five': null });
+  });
+
   it('refuses domain while custom domains are switched off, and anonymous callers have none', async () => {
     const offSetup = setup({ flags: { customDomains: false } });
     offSetup.domains.domains.set('go.acme.com', { domain: 'go.acme.com', owner: 'acct:acct_pro', status: 'active', isDefault: false, dnsRecords: [], createdAt: '2026-11-22T09:00:00.000Z', history: [] });

@@ -172,11 +172,66 @@ describe('visiting a custom domain', () => {
     expect(await visit('used')).toEqual({ kind: 'gone', reason: 'usedUp' });
   });
 
+  it('serves on a name claimed again only the links of its current claim: an earlier claim\'s are unknown, tombstones and guards included', async () => {
+    const settings = { owner: 'acct:b', claimId: 'claim-2', notFoundUrl: 'https://b.example.com/404', expiredUrl: 'https://b.example.com/over' };
+    const visit = onDomain(settings, [
+      { code: 'theirs', domain: 'go.acme.com', owner: 'acct:b', claimId: 'claim-2', url: 'https://b.example.com/' },
+      { code: 'before', domain: 'go.acme.com', claimId: 'claim-1', url: 'https://a.example.com/' },
+      { code: 'legacy', domain: 'go.acme.com', url: 'https://a.example.com/legacy' },
+      { code: 'tomb', domain: 'go.acme.com', claimId: 'claim-1', deleted: true, expiredUrl: 'https://a.example.com/over' },
+      { code: 'guarded', domain: 'go.acme.com', claimId: 'claim-1', passwordHash: 'x', maxClicks: 5 },
+    ]);
+    expect(await visit('theirs')).toMatchObject({ kind: 'redirect', url: 'https://b.example.com/' });
+    // The former owner's links, whatever their state, are codes the new owner never made: its notFoundUrl, not its expiredUrl.
+    for (const code of ['before', 'legacy', 'tomb', 'guarded']) expect(await visit(code)).toEqual({ kind: 'fallback', url: 'https://b.example.com/404' });
+  });
+
+  it('reads links and claims from before claim ids by owner', async () => {
+    const legacy = { code: 'legacy', domain: 'go.acme.com', url: 'https://a.example.com/legacy' };
+    expect(await onDomain({}, [legacy])('legacy')).toMatchObject({ kind: 'redirect' });
+    expect(await onDomain({ claimId: 'claim-2' }, [legacy])('legacy')).toMatchObject({ kind: 'redirect' });
+    expect(await onDomain({}, [{ ...legacy, claimId: 'claim-1' }])('legacy')).toEqual({ kind: 'notFound' });
+  });
+
   it('answers 410 for everything on a disabled domain, and 404 on a pending, unknown or unreadable host', async () => {
     expect(await onDomain({ status: 'disabled' }, [{ code: 'promo', domain: 'go.acme.com' }])('promo')).toEqual({ kind: 'gone', reason: 'disabled' });
     expect(await onDomain({ status: 'pending' }, [{ code: 'promo', domain: 'go.acme.com' }])('promo')).toEqual({ kind: 'notFound' });
     expect(await onDomain()('promo', 'unknown.example.com')).toEqual({ kind: 'notFound' });
     expect(await onDomain()('promo', '')).toEqual({ kind: 'notFound' });
+  });
+});
+
+describe('password attempts on the same code on several domains (issue 27)', () => {
+  async function threeLinks() {
+    const links = new MemoryLinkStore();
+    const domains = new MemoryDomainStore();
+    const passwordHash = await hashPassword('s3cret');
+    for (const domain of [undefined, 'go.acme.com', 'go.other.com']) {
+      const record: LinkRecord = { code: 'abc123', ...(domain ? { domain } : {}), url: `https://example.com/${domain ?? 'shared'}`, isAlias: true, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'acct:a', passwordHash };
+      links.links.set(keyOf(record), record);
+      if (domain) domains.domains.set(domain, { domain, owner: 'acct:a', status: 'active', isDefault: false, dnsRecords: [], createdAt: '2026-11-22T08:00:00.000Z', history: [] });
+    }
+    const deps = { links, domains, flags: new FixedFlags(), usage: new MemoryUsageCounter() };
+    const attempt = (host: string | undefined, submittedPassword: string, client = '1.2.3.4') =>
+      resolveVisit({ code: 'abc123', ...(host ? { host } : {}), method: 'POST', client, previewBot: false, submittedPassword, signals: { query: [] } }, deps, nowMs);
+    return { deps, attempt };
+  }
+
+  it('counts a visitor\'s guesses per link: used up on one domain, the same code elsewhere still asks', async () => {
+    const { attempt } = await threeLinks();
+    for (let i = 0; i < 10; i += 1) expect(await attempt('go.acme.com', `guess${i}`)).toEqual({ kind: 'passwordRequired', wrongPassword: true });
+    expect(await attempt('go.acme.com', 's3cret')).toMatchObject({ kind: 'tooManyAttempts' });
+    expect(await attempt('go.other.com', 'nope')).toEqual({ kind: 'passwordRequired', wrongPassword: true });
+    expect(await attempt('go.other.com', 's3cret')).toMatchObject({ kind: 'redirect', url: 'https://example.com/go.other.com' });
+    expect(await attempt(undefined, 's3cret')).toMatchObject({ kind: 'redirect', url: 'https://example.com/shared' });
+  });
+
+  it('counts the link-wide cap of wrong guesses per link too', async () => {
+    const { attempt, deps } = await threeLinks();
+    for (let i = 0; i < 100; i += 1) await admitPasswordAttempt('go.acme.com/abc123', `10.0.0.${i}`, deps.usage, nowMs);
+    expect(await attempt('go.acme.com', 's3cret', '10.0.1.1')).toMatchObject({ kind: 'tooManyAttempts' });
+    expect(await attempt('go.other.com', 's3cret', '10.0.1.1')).toMatchObject({ kind: 'redirect' });
+    expect(await attempt(undefined, 's3cret', '10.0.1.1')).toMatchObject({ kind: 'redirect' });
   });
 });
 
@@ -214,6 +269,21 @@ describe('a maxClicks link a container has read before', () => {
     expect(await visitIn(containers[0] as (typeof containers)[number])).toMatchObject({ kind: 'redirect', url: 'https://example.com/', counted: true });
     links.find = () => Promise.reject(new Error('should not be read'));
     expect(await visitIn(containers[1] as (typeof containers)[number])).toMatchObject({ kind: 'redirect', url: 'https://example.com/over', destination: 'expiredUrl' });
+  });
+
+  it('is read first on a custom domain, so a link of an earlier claim spends no click when the name is claimed again', async () => {
+    const links = new MemoryLinkStore();
+    const record: LinkRecord = { code: 'promo', domain: 'go.acme.com', url: 'https://acme.com/', isAlias: true, createdAt: '2026-11-22T09:00:00.000Z', clicks: 0, owner: 'acct:a', claimId: 'claim-1', maxClicks: 5 };
+    links.links.set(keyOf(record), record);
+    const domains = new MemoryDomainStore();
+    const active: DomainRecord = { domain: 'go.acme.com', owner: 'acct:a', claimId: 'claim-1', status: 'active', isDefault: false, dnsRecords: [], createdAt: '2026-11-22T08:00:00.000Z', history: [] };
+    domains.domains.set('go.acme.com', active);
+    const deps = { links: new CachedLinkStore(links, { maxEntries: 10 }), domains, flags: new FixedFlags(), usage: new MemoryUsageCounter() };
+    const visit = () => resolveVisit({ code: 'promo', host: 'go.acme.com', method: 'GET', client: '', previewBot: false, signals: { query: [] } }, deps, nowMs);
+    expect(await visit()).toMatchObject({ kind: 'redirect', counted: true });
+    domains.domains.set('go.acme.com', { ...active, owner: 'acct:b', claimId: 'claim-2' });
+    expect(await visit()).toEqual({ kind: 'notFound' });
+    expect(links.links.get(keyOf(record))?.clicks).toBe(1);
   });
 
   it('asks for the password its owner added since, without counting the click', async () => {

@@ -1,6 +1,7 @@
-import { hostPortOf, isPublicAddress, parseLocalAllowList } from '../../../../functions/shared/domain/webhooks/address-policy';
+import { isPublicAddress } from '../../../../functions/shared/domain/links/url-policy';
+import { hostPortOf, parseLocalAllowList } from '../../../../functions/shared/domain/webhooks/address-policy';
 
-describe('where a delivery may connect', () => {
+describe('where a delivery may connect: the destinations\' one policy (issue 27)', () => {
   it.each([
     '127.0.0.1',
     '127.8.9.10',
@@ -24,12 +25,18 @@ describe('where a delivery may connect', () => {
     '::ffff:169.254.169.254',
     '64:ff9b::a00:1',
     '2002:a00:1::',
+    // Outside 2000::/3, the only IPv6 space IANA has allocated as global unicast.
+    '4000::1',
+    '1000::1',
+    'c000::1',
+    // IPv4 inside IPv6, public or not: nothing legitimate answers there.
+    '::ffff:93.184.215.14',
     'not an address',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '::ffff:93.184.215.14'])('allows %s', (address) => {
+  it.each(['93.184.215.14', '8.8.8.8', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '2a00:1450:4001:80b::200e'])('allows %s', (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });
 });

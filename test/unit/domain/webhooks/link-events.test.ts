@@ -60,6 +60,12 @@ describe('the events of a committed change to a link', () => {
     expect(types(linkEventsOf(change('MODIFY', { ...before, disabled: true }, before), 'abc1234', BASE))).toEqual(['link.enabled']);
   });
 
+  it('a tombstone cleared of its expiredUrl (its domain removed) is no update: it was deleted already', () => {
+    const tombstone: LinkRecord = { code: 'abc1234', domain: 'go.acme.com', owner: 'acct:owner', isAlias: false, createdAt: '2026-11-24T11:00:00.000Z', clicks: 0, deleted: true, expiredUrl: 'https://example.org/over' };
+    const { expiredUrl: _dropped, ...cleared } = tombstone;
+    expect(linkEventsOf(change('MODIFY', tombstone, cleared), 'go.acme.com/abc1234', BASE)).toEqual([]);
+  });
+
   it('used up once: by the click that reaches maxClicks, not again by the tombstone that follows', () => {
     const limited = link({ maxClicks: 2, clicks: 1 });
     const reached = { ...limited, clicks: 2 };

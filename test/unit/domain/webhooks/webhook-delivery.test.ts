@@ -1,9 +1,9 @@
 import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
 import type { AttemptOutcome, DeliveryTask } from '../../../../functions/shared/domain/webhooks/delivery';
-import { signingSecrets } from '../../../../functions/shared/domain/webhooks/webhook';
+import { MAX_CLICK_BACKLOG, signingSecrets, toWebhookView, type WebhookRecord } from '../../../../functions/shared/domain/webhooks/webhook';
 import { ATTEMPTS_START_WITHIN_MS, deliverTasks, IN_FLIGHT_PER_WEBHOOK, type DeliveryDeps } from '../../../../functions/shared/domain/webhooks/webhook-delivery';
 import { Webhook } from 'standardwebhooks';
-import { MemoryDeliveryQueue, MemoryWebhookStore, webhookRecord } from '../../../support/in-memory-webhooks';
+import { MarkingSealer, MemoryDeliveryQueue, MemoryWebhookStore, webhookRecord } from '../../../support/in-memory-webhooks';
 
 const nowMs = Date.parse('2026-11-24T12:00:00.000Z');
 
@@ -14,6 +14,7 @@ function setup(answer: AttemptOutcome = { status: 200, durationMs: 3 }, links: R
   const deps: DeliveryDeps = {
     webhooks,
     queue,
+    secrets: new MarkingSealer(),
     findLink: async (key) => links[key],
     shortBaseUrl: async () => 'https://sho.rt',
     send: async (url, headers, body) => {
@@ -22,7 +23,6 @@ function setup(answer: AttemptOutcome = { status: 200, durationMs: 3 }, links: R
     },
     timeScale: 1,
     random: () => 0.5,
-    sleep: async () => undefined,
     now: () => nowMs,
   };
   return { webhooks, queue, sent, deps };
@@ -55,6 +55,19 @@ describe('delivering one task', () => {
     expect(webhooks.slots.get(webhook.id)).toBe(0);
   });
 
+  it('signs with secrets it opens from their sealed form, and with one stored in the clear before sealing (issue 27)', async () => {
+    const { webhooks, sent, deps } = setup();
+    const legacy = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const rotatedTo = 'whsec_QUJDREVGR0hJSktMTU5PUFFSU1RVVldY';
+    const webhook = webhookRecord();
+    await webhooks.add({ ...webhook, secret: await deps.secrets.seal(rotatedTo, webhook.id), previousSecret: { secret: legacy, until: nowMs + 60_000 } }, 10);
+    expect(await deliverOne(taskFor(webhook.id), deps)).toBe('done');
+    const [delivery] = sent;
+    const timestamp = new Date(Number(delivery?.headers['webhook-timestamp']) * 1000);
+    const signatures = delivery?.headers['webhook-signature']?.split(' ');
+    expect(signatures).toEqual([new Webhook(rotatedTo).sign('evt_1', timestamp, delivery?.body ?? ''), new Webhook(legacy).sign('evt_1', timestamp, delivery?.body ?? '')]);
+  });
+
   it('sends an early task back to the queue untouched (the hops that make 24-hour waits on SQS)', async () => {
     const { webhooks, queue, sent, deps } = setup();
     const webhook = webhookRecord();
@@ -75,26 +88,37 @@ describe('delivering one task', () => {
     expect([sent, queue.sent]).toEqual([[], []]);
   });
 
-  it('waits, without spending an attempt, while the webhook has its maximum in flight', async () => {
+  it('goes back to the queue, without spending an attempt or polling, until at most the end of the earliest lease (issue 27)', async () => {
     const { webhooks, queue, sent, deps } = setup();
     const webhook = webhookRecord();
     await webhooks.add(webhook, 10);
     webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
-    let naps = 0;
-    expect(await deliverOne(taskFor(webhook.id), { ...deps, sleep: async () => void (naps += 1) })).toBe('busy');
-    expect(sent).toEqual([]);
-    expect(naps).toBe(40);
-    expect(queue.sent).toEqual([taskFor(webhook.id, { dueAt: nowMs + 1_500 })]);
+    webhooks.busyUntil = nowMs + 21_000;
+    expect(await deliverOne(taskFor(webhook.id), deps)).toBe('busy');
+    expect([sent, webhooks.acquisitions]).toEqual([[], 1]);
+    // 1 s at least, then half (random 0.5) of the 20 s left until a place is sure to be free.
+    expect(queue.sent).toEqual([taskFor(webhook.id, { dueAt: nowMs + 11_000 })]);
+    const spread = await Promise.all([0, 1].map(async (random) => {
+      const again = setup();
+      await again.webhooks.add(webhook, 10);
+      again.webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
+      again.webhooks.busyUntil = nowMs + 21_000;
+      await deliverOne(taskFor(webhook.id), { ...again.deps, random: () => random });
+      return again.queue.sent[0]?.dueAt;
+    }));
+    expect(spread).toEqual([nowMs + 1_000, nowMs + 21_000]);
   });
 
-  it('takes a place freed while it waits', async () => {
+  it('drops, unsent and counted, the clicks its backlog overtook: the oldest first, other events never (issue 27)', async () => {
     const { webhooks, sent, deps } = setup();
-    const webhook = webhookRecord();
+    const webhook = webhookRecord({ clickSeq: MAX_CLICK_BACKLOG + 2 });
     await webhooks.add(webhook, 10);
-    webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK);
-    const freeOne = async () => void webhooks.slots.set(webhook.id, IN_FLIGHT_PER_WEBHOOK - 1);
-    expect(await deliverOne(taskFor(webhook.id), { ...deps, sleep: freeOne })).toBe('done');
-    expect(sent).toHaveLength(1);
+    const clicked = (clickSeq: number) => taskFor(webhook.id, { event: { id: `evt_click${clickSeq}`, type: 'link.clicked', timestamp: '', data: {} }, clickSeq });
+    // 1 and 2 have 10,000 newer clicks queued behind them; 3 is the oldest the backlog keeps.
+    const tasks = [clicked(1), clicked(2), clicked(3), taskFor(webhook.id), clicked(MAX_CLICK_BACKLOG + 2)];
+    expect(await deliverTasks(tasks, deps)).toEqual(['dropped', 'dropped', 'done', 'done', 'done']);
+    expect(sent.map((delivery) => delivery.headers['webhook-id'])).toEqual(['evt_click3', 'evt_1', `evt_click${MAX_CLICK_BACKLOG + 2}`]);
+    expect(toWebhookView(webhooks.records.get(webhook.id) as WebhookRecord).droppedEvents).toBe(2);
   });
 
   it('retries a failure on the schedule and starts the failure streak; a success ends the streak', async () => {

@@ -16,7 +16,7 @@ import {
   type WebhookContext,
 } from '../../../../functions/shared/domain/webhooks/webhook-management';
 import { ListSafetyChecker } from '../../../support/in-memory-ports';
-import { MemoryDeliveryQueue, MemoryWebhookStore } from '../../../support/in-memory-webhooks';
+import { MarkingSealer, MemoryDeliveryQueue, MemoryWebhookStore } from '../../../support/in-memory-webhooks';
 
 const nowMs = Date.parse('2026-11-24T12:00:00.000Z');
 const callerOn = (plan: Plan, account = 'a'): ApiKeyCaller => ({ kind: 'apiKey', keyId: `key_${account}`, accountId: account, owner: `acct:${account}`, plan });
@@ -28,7 +28,7 @@ const context = (plan: Plan = 'PRO', fields: Partial<WebhookContext> = {}): Webh
   timeScale: 1,
   ...fields,
 });
-const deps = () => ({ webhooks: new MemoryWebhookStore(), queue: new MemoryDeliveryQueue(), safety: new ListSafetyChecker(['https://malware.example.net/in']) });
+const deps = () => ({ webhooks: new MemoryWebhookStore(), queue: new MemoryDeliveryQueue(), safety: new ListSafetyChecker(['https://malware.example.net/in']), secrets: new MarkingSealer() });
 const body = (fields: object = {}) => ({ url: 'https://hooks.example.org/in', events: ['link.created'], ...fields });
 
 describe('a webhook\'s URL', () => {
@@ -100,7 +100,7 @@ describe('managing webhooks', () => {
       () => viewWebhook(id, stranger, ports),
       () => editWebhook(id, { enabled: false }, stranger, ports),
       () => removeWebhook(id, stranger, ports),
-      () => rotateSecret(id, stranger, ports),
+      () => rotateSecret(id, {}, stranger, ports),
       () => testWebhook(id, stranger, ports),
       () => listDeliveries(id, null, stranger, ports),
       () => viewWebhook('../../etc', context(), ports),
@@ -123,14 +123,37 @@ describe('managing webhooks', () => {
     await expect(editWebhook(id, {}, context(), ports)).rejects.toThrow(OwnMessages.webhookPatchEmpty);
   });
 
+  it('keeps secrets only sealed for their webhook, never in the clear (issue 27)', async () => {
+    const ports = deps();
+    const created = await addWebhook(body(), context(), ports);
+    const rotated = await rotateSecret(created.id, {}, context(), ports);
+    const stored = JSON.stringify(ports.webhooks.records.get(created.id));
+    expect(stored).not.toContain('whsec_');
+    const record = ports.webhooks.records.get(created.id);
+    expect(await ports.secrets.open(record?.secret ?? '', created.id)).toBe(rotated.secret);
+    expect(await ports.secrets.open(record?.previousSecret?.secret ?? '', created.id)).toBe(created.secret);
+  });
+
   it('rotation keeps the old secret signing for 24 hours (scaled in a local run)', async () => {
     const ports = deps();
     const created = await addWebhook(body(), context(), ports);
-    const rotated = await rotateSecret(created.id, context(), ports);
+    const rotated = await rotateSecret(created.id, {}, context(), ports);
     expect(rotated.secret).not.toBe(created.secret);
-    expect(ports.webhooks.records.get(created.id)?.previousSecret).toEqual({ secret: created.secret, until: nowMs + 86_400_000 });
-    await rotateSecret(created.id, context('PRO', { timeScale: 0.0001 }), ports);
-    expect(ports.webhooks.records.get(created.id)?.previousSecret).toEqual({ secret: rotated.secret, until: nowMs + 8_640 });
+    const sealed = (secret: string) => ports.secrets.seal(secret, created.id);
+    expect(ports.webhooks.records.get(created.id)?.previousSecret).toEqual({ secret: await sealed(created.secret), until: nowMs + 86_400_000 });
+    await rotateSecret(created.id, { expirePrevious: false }, context('PRO', { timeScale: 0.0001 }), ports);
+    expect(ports.webhooks.records.get(created.id)?.previousSecret).toEqual({ secret: await sealed(rotated.secret), until: nowMs + 8_640 });
+  });
+
+  it('rotation with expirePrevious ends the previous secret at once, a running overlap included (issue 27)', async () => {
+    const ports = deps();
+    const created = await addWebhook(body(), context(), ports);
+    await rotateSecret(created.id, {}, context(), ports);
+    const leaked = await rotateSecret(created.id, { expirePrevious: true }, context(), ports);
+    const record = ports.webhooks.records.get(created.id);
+    expect(record?.previousSecret).toBeUndefined();
+    expect(record?.secret).toBe(await ports.secrets.seal(leaked.secret, created.id));
+    await expect(rotateSecret(created.id, { expirePrevious: 'yes' }, context(), ports)).rejects.toThrow(OwnMessages.webhookExpirePrevious);
   });
 
   it('a test queues one webhook.test for that webhook, due now', async () => {
