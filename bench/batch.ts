@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { StackOutputs } from '../lib/stack-outputs';
 import { createApiKey, dynamo, freshTables } from '../test/support/local-stack';
-import { load, median, round, startBenchStack } from './support';
+import { load, median, medianOfSequentialRuns, round, startBenchStack } from './support';
 
 /**
  * Issue 4's target: a 50-item batch takes at most 4 times one single creation. Both are measured in the same run
@@ -13,17 +13,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const WARM_UP_ROUNDS = 2;
 const SINGLES_PER_ROUND = 150;
 const BATCHES_PER_ROUND = 40;
-
-/** Median of `times` sequential runs of `task`, in ms. */
-async function timed(times: number, task: () => Promise<unknown>): Promise<number> {
-  const durations: number[] = [];
-  for (let i = 0; i < times; i += 1) {
-    const start = performance.now();
-    await task();
-    durations.push(performance.now() - start);
-  }
-  return median(durations);
-}
 
 async function main(): Promise<void> {
   const stack = await startBenchStack();
@@ -65,8 +54,8 @@ async function main(): Promise<void> {
       singles.push(single.p50);
       keyedSingles.push(keyed.p50);
       batches.push(batch.p50);
-      floorOne.push(await timed(20, rawPut));
-      floorFifty.push(await timed(10, () => Promise.all(Array.from({ length: 50 }, rawPut))));
+      floorOne.push(await medianOfSequentialRuns(20, rawPut));
+      floorFifty.push(await medianOfSequentialRuns(10, () => Promise.all(Array.from({ length: 50 }, rawPut))));
       console.error(`round ${round}: single p50 ${single.p50} ms, with Idempotency-Key ${keyed.p50} ms, 50-item batch p50 ${batch.p50} ms`);
     }
     const single = median(singles);

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { StackOutputs } from '../lib/stack-outputs';
 import { createApiKey, dynamo, freshTables } from '../test/support/local-stack';
-import { load, median, round, startBenchStack } from './support';
+import { load, median, medianOfSequentialRuns, round, startBenchStack } from './support';
 
 /**
  * Issue 28: a single creation (POST /v2/shorten, a metered PRO key: minute window, monthly quota, default domain, the
@@ -19,16 +19,6 @@ const CONNECTIONS = 10;
 const SECONDS = 5;
 /** Keys per round for the load: 1,000 calls a minute each. */
 const KEYS_PER_ROUND = 10;
-
-async function latencies(times: number, task: () => Promise<unknown>): Promise<number> {
-  const durations: number[] = [];
-  for (let i = 0; i < times; i += 1) {
-    const start = performance.now();
-    await task();
-    durations.push(performance.now() - start);
-  }
-  return median(durations);
-}
 
 /** Completed tasks a second with `connections` loops for `seconds`. */
 async function throughput(connections: number, seconds: number, task: () => Promise<unknown>): Promise<number> {
@@ -104,12 +94,12 @@ async function main(): Promise<void> {
       const body = JSON.stringify({ url: 'https://example.com/bench' });
       const headers = (apiKey: string) => ({ authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' });
       let failures = 0;
-      const single = await latencies(SEQUENTIAL, async () => {
+      const single = await medianOfSequentialRuns(SEQUENTIAL, async () => {
         const response = await fetch(url, { method: 'POST', headers: headers(keys[0]?.apiKey ?? ''), body });
         await response.arrayBuffer();
         if (response.status !== 201) failures += 1;
       });
-      const floor = await latencies(SEQUENTIAL, put);
+      const floor = await medianOfSequentialRuns(SEQUENTIAL, put);
       let turn = 0;
       const loaded = await load({
         url,
@@ -119,7 +109,7 @@ async function main(): Promise<void> {
       });
       const floorRps = await throughput(CONNECTIONS, SECONDS, put);
       const shapeTimes: Array<[string, number]> = [];
-      for (const [name, task] of Object.entries(shapes)) shapeTimes.push([name, await latencies(SEQUENTIAL / 2, task)]);
+      for (const [name, task] of Object.entries(shapes)) shapeTimes.push([name, await medianOfSequentialRuns(SEQUENTIAL / 2, task)]);
       if (failures + loaded.non2xx + loaded.errors > 0) throw new Error(`failed creations: ${failures} sequential, ${JSON.stringify(loaded)}`);
       if (round <= 0) continue;
       figures.single.push(single);

@@ -41,3 +41,14 @@ export function median(values: readonly number[]): number {
 }
 
 export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/** Median of `times` sequential runs of `task`, in ms: latency, one request at a time. */
+export async function medianOfSequentialRuns(times: number, task: () => Promise<unknown>): Promise<number> {
+  const durations: number[] = [];
+  for (let i = 0; i < times; i += 1) {
+    const start = performance.now();
+    await task();
+    durations.push(performance.now() - start);
+  }
+  return median(durations);
+}
