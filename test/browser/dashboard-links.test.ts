@@ -162,6 +162,8 @@ describe('the links page', () => {
     await expect(rows.first().locator('td').first().textContent()).resolves.toContain(gone.shortUrl);
     await expect(rows.first().locator('.status').textContent()).resolves.toBe('deleted');
     await page.getByLabel('Status').selectOption('');
+    // The deleted-status page (1 row, a cursor) shows the hint below too: the search starts from a full page.
+    await page.waitForFunction(() => document.querySelectorAll('table.links tbody tr').length === 25);
 
     // A search past the 1,000 links one page looks through: the page says so, and Next page goes on.
     await page.getByLabel('Search').fill('THE-OLDEST');
