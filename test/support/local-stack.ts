@@ -195,7 +195,8 @@ export async function clearOfWindowEdge(windowSeconds: number, marginMs = 30_000
  * One request written byte for byte on a socket: header values holding any bytes (UTF-8 of any text, controls),
  * which Node's own client refuses to send. The answer is read until the server closes the connection.
  */
-export function rawHttp(method: string, path: string, headers: ReadonlyArray<[string, Buffer | string]>, body: Buffer | string = ''): Promise<HttpResult> {
+/** `localAddress`: a loopback address of the caller's own, so its v1 calls do not share 127.0.0.1's per-address limit. */
+export function rawHttp(method: string, path: string, headers: ReadonlyArray<[string, Buffer | string]>, body: Buffer | string = '', localAddress?: string): Promise<HttpResult> {
   const { hostname, port } = new URL(baseUrl());
   const head = Buffer.concat([
     Buffer.from(`${method} ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`),
@@ -204,7 +205,7 @@ export function rawHttp(method: string, path: string, headers: ReadonlyArray<[st
   ]);
   return new Promise((resolve, reject) => {
     // write, not end: a half-closed socket could make the server drop its answer to a request it refuses.
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(Buffer.concat([head, Buffer.from(body)])));
+    const socket = connect({ port: Number(port), host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) }, () => socket.write(Buffer.concat([head, Buffer.from(body)])));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
