@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { verdictFor } from '../shared/domain/accounts/api-keys';
+import { joinScopes } from '../shared/domain/accounts/permissions';
 import { header } from '../shared/http/headers';
 import { logger } from '../shared/observability';
 import { keyStore } from '../shared/wiring';
@@ -13,7 +14,7 @@ const keys = keyStore();
  * the ACCESS_DENIED gateway response turns it into the 401 body (lib/gateway-responses.ts).
  */
 async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const verdict = await verdictFor(header(event, 'authorization'), (keyHash) => keys.findByHash(keyHash));
+  const verdict = await verdictFor(header(event, 'authorization'), (keyHash) => keys.findByHash(keyHash), Date.now());
   const policy = (effect: 'Allow' | 'Deny') => ({
     Version: '2012-10-17',
     Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: event.methodArn }],
@@ -25,7 +26,15 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   return {
     principalId: verdict.keyId,
     policyDocument: policy('Allow'),
-    context: { keyId: verdict.keyId, accountId: verdict.accountId, owner: verdict.owner, plan: verdict.plan, monthlyLimit: verdict.monthlyLimit ?? '' },
+    context: {
+      keyId: verdict.keyId,
+      accountId: verdict.accountId,
+      owner: verdict.owner,
+      plan: verdict.plan,
+      monthlyLimit: verdict.monthlyLimit ?? '',
+      scopes: joinScopes(verdict.scopes),
+      actor: JSON.stringify({ kind: 'key', keyId: verdict.keyId, ...(verdict.label !== undefined ? { name: verdict.label } : {}) }),
+    },
   };
 }
 

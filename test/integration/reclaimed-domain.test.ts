@@ -12,6 +12,7 @@ import { resolveVisit } from '../../functions/shared/domain/visits/visit';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { FixedAttachments, FixedFlags, ListSafetyChecker, MemoryUsageCounter, PublishedTxtRecords, smartFields } from '../support/in-memory-ports';
 import { dynamo, freshTables } from '../support/local-stack';
+import { keyCaller } from '../support/callers';
 
 /**
  * Issue 27, finding 2, against DynamoDB Local: a domain of 5,000 links is removed by its owner and claimed by
@@ -94,7 +95,7 @@ describe('a domain of 5,000 links removed and claimed by another account', () =>
 
   it('lets the former owner manage none of them through the name, and the new owner none of the former\'s', async () => {
     const context = (owner: string): ManagementContext => ({
-      caller: { kind: 'apiKey', keyId: `key_${owner}`, accountId: owner, owner: `acct:${owner}`, plan: 'PRO' },
+      caller: keyCaller({ keyId: `key_${owner}`, accountId: owner, owner: `acct:${owner}`, plan: 'PRO' }),
       flags: SAFE_DEFAULT_FLAGS,
       nowMs,
       shortBaseUrl: 'https://sho.rt',

@@ -23,6 +23,16 @@ export class PlanRequired extends DomainError {
   }
 }
 
+/**
+ * The caller is who they say, but this request is outside what they may do: a key without the route's scope, or a
+ * person whose role does not allow it (403, the message naming what is missing).
+ */
+export class NotPermitted extends DomainError {
+  constructor(readonly permission: string, message: string) {
+    super(message);
+  }
+}
+
 export class RateLimited extends DomainError {
   constructor(readonly status: RateLimitStatus, readonly retryAfterSeconds: number) {
     super('rate limited');

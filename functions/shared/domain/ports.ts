@@ -6,6 +6,7 @@ import type { DnsRecord, DomainRecord, DomainStatus, StatusChange } from './doma
 import type { LinkRecord } from './links/link';
 import type { Rule, Utm, Variant } from './destinations/smart-link';
 import type { SmartFieldParsers } from './destinations/smart-link-request';
+import type { Role } from './accounts/permissions';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -316,4 +317,18 @@ export interface SecretSealer {
 /** The delivery queue: tasks wait there until due, however far off (see sqs-delivery-queue.ts). */
 export interface DeliveryQueue {
   send(tasks: readonly DeliveryTask[], nowMs: number): Promise<void>;
+}
+
+/** A person's place in a workspace (an account, by its id): what the authorizer reads on each of their requests. */
+export interface Membership {
+  workspaceId: string;
+  userId: string;
+  email: string;
+  role: Role;
+  joinedAt: string;
+}
+
+/** Read consistently: a member removed or demoted a moment ago is refused or limited on their very next request. */
+export interface MembershipReader {
+  membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { assertPermitted } from '../domain/accounts/access';
 import type { Caller } from '../domain/accounts/caller';
 import { assertNotInMaintenance, type Flags } from '../domain/limits/flags';
 import type { FlagSource, UsageCounter } from '../domain/ports';
@@ -10,6 +11,7 @@ import { count, logger } from '../observability';
 import { errorResponse, rateLimitHeaders } from './error-responses';
 import type { ClientKeyer } from './client-key';
 import { callerFrom, requestInfo } from './request-info';
+import { permissionFor } from './routes';
 import type { OriginSecrets } from './trusted-viewer';
 
 const noAnonymousRoutes: ClientKeyer = () => Promise.reject(new Error('an anonymous route reached a function without a client keyer'));
@@ -46,8 +48,8 @@ interface GuardDeps {
 }
 
 /**
- * What every creation request goes through before its body is read, in the spec's order: maintenance (503),
- * per-minute limit and monthly quota (429). Afterwards it stamps the rate-limit headers on the answer and turns
+ * What every API request goes through before its body is read, in the spec's order: maintenance (503), what the
+ * caller may do (403), per-minute limit and monthly quota (429). Afterwards it stamps the rate-limit headers on the answer and turns
  * any failure into the spec's body.
  */
 export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, GuardedContext> {
@@ -56,6 +58,8 @@ export function apiGuard(deps: GuardDeps): MiddlewareObj<APIGatewayProxyEvent, A
       const caller = await callerFrom(request.event, deps.keyClient ?? noAnonymousRoutes, deps.originSecrets ?? trustNoViewer);
       const flags = await deps.flags.current();
       assertNotInMaintenance(flags);
+      // Before the counters: a request its caller may not make spends neither the minute's calls nor the month's.
+      assertPermitted(caller, permissionFor(request.event.resource, request.event.httpMethod));
       const admit = deps.defersQuota?.(request.event) ? admitToMinuteWindow : admitCall;
       const defaultDomain = deps.defaultDomainOf?.(caller, flags);
       // A refused call never asks for it: its failure is for the handler to meet, not an unhandled rejection.

@@ -13,6 +13,7 @@ import {
   LinkStillCached,
   LinkGone,
   LinkNotFound,
+  NotPermitted,
   PlanRequired,
   QuotaExceeded,
   RateLimited,
@@ -67,6 +68,7 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
       upgradeUrl,
     });
   }
+  if (error instanceof NotPermitted) return json(403, { statusCode: 403, message: error.message, error: 'Forbidden', permission: error.permission });
   if (error instanceof RateLimited) {
     return json(
       429,

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Caller } from '../domain/accounts/caller';
+import type { Actor, Caller } from '../domain/accounts/caller';
+import { ALL_SCOPES, isRole, splitScopes } from '../domain/accounts/permissions';
 import { isPlan } from '../domain/limits/plans';
 import type { ClientKeyer } from './client-key';
 import { trustedClientIp, type OriginSecrets } from './trusted-viewer';
@@ -37,8 +38,26 @@ export async function callerFrom(event: APIGatewayProxyEvent, keyClient: ClientK
     accountId,
     owner,
     plan,
+    // An authorizer deployed before scopes sent none: its keys could do everything.
+    scopes: typeof authorizer.scopes === 'string' ? splitScopes(authorizer.scopes) : ALL_SCOPES,
+    actor: actorFrom(authorizer.actor, keyId),
     ...(authorizer.monthlyLimit !== undefined && authorizer.monthlyLimit !== '' && Number.isInteger(monthlyLimit)
       ? { monthlyLimitOverride: monthlyLimit }
       : {}),
   };
+}
+
+/** The actor the authorizer stamped (JSON in a string: its context holds only strings); a key's id without one. */
+function actorFrom(text: unknown, keyId: string): Actor {
+  const parsed: unknown = typeof text === 'string' ? JSON.parse(text) : undefined;
+  if (typeof parsed === 'object' && parsed !== null) {
+    const actor = parsed as Record<string, unknown>;
+    if (actor.kind === 'user' && typeof actor.userId === 'string' && typeof actor.email === 'string' && isRole(actor.role)) {
+      return { kind: 'user', userId: actor.userId, email: actor.email, role: actor.role };
+    }
+    if (actor.kind === 'key' && typeof actor.keyId === 'string') {
+      return { kind: 'key', keyId: actor.keyId, ...(typeof actor.name === 'string' ? { name: actor.name } : {}) };
+    }
+  }
+  return { kind: 'key', keyId };
 }

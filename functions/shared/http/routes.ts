@@ -1,3 +1,5 @@
+import type { Permission } from '../domain/accounts/permissions';
+
 /**
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
@@ -8,27 +10,29 @@ export interface Route {
   path: string;
   methods: readonly string[];
   target: RouteTarget;
-  /** Guarded by the API-key authorizer. */
+  /** Guarded by the authorizer (an API key or a signed-in person). */
   apiKey: boolean;
+  /** What each method needs of its caller (domain/accounts/permissions.ts); every guarded route names one per method. */
+  permissions?: Readonly<Record<string, Permission>>;
 }
 
 export const ROUTES = [
-  { path: '/v2/shorten', methods: ['POST'], target: 'create', apiKey: true },
-  { path: '/v2/shorten/batch', methods: ['POST'], target: 'batch', apiKey: true },
-  { path: '/v2/links', methods: ['GET'], target: 'links', apiKey: true },
-  { path: '/v2/links/{code}', methods: ['GET', 'PATCH', 'DELETE'], target: 'links', apiKey: true },
-  { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'qr', apiKey: true },
-  { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true },
-  { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true },
-  { path: '/v2/tags', methods: ['GET'], target: 'links', apiKey: true },
-  { path: '/v2/domains', methods: ['GET', 'POST'], target: 'domains', apiKey: true },
-  { path: '/v2/domains/{domain}', methods: ['GET', 'PATCH', 'DELETE'], target: 'domains', apiKey: true },
-  { path: '/v2/domains/{domain}/verify', methods: ['POST'], target: 'domains', apiKey: true },
-  { path: '/v2/webhooks', methods: ['GET', 'POST'], target: 'webhooks', apiKey: true },
-  { path: '/v2/webhooks/{id}', methods: ['GET', 'PATCH', 'DELETE'], target: 'webhooks', apiKey: true },
-  { path: '/v2/webhooks/{id}/rotate-secret', methods: ['POST'], target: 'webhooks', apiKey: true },
-  { path: '/v2/webhooks/{id}/test', methods: ['POST'], target: 'webhooks', apiKey: true },
-  { path: '/v2/webhooks/{id}/deliveries', methods: ['GET'], target: 'webhooks', apiKey: true },
+  { path: '/v2/shorten', methods: ['POST'], target: 'create', apiKey: true, permissions: { POST: 'links:write' } },
+  { path: '/v2/shorten/batch', methods: ['POST'], target: 'batch', apiKey: true, permissions: { POST: 'links:write' } },
+  { path: '/v2/links', methods: ['GET'], target: 'links', apiKey: true, permissions: { GET: 'links:read' } },
+  { path: '/v2/links/{code}', methods: ['GET', 'PATCH', 'DELETE'], target: 'links', apiKey: true, permissions: { GET: 'links:read', PATCH: 'links:write', DELETE: 'links:write' } },
+  { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'qr', apiKey: true, permissions: { GET: 'links:read' } },
+  { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true, permissions: { GET: 'stats:read' } },
+  { path: '/v2/usage', methods: ['GET'], target: 'links', apiKey: true, permissions: { GET: 'stats:read' } },
+  { path: '/v2/tags', methods: ['GET'], target: 'links', apiKey: true, permissions: { GET: 'links:read' } },
+  { path: '/v2/domains', methods: ['GET', 'POST'], target: 'domains', apiKey: true, permissions: { GET: 'domains:read', POST: 'domains:write' } },
+  { path: '/v2/domains/{domain}', methods: ['GET', 'PATCH', 'DELETE'], target: 'domains', apiKey: true, permissions: { GET: 'domains:read', PATCH: 'domains:write', DELETE: 'domains:write' } },
+  { path: '/v2/domains/{domain}/verify', methods: ['POST'], target: 'domains', apiKey: true, permissions: { POST: 'domains:write' } },
+  { path: '/v2/webhooks', methods: ['GET', 'POST'], target: 'webhooks', apiKey: true, permissions: { GET: 'webhooks:read', POST: 'webhooks:write' } },
+  { path: '/v2/webhooks/{id}', methods: ['GET', 'PATCH', 'DELETE'], target: 'webhooks', apiKey: true, permissions: { GET: 'webhooks:read', PATCH: 'webhooks:write', DELETE: 'webhooks:write' } },
+  { path: '/v2/webhooks/{id}/rotate-secret', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
+  { path: '/v2/webhooks/{id}/test', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
+  { path: '/v2/webhooks/{id}/deliveries', methods: ['GET'], target: 'webhooks', apiKey: true, permissions: { GET: 'webhooks:read' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },
@@ -46,3 +50,9 @@ export type ApiRouteKey = RouteKeys<(typeof ROUTES)[number]>;
 
 /** First path segments that belong to the API, never to a visitor's short code. */
 export const API_PATH_SEGMENTS = [...new Set(ROUTES.filter((route) => route.target !== 'redirect').map((route) => route.path.split('/')[1] ?? ''))];
+
+/** The permission `method` on the route template `resource` (API Gateway's `event.resource`) needs; none for unguarded routes. */
+export function permissionFor(resource: string, method: string): Permission | undefined {
+  const route: Route | undefined = ROUTES.find((candidate) => candidate.path === resource);
+  return route?.permissions?.[method.toUpperCase()];
+}

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Messages } from '../messages';
 import type { Plan } from '../limits/plans';
 import { legacyAccount, type AccountRecord } from './accounts';
+import { ALL_SCOPES, type Scope } from './permissions';
 
 /** Recognisable prefix so secret scanners (and people) can tell a leaked key at a glance. */
 export const API_KEY_PREFIX = 'shk_';
@@ -25,6 +26,10 @@ export interface ApiKeyRecord {
   monthlyLimit?: number;
   accountId?: string;
   owner?: string;
+  /** What the key may do; keys made before scopes have none stored and hold every scope. */
+  scopes?: Scope[];
+  /** ISO time after which the key is refused as an inactive one (the spec's 401). */
+  expiresAt?: string;
 }
 
 /** Every key ever issued: the prefix and 32 bytes in base64url (43 characters, no padding). */
@@ -70,25 +75,36 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 export type KeyVerdict =
-  | { allowed: true; keyId: string; accountId: string; owner: string; plan: Plan; monthlyLimit?: number }
+  | { allowed: true; keyId: string; accountId: string; owner: string; plan: Plan; monthlyLimit?: number; scopes: readonly Scope[]; label?: string }
   | { allowed: false; message: string };
 
 /** The authorizer's decision for an Authorization header: a key-shaped token costs one lookup, anything else none. */
-export async function verdictFor(header: string | undefined, findByHash: (keyHash: string) => Promise<ApiKeyRecord | undefined>): Promise<KeyVerdict> {
+export async function verdictFor(
+  header: string | undefined,
+  findByHash: (keyHash: string) => Promise<ApiKeyRecord | undefined>,
+  nowMs: number,
+): Promise<KeyVerdict> {
   const token = bearerToken(header);
   const record = token !== undefined && couldBeApiKey(token) ? await findByHash(hashApiKey(token)) : undefined;
-  return judgeKey(header, record);
+  return judgeKey(header, record, nowMs);
+}
+
+/** A key past its expiry is as inactive as a revoked one: the same 401, nothing hinting that it once worked. */
+export function isExpired(record: Pick<ApiKeyRecord, 'expiresAt'>, nowMs: number): boolean {
+  return record.expiresAt !== undefined && !(Date.parse(record.expiresAt) > nowMs);
 }
 
 /** Decides what the authorizer answers for a header and the record (if any) stored under its key's hash. */
-export function judgeKey(header: string | undefined, record: ApiKeyRecord | undefined): KeyVerdict {
+export function judgeKey(header: string | undefined, record: ApiKeyRecord | undefined, nowMs: number): KeyVerdict {
   if (bearerToken(header) === undefined) return { allowed: false, message: Messages.apiKeyRequired };
-  if (!record || record.status !== 'active') return { allowed: false, message: Messages.apiKeyInvalid };
+  if (!record || record.status !== 'active' || isExpired(record, nowMs)) return { allowed: false, message: Messages.apiKeyInvalid };
   return {
     allowed: true,
     keyId: record.keyId,
     ...accountOfKey(record),
     plan: record.plan,
     ...(record.monthlyLimit !== undefined ? { monthlyLimit: record.monthlyLimit } : {}),
+    scopes: record.scopes ?? ALL_SCOPES,
+    ...(record.label !== undefined ? { label: record.label } : {}),
   };
 }

@@ -1,10 +1,32 @@
 import type { Plan } from '../limits/plans';
+import type { Role, Scope } from './permissions';
 
 /**
- * Who is calling: a v2 API key of an account (vouched for by the authorizer) or an anonymous v1 client. The
- * per-minute limit counts per key, the monthly quota per account; links belong to the account's `owner`.
+ * Who made a change, as the audit log records it: a workspace's key (its id and name), a signed-in person (their
+ * user id, email and role in the workspace at the time), or an operator through `npm run ops`.
  */
-export type ApiKeyCaller = { kind: 'apiKey'; keyId: string; accountId: string; owner: string; plan: Plan; monthlyLimitOverride?: number };
+export type Actor =
+  | { kind: 'key'; keyId: string; name?: string }
+  | { kind: 'user'; userId: string; email: string; role: Role }
+  | { kind: 'operator' };
+
+/**
+ * A v2 caller of a workspace (still called an account in the code and the tables: the same id), vouched for by the
+ * authorizer: an API key, or a signed-in person acting in one of their workspaces. `keyId` is what the per-minute
+ * limit counts: the key's id, or `user_<sub>` for a person; the monthly quota counts per workspace; links belong to
+ * the workspace's `owner` partition. `scopes` is what this request may use: a key's own, or those of the person's
+ * current role.
+ */
+export type ApiKeyCaller = {
+  kind: 'apiKey';
+  keyId: string;
+  accountId: string;
+  owner: string;
+  plan: Plan;
+  monthlyLimitOverride?: number;
+  scopes: readonly Scope[];
+  actor: Actor;
+};
 /** `client` is a keyed hash of the anonymous caller's address (see http/client-key.ts): the address itself is never stored. */
 export type Caller = ApiKeyCaller | { kind: 'anonymous'; client: string };
 
@@ -16,4 +38,9 @@ export function planOf(caller: Caller): Plan {
 /** Links made through v1 belong to nobody: no account's owner is ever "anonymous". */
 export function ownerOf(caller: Caller): string {
   return caller.kind === 'apiKey' ? caller.owner : 'anonymous';
+}
+
+/** The per-minute limit's subject for a person: never a key's id (`key_…`), so the two never share a window. */
+export function userLimitId(userId: string): string {
+  return `user_${userId}`;
 }

@@ -1,4 +1,5 @@
-import { API_KEY_PREFIX, bearerToken, couldBeApiKey, hashApiKey, issueApiKey, judgeKey, verdictFor, type ApiKeyRecord } from '../../../../functions/shared/domain/accounts/api-keys';
+import { API_KEY_PREFIX, bearerToken, couldBeApiKey, hashApiKey, isExpired, issueApiKey, judgeKey, verdictFor, type ApiKeyRecord } from '../../../../functions/shared/domain/accounts/api-keys';
+import { ALL_SCOPES } from '../../../../functions/shared/domain/accounts/permissions';
 import { Messages } from '../../../../functions/shared/domain/messages';
 import { legacyAccount, openAccount } from '../../../../functions/shared/domain/accounts/accounts';
 
@@ -48,33 +49,43 @@ describe('the Authorization header', () => {
   });
 });
 
+const NOW = Date.parse('2026-06-01T00:00:00.000Z');
+
 describe('judging a key', () => {
   const record: ApiKeyRecord = { keyHash: 'h', keyId: 'key_1', plan: 'INDIE', status: 'active', createdAt: '2026-01-01T00:00:00.000Z' };
 
   it('allows an active key and passes its account, plan and limit on', () => {
-    expect(judgeKey('Bearer k', { ...record, monthlyLimit: 7, accountId: 'acct_9', owner: 'acct:acct_9' })).toEqual({
+    expect(judgeKey('Bearer k', { ...record, monthlyLimit: 7, accountId: 'acct_9', owner: 'acct:acct_9' }, NOW)).toEqual({
       allowed: true,
       keyId: 'key_1',
       accountId: 'acct_9',
       owner: 'acct:acct_9',
       plan: 'INDIE',
       monthlyLimit: 7,
+      scopes: ALL_SCOPES,
     });
   });
 
   it('gives a key issued before accounts an account of its own, owning the links it made', () => {
-    expect(judgeKey('Bearer k', record)).toEqual({ allowed: true, keyId: 'key_1', accountId: 'acct_1', owner: 'key:key_1', plan: 'INDIE' });
+    expect(judgeKey('Bearer k', record, NOW)).toEqual({ allowed: true, keyId: 'key_1', accountId: 'acct_1', owner: 'key:key_1', plan: 'INDIE', scopes: ALL_SCOPES });
     expect(legacyAccount(record)).toMatchObject({ accountId: 'acct_1', owner: 'key:key_1', plan: 'INDIE' });
   });
 
+  it('carries a scoped key\'s scopes and name, and refuses it once expired like a revoked one', () => {
+    const scoped: ApiKeyRecord = { ...record, scopes: ['links:read'], label: 'reporting', expiresAt: new Date(NOW + 1000).toISOString() };
+    expect(judgeKey('Bearer k', scoped, NOW)).toMatchObject({ allowed: true, scopes: ['links:read'], label: 'reporting' });
+    expect(judgeKey('Bearer k', scoped, NOW + 1000)).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
+    expect(isExpired({ expiresAt: 'not a time' }, NOW)).toBe(true);
+  });
+
   it('asks for a key when there is no Bearer token', () => {
-    expect(judgeKey(undefined, undefined)).toEqual({ allowed: false, message: Messages.apiKeyRequired });
-    expect(judgeKey('Basic x', record)).toEqual({ allowed: false, message: Messages.apiKeyRequired });
+    expect(judgeKey(undefined, undefined, NOW)).toEqual({ allowed: false, message: Messages.apiKeyRequired });
+    expect(judgeKey('Basic x', record, NOW)).toEqual({ allowed: false, message: Messages.apiKeyRequired });
   });
 
   it.each(['inactive', 'revoked'] as const)('refuses a %s key like an unknown one', (status) => {
-    expect(judgeKey('Bearer k', { ...record, status })).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
-    expect(judgeKey('Bearer k', undefined)).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
+    expect(judgeKey('Bearer k', { ...record, status }, NOW)).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
+    expect(judgeKey('Bearer k', undefined, NOW)).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
   });
 
   it.each([
@@ -88,7 +99,7 @@ describe('judging a key', () => {
     const verdict = await verdictFor(header, async (keyHash) => {
       lookups.push(keyHash);
       return undefined;
-    });
+    }, NOW);
     expect(verdict).toEqual({ allowed: false, message: Messages.apiKeyInvalid });
     expect(lookups).toEqual([]);
   });
@@ -100,7 +111,7 @@ describe('judging a key', () => {
     const verdict = await verdictFor(`Bearer ${apiKey}`, async (keyHash) => {
       lookups.push(keyHash);
       return issued;
-    });
+    }, NOW);
     expect(lookups).toEqual([hashApiKey(apiKey)]);
     expect(verdict).toMatchObject({ allowed: true, keyId: issued.keyId });
   });

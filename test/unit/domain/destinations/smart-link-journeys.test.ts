@@ -7,9 +7,10 @@ import { Messages, OwnMessages } from '../../../../functions/shared/domain/messa
 import { hashPassword } from '../../../../functions/shared/domain/links/password';
 import { resolveVisit, type Visit } from '../../../../functions/shared/domain/visits/visit';
 import { FixedFlags, ListSafetyChecker, MemoryAliasOverrides, MemoryDomainStore, MemoryLinkStore, MemoryUsageCounter, smartFields } from '../../../support/in-memory-ports';
+import { keyCaller } from '../../../support/callers';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
-const caller = (plan: 'FREE' | 'INDIE' | 'PRO' | 'ENTERPRISE'): Caller => ({ kind: 'apiKey', keyId: 'k', accountId: 'a', owner: 'acct:a', plan });
+const caller = (plan: 'FREE' | 'INDIE' | 'PRO' | 'ENTERPRISE'): Caller => (keyCaller({ keyId: 'k', accountId: 'a', owner: 'acct:a', plan }));
 const rules = [{ url: 'https://example.com/de', when: { country: ['DE'] } }];
 const variants = [{ url: 'https://example.com/a', weight: 50 }, { url: 'https://example.com/b', weight: 50 }];
 

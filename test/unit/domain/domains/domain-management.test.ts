@@ -10,9 +10,10 @@ import type { Plan } from '../../../../functions/shared/domain/limits/plans';
 import { OwnMessages } from '../../../../functions/shared/domain/messages';
 import type { ManagedLinkStore } from '../../../../functions/shared/domain/ports';
 import { FixedAttachments, ListSafetyChecker, MemoryDomainStore, PublishedTxtRecords } from '../../../support/in-memory-ports';
+import { keyCaller } from '../../../support/callers';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
-const callerOn = (plan: Plan, account = 'a'): ApiKeyCaller => ({ kind: 'apiKey', keyId: `key_${account}`, accountId: account, owner: `acct:${account}`, plan });
+const callerOn = (plan: Plan, account = 'a'): ApiKeyCaller => keyCaller({ keyId: `key_${account}`, accountId: account, owner: `acct:${account}`, plan });
 
 const noLinks = { keysOnDomain: async () => ({ keys: [], examined: 0 }), clearOfRemovedDomain: async () => false } as unknown as ManagedLinkStore;
 

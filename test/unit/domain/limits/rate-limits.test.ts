@@ -1,9 +1,10 @@
 import { QuotaExceeded, RateLimited } from '../../../../functions/shared/domain/errors';
 import { admitCall, monthlyQuotaCounter, RATE_LIMITS } from '../../../../functions/shared/domain/limits/rate-limits';
 import { MemoryUsageCounter } from '../../../support/in-memory-ports';
+import { keyCaller } from '../../../support/callers';
 
 const nowMs = Date.parse('2026-11-22T10:00:30.000Z');
-const key = { kind: 'apiKey', keyId: 'key_1', accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO' } as const;
+const key = keyCaller({ keyId: 'key_1', accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO' });
 
 describe('admitting a call', () => {
   it('counts calls per key per minute and reports what is left', async () => {

@@ -5,10 +5,11 @@ import { Messages, OwnMessages } from '../../../../functions/shared/domain/messa
 import { verifyPassword } from '../../../../functions/shared/domain/links/password';
 import type { Caller } from '../../../../functions/shared/domain/accounts/caller';
 import { ListSafetyChecker, MemoryAliasOverrides, MemoryDomainStore, MemoryLinkStore, smartFields } from '../../../support/in-memory-ports';
+import { keyCaller } from '../../../support/callers';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
-const pro: Caller = { kind: 'apiKey', keyId: 'key_pro', accountId: 'acct_pro', owner: 'acct:acct_pro', plan: 'PRO' };
-const free: Caller = { kind: 'apiKey', keyId: 'key_free', accountId: 'acct_free', owner: 'acct:acct_free', plan: 'FREE' };
+const pro: Caller = keyCaller({ keyId: 'key_pro', accountId: 'acct_pro', owner: 'acct:acct_pro', plan: 'PRO' });
+const free: Caller = keyCaller({ keyId: 'key_free', accountId: 'acct_free', owner: 'acct:acct_free', plan: 'FREE' });
 
 function setup(options: { caller?: Caller; flags?: Partial<Flags>; unsafe?: string[]; overrides?: Array<[string, string]> } = {}) {
   const links = new MemoryLinkStore();

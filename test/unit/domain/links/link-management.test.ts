@@ -6,10 +6,11 @@ import { viewLink, type ManagementContext } from '../../../../functions/shared/d
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 import type { ClaimCondition, GuardedWrite, LinkChanges, ManagedLinkStore } from '../../../../functions/shared/domain/ports';
 import { ListSafetyChecker, smartFields } from '../../../support/in-memory-ports';
+import { keyCaller } from '../../../support/callers';
 
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 const context: ManagementContext = {
-  caller: { kind: 'apiKey', keyId: 'key_1', accountId: 'acct_a', owner: 'acct:acct_a', plan: 'FREE' },
+  caller: keyCaller({ keyId: 'key_1', accountId: 'acct_a', owner: 'acct:acct_a', plan: 'FREE' }),
   flags: SAFE_DEFAULT_FLAGS,
   nowMs,
   shortBaseUrl: 'https://sho.rt',

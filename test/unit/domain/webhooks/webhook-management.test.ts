@@ -17,9 +17,10 @@ import {
 } from '../../../../functions/shared/domain/webhooks/webhook-management';
 import { ListSafetyChecker } from '../../../support/in-memory-ports';
 import { MarkingSealer, MemoryDeliveryQueue, MemoryWebhookStore } from '../../../support/in-memory-webhooks';
+import { keyCaller } from '../../../support/callers';
 
 const nowMs = Date.parse('2026-11-24T12:00:00.000Z');
-const callerOn = (plan: Plan, account = 'a'): ApiKeyCaller => ({ kind: 'apiKey', keyId: `key_${account}`, accountId: account, owner: `acct:${account}`, plan });
+const callerOn = (plan: Plan, account = 'a'): ApiKeyCaller => keyCaller({ keyId: `key_${account}`, accountId: account, owner: `acct:${account}`, plan });
 const context = (plan: Plan = 'PRO', fields: Partial<WebhookContext> = {}): WebhookContext => ({
   caller: callerOn(plan),
   flags: SAFE_DEFAULT_FLAGS,

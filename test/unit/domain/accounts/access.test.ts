@@ -1,0 +1,72 @@
+import { assertPermitted } from '../../../../functions/shared/domain/accounts/access';
+import { NotPermitted } from '../../../../functions/shared/domain/errors';
+import { PEOPLE_POWERS, ROLE_PERMISSIONS, ROLES, SCOPES, roleAllows, scopesOfRole, splitScopes, joinScopes } from '../../../../functions/shared/domain/accounts/permissions';
+import { ROUTES } from '../../../../functions/shared/http/routes';
+import { keyCaller } from '../../../support/callers';
+
+const base = { keyId: 'key_1', accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO' } as const;
+const person = (role: (typeof ROLES)[number]) => keyCaller({ ...base, keyId: 'user_u1', scopes: scopesOfRole(role), actor: { kind: 'user', userId: 'u1', email: 'ana@example.com', role } });
+
+function refusal(run: () => void): NotPermitted | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    if (error instanceof NotPermitted) return error;
+    throw error;
+  }
+}
+
+describe('the permission table', () => {
+  it('ranks the roles: each holds everything of the one below it, and only owners manage owners, plans and sign-in rules', () => {
+    const ranks = ['viewer', 'member', 'admin', 'owner'] as const;
+    for (let index = 1; index < ranks.length; index++) {
+      const lower = ROLE_PERMISSIONS[ranks[index - 1]!];
+      expect(lower.every((permission) => roleAllows(ranks[index]!, permission))).toBe(true);
+    }
+    expect(ROLES.filter((role) => roleAllows(role, 'owners:manage'))).toEqual(['owner']);
+    expect(ROLES.filter((role) => roleAllows(role, 'plan:manage'))).toEqual(['owner']);
+    expect(ROLES.filter((role) => roleAllows(role, 'links:write'))).toEqual(['owner', 'admin', 'member']);
+    expect(ROLES.filter((role) => roleAllows(role, 'audit:read'))).toEqual(['owner', 'admin']);
+    expect(scopesOfRole('viewer')).toEqual(['links:read', 'stats:read', 'domains:read', 'webhooks:read']);
+  });
+
+  it('names a scope or a people\'s power for every method of every guarded route', () => {
+    for (const route of ROUTES) {
+      if (!route.apiKey) continue;
+      const permissions = (route as { permissions?: Record<string, string> }).permissions ?? {};
+      expect(Object.keys(permissions).sort()).toEqual([...route.methods].sort());
+      for (const permission of Object.values(permissions)) expect([...SCOPES, ...PEOPLE_POWERS]).toContain(permission);
+    }
+  });
+
+  it('carries scopes through the authorizer\'s string context and drops words it does not know', () => {
+    expect(splitScopes(joinScopes(['links:read', 'audit:read']))).toEqual(['links:read', 'audit:read']);
+    expect(splitScopes('links:read admin:everything  ')).toEqual(['links:read']);
+  });
+});
+
+describe('what a caller may do', () => {
+  it('lets a key do what its scopes say and refuses the rest naming the scope', () => {
+    const reader = keyCaller({ ...base, scopes: ['links:read'] });
+    expect(refusal(() => assertPermitted(reader, 'links:read'))).toBeUndefined();
+    const refused = refusal(() => assertPermitted(reader, 'links:write'));
+    expect(refused?.permission).toBe('links:write');
+    expect(refused?.message).toBe('This API key lacks the links:write scope');
+  });
+
+  it('never lets a key use a people\'s power, however many scopes it holds', () => {
+    expect(refusal(() => assertPermitted(keyCaller(base), 'keys:manage'))?.message).toBe('keys:manage is for people signed in, not API keys');
+  });
+
+  it('lets a person do what their current role allows', () => {
+    expect(refusal(() => assertPermitted(person('member'), 'links:write'))).toBeUndefined();
+    expect(refusal(() => assertPermitted(person('viewer'), 'links:write'))?.message).toBe('Your role (viewer) does not allow links:write');
+    expect(refusal(() => assertPermitted(person('admin'), 'owners:manage'))?.permission).toBe('owners:manage');
+  });
+
+  it('asks nothing of v1\'s anonymous callers or of routes without a requirement', () => {
+    expect(refusal(() => assertPermitted({ kind: 'anonymous', client: 'c' }, 'links:write'))).toBeUndefined();
+    expect(refusal(() => assertPermitted(keyCaller({ ...base, scopes: [] }), undefined))).toBeUndefined();
+  });
+});
