@@ -1,6 +1,6 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
-import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
+import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX, MEMBERS_BY_USER_INDEX } from '../functions/shared/config';
 import { Construct } from 'constructs';
 
 export interface DataTablesProps {
@@ -31,6 +31,14 @@ export class DataTables extends Construct {
   readonly domains: Table;
   /** Accounts' webhooks, their delivery logs (TTL 30 days) and in-flight places (webhooks/dynamo-webhook-store.ts). */
   readonly webhooks: Table;
+  /**
+   * Workspaces' people: memberships (`ws#<id>` / `member#<userId>`, in the byUser index by `userPk` = `user#<sub>`),
+   * invitations (`ws#<id>` / `invite#<id>`, found by their token's hash under `invtoken#<sha256>` / `token`, TTL
+   * `ttl`) and each workspace's seat count (`ws#<id>` / `seats`).
+   */
+  readonly members: Table;
+  /** Every change to a workspace (`ws#<id>` / `<ISO time>#<id>`, newest last in the key so a reverse query pages newest first), TTL 365 days. */
+  readonly auditLog: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -106,6 +114,24 @@ export class DataTables extends Construct {
     });
     Validations.of(this.idempotency).acknowledge({ id: 'AwsSolutions-DDB3', reason: 'Day-long retry records: restoring them is worth nothing.' });
     this.webhooks = new Table(this, 'Webhooks', {
+      ...common,
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+    });
+    this.members = new Table(this, 'Members', {
+      ...common,
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+    });
+    this.members.addGlobalSecondaryIndex({
+      indexName: MEMBERS_BY_USER_INDEX,
+      partitionKey: { name: 'userPk', type: AttributeType.STRING },
+      sortKey: { name: 'pk', type: AttributeType.STRING },
+      projectionType: ProjectionType.ALL,
+    });
+    this.auditLog = new Table(this, 'AuditLog', {
       ...common,
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },

@@ -31,6 +31,8 @@ export const LINKS_BY_DOMAIN_INDEX = 'byDomain';
 /** The domains table's index of each account's domains, and its (sparse) index of scheduled work by due time. */
 export const DOMAINS_BY_OWNER_INDEX = 'byOwner';
 export const DOMAIN_WORK_INDEX = 'byWork';
+/** The members table's (sparse) index of each person's memberships: `GET /v2/me` and the workspace switcher read it. */
+export const MEMBERS_BY_USER_INDEX = 'byUser';
 
 export const EnvNames = {
   linksTable: 'LINKS_TABLE',
@@ -57,6 +59,8 @@ export const EnvNames = {
   localDomains: 'LOCAL_DOMAINS',
   webhooksTable: 'WEBHOOKS_TABLE',
   accountsTable: 'ACCOUNTS_TABLE',
+  membersTable: 'MEMBERS_TABLE',
+  auditTable: 'AUDIT_TABLE',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
   webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
@@ -64,7 +68,9 @@ export const EnvNames = {
 } as const;
 
 export const config = {
-  table: (name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable') => required(EnvNames[name]),
+  table: (
+    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable',
+  ) => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),
   shortBaseUrlParameter: () => required(EnvNames.shortBaseUrlParameter),
