@@ -9,6 +9,8 @@ export enum StackOutputs {
   idempotencyTable = 'IdempotencyTableName',
   domainsTable = 'DomainsTableName',
   webhooksTable = 'WebhooksTableName',
+  membersTable = 'MembersTableName',
+  auditTable = 'AuditLogTableName',
   flagsPrefix = 'FlagsParameterPrefix',
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',
