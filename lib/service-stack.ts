@@ -266,7 +266,6 @@ export class ServiceStack extends Stack {
       [StackOutputs.apiUrl]: this.api.restApi.url,
       [StackOutputs.shortBaseUrl]: shortDomain.baseUrl,
       [StackOutputs.dashboardUrl]: dashboard.url,
-      [StackOutputs.membersTable]: tables.members.tableName,
       [StackOutputs.userPoolId]: signIn.userPool.userPoolId,
       [StackOutputs.userPoolClientId]: signIn.client.userPoolClientId,
       [StackOutputs.signInUrl]: signIn.domain.baseUrl(),

@@ -16,7 +16,6 @@ export enum StackOutputs {
   apiUrl = 'ApiUrl',
   shortBaseUrl = 'ShortBaseUrl',
   dashboardUrl = 'DashboardUrl',
-  membersTable = 'MembersTableName',
   /** People's sign-in: the user pool and the dashboard's app client (played locally by bin/local/oidc-provider.ts). */
   userPoolId = 'UserPoolId',
   userPoolClientId = 'UserPoolClientId',
