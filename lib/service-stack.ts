@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
-import { BESIDE_THE_BUNDLE, EnvNames, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
+import { BESIDE_THE_BUNDLE, EnvNames, LINKS_BY_OWNER_INDEX, MEMBERS_BY_USER_INDEX } from '../functions/shared/config';
 import { API_PATH_SEGMENTS } from '../functions/shared/http/routes';
 import { ShortenerApi } from './api';
 import { ClickCounting } from './click-counting';
@@ -166,10 +166,18 @@ export class ServiceStack extends Stack {
       .bindTable(tables.members, EnvNames.membersTable, ['GetItem'])
       .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem']);
 
+    const me = new ServiceFunction(this, 'MeFunction', {
+      name: 'me',
+      description: 'GET /v2/me: a signed-in person and their workspaces',
+      environment: { [EnvNames.upgradeUrl]: config.upgradeUrl },
+      removalPolicy,
+    });
+    me.bindTable(tables.members, EnvNames.membersTable, ['Query'], { queriedIndex: MEMBERS_BY_USER_INDEX });
+
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
       name: `${config.appName}-${config.stage}`,
-      functions: { create, batch, links, qr, docs, redirect },
+      functions: { create, batch, links, qr, me, docs, redirect },
       authorizer,
       removalPolicy,
     });
@@ -241,7 +249,7 @@ export class ServiceStack extends Stack {
     for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,

@@ -35,14 +35,15 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 13);
-    // Thirteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 15);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 14);
+    // Fourteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 16);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
     expect(tableGrants(dev, 'authorizer')).toEqual(['Accounts:dynamodb:GetItem', 'ApiKeys:dynamodb:GetItem', 'Members:dynamodb:GetItem']);
     expect(tableGrants(dev, 'docs')).toEqual([]);
+    expect(tableGrants(dev, 'me')).toEqual(['Members:dynamodb:Query']);
     for (const creator of ['create', 'batch']) {
       expect(tableGrants(dev, creator)).toEqual([
         'AliasOverrides:dynamodb:GetItem',
