@@ -243,7 +243,7 @@ export function openApiDocument(serverUrl: string): Json {
     paths,
     webhooks: webhookEvents(),
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key issued by the operators.' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: "An API key, made by the workspace's people (POST /v2/keys) or by the operators; it holds the scopes it was made with." } },
       headers: HEADERS,
       responses: RESPONSES,
     },
