@@ -1,6 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { lastUseDue, type ApiKeyRecord } from '../shared/domain/accounts/api-keys';
 import { authorizeCaller } from '../shared/domain/accounts/request-authorization';
 import { joinScopes } from '../shared/domain/accounts/permissions';
 import { header, WORKSPACE_HEADER } from '../shared/http/headers';
@@ -18,10 +19,12 @@ const people = peopleAccess();
  * gateway response turns it into the 401 body (lib/gateway-responses.ts).
  */
 async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const nowMs = Date.now();
+  let found: ApiKeyRecord | undefined;
   const verdict = await authorizeCaller(
     { authorization: header(event, 'authorization'), workspace: header(event, WORKSPACE_HEADER), personalRoute: isPersonalRoute(event.resource) },
-    { findKeyByHash: (keyHash) => keys.findByHash(keyHash), ...(people ? { people } : {}) },
-    Date.now(),
+    { findKeyByHash: async (keyHash) => (found = await keys.findByHash(keyHash)), ...(people ? { people } : {}) },
+    nowMs,
   );
   const policy = (effect: 'Allow' | 'Deny') => ({
     Version: '2012-10-17',
@@ -35,6 +38,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
     return { principalId: verdict.keyId, policyDocument: policy('Allow'), context: { keyId: verdict.keyId, userId: verdict.userId, email: verdict.email ?? '' } };
   }
   logger.appendKeys({ keyId: verdict.keyId, accountId: verdict.accountId });
+  if (found && lastUseDue(found, nowMs)) noteUse(found.keyHash, nowMs);
   return {
     principalId: verdict.keyId,
     policyDocument: policy('Allow'),
@@ -48,6 +52,15 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
       actor: JSON.stringify(verdict.actor),
     },
   };
+}
+
+/**
+ * Not awaited: the answer does not wait for a bookkeeping write. Lambda may freeze the container before the write
+ * finishes; it then completes on the container's next request, or is lost with the container, and the key's next
+ * request tries again (the stored value is still an hour old). A failure never refuses a key.
+ */
+function noteUse(keyHash: string, nowMs: number): void {
+  keys.recordUse(keyHash, nowMs).catch((error: unknown) => logger.warn('could not note the key\'s last use', { error: error as Error }));
 }
 
 export const handler = middy(authorize).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -7,6 +7,8 @@ import type { LinkRecord } from './links/link';
 import type { Rule, Utm, Variant } from './destinations/smart-link';
 import type { SmartFieldParsers } from './destinations/smart-link-request';
 import type { Role } from './accounts/permissions';
+import type { ApiKeyRecord } from './accounts/api-keys';
+import type { AuditRecord } from './audit/audit-record';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -346,4 +348,13 @@ export interface AccessTokenVerifier {
 /** Read consistently: a member removed or demoted a moment ago is refused or limited on their very next request. */
 export interface MembershipReader {
   membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
+}
+
+/** A workspace's keys as its people manage them (/v2/keys); each change is written with its audit record, or neither is. */
+export interface WorkspaceKeyStore {
+  /** The workspace's keys that are not revoked, oldest first. */
+  keysOf(accountId: string): Promise<ApiKeyRecord[]>;
+  add(record: ApiKeyRecord, audit: AuditRecord): Promise<void>;
+  /** False when the key is no longer a live key of that workspace (revoked meanwhile). */
+  revoke(record: ApiKeyRecord, audit: AuditRecord): Promise<boolean>;
 }
