@@ -1,5 +1,5 @@
 import {
-  CognitoIdentityProviderClient,
+  type CognitoIdentityProviderClient,
   CreateIdentityProviderCommand,
   type CreateIdentityProviderCommandInput,
   DeleteIdentityProviderCommand,
