@@ -18,7 +18,7 @@ const dashboardClient = {
   ClientId: 'dashboardclient',
   ClientName: 'dashboard',
   CallbackURLs: ['https://app.example/app/callback'],
-  AllowedOAuthFlows: ['code'],
+  AllowedOAuthFlows: ['code' as const],
   AllowedOAuthScopes: ['openid', 'email'],
   AccessTokenValidity: 15,
   TokenValidityUnits: { AccessToken: 'minutes' as const },
