@@ -33,6 +33,7 @@ export class IdentityProviderRegistry {
   }
 
   handle(operation: string, input: Record<string, unknown>): unknown {
+    if (input.UserPoolId !== this.poolId) throw new AwsJsonError('ResourceNotFoundException', `User pool ${String(input.UserPoolId)} does not exist.`);
     switch (operation) {
       case 'CreateIdentityProvider': {
         const name = String(input.ProviderName ?? '');
