@@ -914,6 +914,11 @@ export interface components {
          *     - Request body must set at least one of isDefault, rootUrl, notFoundUrl, expiredUrl
          *     - domain <domain> is not an active domain of this account
          *     - Smart links (rules and variants) are currently disabled on this platform
+         *     - domain must be an email domain such as example.com
+         *     - protocol must be oidc or saml
+         *     - oidc must have issuer (an https URL), clientId and clientSecret (1 to 1000 characters each)
+         *     - saml must have metadataUrl (an https URL)
+         *     - A workspace can connect at most 10 email domains to single sign-on
          *     - rules[2].url: Please provide a valid URL
          *     - rules[0].when.country[1]: is not an ISO 3166-1 alpha-2 country code (such as DE or US)
          *     - variants: the weights must add up to 100
@@ -1000,7 +1005,7 @@ export interface components {
                 };
             };
         };
-        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain. */
+        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, an email domain is connected to single sign-on already, or its TXT record is not there yet. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1010,7 +1015,7 @@ export interface components {
                     /** @constant */
                     statusCode: 409;
                     /** @enum {string} */
-                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed";
+                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed" | "This email domain is already connected to single sign-on" | "The connection's TXT record (its dnsRecord) was not found yet: publish it, then verify again";
                     /** @constant */
                     error: "Conflict";
                 };

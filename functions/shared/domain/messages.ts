@@ -53,7 +53,7 @@ export const OwnMessages = {
   ssoInUse: 'This email domain is already connected to single sign-on',
   ssoNotFound: 'SSO connection not found',
   ssoLimit: (max: number) => `A workspace can connect at most ${max} email domains to single sign-on`,
-  ssoChallengeMissing: (name: string) => `The TXT record ${name} was not found yet: add it, then verify again`,
+  ssoChallengeMissing: "The connection's TXT record (its dnsRecord) was not found yet: publish it, then verify again",
   scopeMissing: (scope: string) => `This API key lacks the ${scope} scope`,
   roleForbids: (role: string, permission: string) => `Your role (${role}) does not allow ${permission}`,
   peopleOnly: (permission: string) => `${permission} is for people signed in, not API keys`,
