@@ -128,3 +128,21 @@ export const VisitorMessages = {
   previewOnly: 'Open this link in a browser to continue',
   internal: 'Something went wrong on our side, please try again',
 } as const;
+
+/**
+ * What an import says of a file it cannot read (a 400) and of each row it cannot take (the results file): reasons name
+ * the field, never echo the cell, so a results file carries nothing of a row but its number and this text.
+ */
+export const ImportMessages = {
+  notCsv: (source: string, detail: string) => `The file is not a ${source} CSV export this import can read: ${detail}`,
+  notJson: (source: string, detail: string) => `The file is not ${source} JSON this import can read: ${detail}`,
+  jsonShape: (source: string, expected: string) => `The file is JSON but not ${source}'s ${expected}`,
+  columnMissing: (source: string, field: string, headers: readonly string[]) => `The file has no ${field} column (${headers.join(', ')}): is it a ${source} export?`,
+  cellCount: (cells: number, columns: number) => `the row has ${cells} cells where the header names ${columns}`,
+  fieldEmpty: (field: string) => `${field} is empty`,
+  fieldType: (field: string, expected: string) => `${field} is not ${expected}`,
+  notADate: (field: string) => `${field} is not a date (ISO 8601, or seconds or milliseconds since 1970)`,
+  notACount: (field: string) => `${field} is not a whole number of clicks`,
+  notAShortLink: (field: string) => `${field} is not a short link (domain/slug)`,
+  notALink: 'the entry is not a JSON object',
+} as const;
