@@ -145,4 +145,12 @@ export const ImportMessages = {
   notACount: (field: string) => `${field} is not a whole number of clicks`,
   notAShortLink: (field: string) => `${field} is not a short link (domain/slug)`,
   notALink: 'the entry is not a JSON object',
+  repeats: (row: number) => `the same link as row ${row}: imported once`,
+  slugTaken: 'the slug is taken on this domain',
+  slugNotKept: (why: string) => `the slug cannot be kept here: ${why}`,
+  renamed: (why: string, code: string) => `${why}; created as ${code}`,
+  tagsNotKept: (count: number) => `${count} of the tags not kept (up to 10, each 1 to 32 letters, digits, - or _)`,
+  titleShortened: (length: number) => `the title was shortened to ${length} characters`,
+  expiryTooFar: 'the expiry is more than 10 years away and was not kept',
+  createdInFuture: 'the creation time is in the future: the import\'s time was kept',
 } as const;
