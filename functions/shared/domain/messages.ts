@@ -153,4 +153,5 @@ export const ImportMessages = {
   titleShortened: (length: number) => `the title was shortened to ${length} characters`,
   expiryTooFar: 'the expiry is more than 10 years away and was not kept',
   createdInFuture: 'the creation time is in the future: the import\'s time was kept',
+  noFreeCode: 'no free short code was found: try the file again',
 } as const;
