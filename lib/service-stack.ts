@@ -252,6 +252,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
       [StackOutputs.domainsTable]: tables.domains.tableName,
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
+      [StackOutputs.importsTable]: tables.imports.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

@@ -191,7 +191,7 @@ describe('tables', () => {
     dev.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
-      9,
+      10,
     );
     // Issue 16: counters expire within the hour (the month's quota within the month); 35 days of backups would outlive them.
     dev.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -200,7 +200,7 @@ describe('tables', () => {
     });
     const retained = Object.entries(dev.findResources('AWS::DynamoDB::Table')).filter(([, table]) => table.DeletionPolicy === 'Retain');
     expect(retained.map(([id]) => id).filter((id) => id.startsWith('DataIdempotency'))).toEqual([]);
-    expect(retained).toHaveLength(10);
+    expect(retained).toHaveLength(11);
   });
 
   it('keep idempotency records a day at most, through TTL, without backups', () => {
@@ -215,7 +215,7 @@ describe('tables', () => {
   });
 
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 11);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 12);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
   });
 });

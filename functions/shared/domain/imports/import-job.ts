@@ -12,8 +12,8 @@ import { firstPlacement, planImport, settleConflict, type ImportDraft, type OnCo
  * after a crash settles the same rows the same way and never makes a link twice.
  */
 
-/** Rows per chunk: one queue message of work, a chunk item well under DynamoDB's 400 KB even with long titles. */
-export const IMPORT_CHUNK_ROWS = 100;
+/** Rows per chunk: one queue message of work; a chunk item stays under DynamoDB's 400 KB with 2 KB URLs and 500-character titles. */
+export const IMPORT_CHUNK_ROWS = 50;
 
 export interface ImportJob {
   id: string;

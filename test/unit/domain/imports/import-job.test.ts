@@ -47,7 +47,7 @@ describe('an accepted file becomes a job and its chunks', () => {
 
   test(`rows go in chunks of ${IMPORT_CHUNK_ROWS}, in file order`, () => {
     const rows = Array.from({ length: 250 }, (_, index) => `https://example.com/${index},code${index}`).join('\n');
-    expect(prepare(`url,alias\n${rows}\n`, 'imp_1', 'csv').chunks.map((chunk) => [chunk.index, chunk.drafts.length, chunk.drafts[0]?.row])).toEqual([[0, 100, 1], [1, 100, 101], [2, 50, 201]]);
+    expect(prepare(`url,alias\n${rows}\n`, 'imp_1', 'csv').chunks.map((chunk) => [chunk.index, chunk.drafts.length, chunk.drafts[0]?.row])).toEqual([[0, 50, 1], [1, 50, 51], [2, 50, 101], [3, 50, 151], [4, 50, 201]]);
   });
 
   test('a file no parser can read is refused when it is sent, before any job exists', () => {
@@ -117,7 +117,7 @@ describe('the worker', () => {
   });
 
   test('a job is running until every chunk has its results', () => {
-    const { job } = prepare(`url,alias\n${Array.from({ length: 150 }, (_, index) => `https://example.com/${index},c${index}x`).join('\n')}\n`, 'imp_1', 'csv');
+    const { job } = prepare(`url,alias\n${Array.from({ length: 75 }, (_, index) => `https://example.com/${index},c${index}x`).join('\n')}\n`, 'imp_1', 'csv');
     expect(summaryOf(job, [[]]).status).toBe('running');
     expect(summaryOf(job, [[], []]).status).toBe('done');
   });
