@@ -17,6 +17,7 @@ import { ShortDomain } from './short-domain';
 import { CustomDomains } from './custom-domains';
 import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
+import { Imports } from './imports';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -203,6 +204,10 @@ export class ServiceStack extends Stack {
     flags.grantRead(webhooks.api);
     flags.grantRead(webhooks.router);
     this.api.addRoutesOf('webhooks', webhooks.api);
+    // The guard's flags and upgrade URL only: an import shows no short URL.
+    const imports = new Imports(this, 'Imports', { tables, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
+    flags.grantRead(imports.api);
+    this.api.addRoutesOf('imports', imports.api);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator

@@ -97,6 +97,7 @@ export const config = {
   /** A local run's TXT records (`name value` lines), read before DNS; never set on AWS. */
   localDnsTxtFile: () => optional(EnvNames.localDnsTxtFile),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
+  importQueueUrl: () => required(EnvNames.importQueueUrl),
   webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),

@@ -99,3 +99,6 @@ export class DomainCheckedRecently extends DomainError {
 
 /** Not one of the caller's webhooks, or none at all: the same answer (404). */
 export class WebhookNotFound extends DomainError {}
+
+/** No import of that id in the caller's workspace (another's looks the same). */
+export class ImportNotFound extends DomainError {}

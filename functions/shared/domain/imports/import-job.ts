@@ -1,5 +1,6 @@
 import { MAX_BATCH_ITEMS } from '../links/batch-limits';
 import type { LinkRecord } from '../links/link';
+import { InvalidRequest } from '../errors';
 import { ImportMessages } from '../messages';
 import type { ImportSource, RowProblem } from './import-record';
 import { IMPORT_PARSERS } from './import-parsers';
@@ -88,9 +89,11 @@ export const importCallCount = (rows: number): number => Math.max(1, Math.ceil(r
 /** The file read and mapped into a job and its chunks; a file no parser can read throws (ImportFileUnreadable, 400). */
 export function prepareImport(
   request: { id: string; owner: string; source: ImportSource; onConflict: OnConflict; content: string },
-  context: { nowMs: number; workspaceDomains: ReadonlySet<string> },
+  context: { nowMs: number; workspaceDomains: ReadonlySet<string>; maxRows?: number },
 ): { job: ImportJob; chunks: ImportChunk[] } {
   const parsed = IMPORT_PARSERS[request.source](request.content, { nowMs: context.nowMs });
+  // Counted before the rows are mapped: a file over the limit costs its reading only.
+  if (context.maxRows !== undefined && parsed.records.length + parsed.problems.length > context.maxRows) throw new InvalidRequest(ImportMessages.tooManyRows(context.maxRows));
   const plan = planImport(parsed, { source: request.source, workspaceDomains: context.workspaceDomains, nowMs: context.nowMs });
   const chunks: ImportChunk[] = [];
   for (let start = 0; start < plan.drafts.length; start += IMPORT_CHUNK_ROWS) {
