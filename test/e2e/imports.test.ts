@@ -39,7 +39,7 @@ describe('importing a Shlink export', () => {
     expect(summary).toMatchObject({ id: firstId, source: 'shlink', status: 'done', read: 4, created: 2, renamed: 1, skipped: 0, failed: 1, existing: 0 });
     const results = summary.results as Array<{ row: number; outcome: string; code?: string; reason?: string }>;
     expect(results.map(({ row, outcome }) => [row, outcome])).toEqual([[2, 'renamed'], [4, 'failed']]);
-    expect(results[0]?.reason).toBe(`the slug cannot be kept here: Alias may contain only letters, digits and hyphens; created as ${results[0]?.code}`);
+    expect(results[0]?.reason).toBe(`the slug cannot be kept here: Alias must be between 3 and 50 characters; created as ${results[0]?.code}`);
 
     const { Item } = await dynamo().send(new GetCommand({ TableName: stackOutput(StackOutputs.linksTable), Key: { code: `abc12${unique}` } }));
     expect(Item).toMatchObject({ url: 'https://example-shop.com/a', title: 'Product A', tags: ['shop', 'product'], createdAt: '2021-05-04T08:00:00.000Z', clicks: 0, importedClicks: 58, importedFrom: { source: 'shlink' } });
