@@ -19,6 +19,7 @@ import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
 import { PeopleSignIn } from './user-pool';
 import { SingleSignOn } from './single-sign-on';
+import { Imports } from './imports';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -231,6 +232,10 @@ export class ServiceStack extends Stack {
     flags.grantRead(webhooks.api);
     flags.grantRead(webhooks.router);
     this.api.addRoutesOf('webhooks', webhooks.api);
+    // The guard's flags and upgrade URL only: an import shows no short URL.
+    const imports = new Imports(this, 'Imports', { tables, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
+    flags.grantRead(imports.api);
+    this.api.addRoutesOf('imports', imports.api);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
@@ -288,6 +293,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
       [StackOutputs.membersTable]: tables.members.tableName,
       [StackOutputs.auditTable]: tables.auditLog.tableName,
+      [StackOutputs.importsTable]: tables.imports.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

@@ -210,6 +210,7 @@ function operation(method: string, route: string, doc: OperationDoc): Json {
 
 const TAGS: Record<Tag, string> = {
   Links: 'Create, view, change and delete short links.',
+  Imports: 'Move links in from another shortener (Bitly, Rebrandly, Short.io, Dub, Shlink, Kutt, YOURLS) with their history.',
   Analytics: 'Clicks of a link.',
   Account: "The account's plan and usage.",
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
