@@ -8,7 +8,8 @@ import { WORKSPACE_HEADER } from '../../functions/shared/http/headers';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { startTokenIssuer, unsignedToken } from '../support/access-tokens';
 import { createApiKey, devApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress } from '../support/local-stack';
-import { authorizationCode, authorizationUrl, createUser, devUser, exchangeCode, localSignInTarget, pkcePair, signIn } from '../support/sign-in';
+import { authorizationCode, authorizationUrl, createUser, devUser, enrollTotp, exchangeCode, localSignInTarget, pkcePair, signIn } from '../support/sign-in';
+import { newTotpSecret } from '../../bin/local/totp';
 
 const refused = { statusCode: 401, message: Messages.apiKeyInvalid, error: 'Unauthorized' };
 const members = () => new DynamoMemberStore(dynamo(), stackOutput(StackOutputs.membersTable));
@@ -86,6 +87,29 @@ describe('the local user pool', () => {
     await exchangeCode(target, second.code, second.verifier);
     await expect(exchangeCode(target, second.code, second.verifier)).rejects.toThrow('invalid_grant');
     expect(verifier).not.toBe(second.verifier);
+  });
+});
+
+describe('an authenticator app (TOTP MFA, optional)', () => {
+  it('once enrolled with the person\'s own token, is asked for after the password: no code, a wrong one or another secret\'s is refused', async () => {
+    const user = await createUser();
+    const { accessToken } = await signIn(user);
+    const totpSecret = await enrollTotp(accessToken);
+    await expect(signIn(user)).rejects.toThrow('asks for an authenticator code');
+    await expect(signIn({ ...user, totpSecret: newTotpSecret() })).rejects.toThrow('authenticator code');
+    const tokens = await signIn({ ...user, totpSecret });
+    const me = await http('GET', '/v2/me', { headers: asPerson(tokens.accessToken) });
+    expect(me.json()).toMatchObject({ user: { sub: user.sub } });
+  });
+
+  it('cannot be enrolled or turned off without a valid access token of the pool', async () => {
+    const { issuer, clientId } = localSignInTarget();
+    const foreign = await startTokenIssuer(clientId);
+    try {
+      await expect(enrollTotp(foreign.accessToken({ iss: issuer }))).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    } finally {
+      await foreign.close();
+    }
   });
 });
 
