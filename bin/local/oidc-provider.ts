@@ -8,6 +8,8 @@ import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages'
 import { CognitoAccessTokens } from '../../functions/shared/adapters/cognito-access-tokens';
 import { awsJsonListener } from './aws-json-server';
 import { COGNITO_PROTOCOL, CognitoStandIn } from './cognito-standin';
+import { LocalFederation } from './federation';
+import { IdentityProviderRegistry } from './identity-provider-registry';
 import { listen } from './listen';
 import { signInPage, type SignInPageState } from './sign-in-page';
 import { totpMatches } from './totp';
@@ -151,8 +153,11 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
       ctx.body = signInPage({ kind: 'error', message: out.error_description ?? out.error ?? 'Sign-in failed.' });
     },
   });
-  const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`);
-  const admin = awsJsonListener((operation, input) => cognito.handle(operation, input), COGNITO_PROTOCOL);
+  // Workspaces' identity providers (SSO, issue 29) and the sign-ins sent to them.
+  const registry = new IdentityProviderRegistry(pool.id, pool.clients);
+  const federation = new LocalFederation(registry, users, issuer);
+  const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`, federation);
+  const admin = awsJsonListener((operation, input) => (registry.handles(operation) ? registry.handle(operation, input) : cognito.handle(operation, input)), COGNITO_PROTOCOL);
   const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: client.id }));
   const oidc = provider.callback();
   const mount = `/${pool.id}`;
@@ -161,6 +166,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     const url = request.url ?? '/';
     if (request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith(`${COGNITO_PROTOCOL.targetPrefix}.`)) return admin(request, response);
     if (url.startsWith(interactions.prefix)) return void interactions.handle(request, response);
+    if (url.startsWith(`${mount}/oauth2/idpresponse?`)) return void interactions.federated(new URL(url, issuer).searchParams, response);
     if (url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`)) {
       // Mounted under the pool's id, as Cognito's issuer is: oidc-provider reads its mount path off originalUrl.
       Object.assign(request, { originalUrl: url, url: url.slice(mount.length) || '/' });
@@ -197,18 +203,42 @@ const MAX_CODE_ATTEMPTS = 5;
 class InteractionPages {
   private readonly awaitingCode = new Map<string, { sub: string; attempts: number; expiresAtMs: number }>();
 
-  constructor(private readonly provider: Provider, private readonly users: LocalUserDirectory, readonly prefix: string) {}
+  constructor(
+    private readonly provider: Provider,
+    private readonly users: LocalUserDirectory,
+    readonly prefix: string,
+    private readonly federation: LocalFederation,
+  ) {}
+
+  /** A customer's provider answered: back to the interaction (whose cookie is scoped to its page) with a one-time ticket. */
+  async federated(query: URLSearchParams, response: ServerResponse): Promise<void> {
+    const outcome = await this.federation.finish(query);
+    if ('error' in outcome) return this.render(response, 400, { kind: 'error', message: outcome.error });
+    response.writeHead(303, { location: `${this.prefix}${outcome.interactionUid}/federated?ticket=${encodeURIComponent(outcome.ticket)}`, 'cache-control': 'no-store' }).end();
+  }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
       const details = await this.provider.interactionDetails(request, response);
       const action = `${this.prefix}${details.uid}`;
-      const step = (request.url ?? '').slice(action.length).split('?')[0];
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      if (request.method === 'GET' && url.pathname === `${action}/federated`) {
+        const sub = this.federation.redeem(url.searchParams.get('ticket') ?? '', details.uid);
+        if (!sub) return this.render(response, 400, { kind: 'error', message: 'This sign-in has expired or is not yours. Start again from the application.' });
+        return await this.provider.interactionFinished(request, response, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
+      }
+      const step = url.pathname.slice(action.length);
       if (request.method === 'GET' && step === '') return this.render(response, 200, { kind: 'password', action });
       if (request.method !== 'POST' || (step !== '' && step !== '/totp')) return this.render(response, 405, { kind: 'error', message: 'Method not allowed.' });
       const form = await readForm(request);
       if (step === '/totp') return await this.checkCode(request, response, details.uid, form.get('code') ?? '');
       const email = form.get('email') ?? '';
+      // A domain with single sign-on signs in only through its provider: the password is not even looked at.
+      const organisation = this.federation.providerFor(String(details.params.client_id ?? ''), email);
+      if (organisation) {
+        response.writeHead(303, { location: await this.federation.start(details.uid, organisation, email), 'cache-control': 'no-store' }).end();
+        return;
+      }
       const user = await this.users.signIn(email, form.get('password') ?? '');
       // Cognito's own wording, the same for an unknown email and a wrong password.
       if (!user) return this.render(response, 401, { kind: 'password', action, email, error: 'Incorrect username or password.' });
