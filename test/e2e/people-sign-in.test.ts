@@ -6,7 +6,7 @@ import type { Role } from '../../functions/shared/domain/accounts/permissions';
 import { Messages, OwnMessages } from '../../functions/shared/domain/messages';
 import { WORKSPACE_HEADER } from '../../functions/shared/http/headers';
 import { StackOutputs } from '../../lib/stack-outputs';
-import { startTokenIssuer, unsignedToken } from '../support/access-tokens';
+import { hmacToken, startTokenIssuer, unsignedToken } from '../support/access-tokens';
 import { createApiKey, devApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress } from '../support/local-stack';
 import { authorizationCode, authorizationUrl, createUser, devUser, enrollTotp, exchangeCode, localSignInTarget, pkcePair, signIn } from '../support/sign-in';
 import { newTotpSecret } from '../../bin/local/totp';
@@ -159,14 +159,18 @@ describe('a signed-in person calling the API', () => {
     expect(response.json()).toEqual({ statusCode: 403, message: OwnMessages.peopleOnly('profile:read'), error: 'Forbidden', permission: 'profile:read' });
   });
 
-  it('refuses tokens of another issuer, unsigned ones, and garbage, on workspace routes and on /v2/me alike', async () => {
+  it('refuses tokens of another issuer, unsigned ones, HMAC ones keyed with the public key, and garbage, on workspace routes and on /v2/me alike', async () => {
     const workspaceId = await devWorkspace();
     const { issuer, clientId } = localSignInTarget();
     const foreign = await startTokenIssuer(clientId);
     try {
       const now = Math.floor(Date.now() / 1000);
       const claims = { sub: 'intruder', iss: issuer, client_id: clientId, token_use: 'access', exp: now + 900 };
-      for (const token of [foreign.accessToken(), foreign.accessToken({ iss: issuer }), unsignedToken({ alg: 'none' }, claims), 'e30.e30.e30']) {
+      // Key confusion: an HMAC keyed with the pool's public key, as published.
+      const jwks = await (await fetch(`${issuer}/.well-known/jwks.json`)).text();
+      const { keys } = JSON.parse(jwks) as { keys: Array<{ kid: string }> };
+      const confused = hmacToken({ alg: 'HS256', kid: keys[0]?.kid }, claims, jwks);
+      for (const token of [foreign.accessToken(), foreign.accessToken({ iss: issuer }), unsignedToken({ alg: 'none' }, claims), confused, 'e30.e30.e30']) {
         const response = await create(asPerson(token, workspaceId));
         expect(response.status).toBe(401);
         expect(response.json()).toEqual(refused);
