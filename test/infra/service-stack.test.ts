@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog|Members)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,16 +35,17 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 14);
-    // Fourteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 16);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 15);
+    // Fifteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 17);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
-    expect(tableGrants(dev, 'authorizer')).toEqual(['ApiKeys:dynamodb:GetItem', 'ApiKeys:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'authorizer')).toEqual(['Accounts:dynamodb:GetItem', 'ApiKeys:dynamodb:GetItem', 'ApiKeys:dynamodb:UpdateItem', 'Members:dynamodb:GetItem']);
     // Keys and their audit records go in one transaction: its items' own actions, and the one index it lists from.
     expect(tableGrants(dev, 'keys')).toEqual(['ApiKeys:dynamodb:PutItem', 'ApiKeys:dynamodb:Query', 'ApiKeys:dynamodb:UpdateItem', 'AuditLog:dynamodb:PutItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'docs')).toEqual([]);
+    expect(tableGrants(dev, 'me')).toEqual(['Members:dynamodb:Query']);
     for (const creator of ['create', 'batch']) {
       expect(tableGrants(dev, creator)).toEqual([
         'AliasOverrides:dynamodb:GetItem',
