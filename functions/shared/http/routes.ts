@@ -38,8 +38,9 @@ export const ROUTES = [
   { path: '/v2/webhooks/{id}/rotate-secret', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
   { path: '/v2/webhooks/{id}/test', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
   { path: '/v2/webhooks/{id}/deliveries', methods: ['GET'], target: 'webhooks', apiKey: true, permissions: { GET: 'webhooks:read' } },
-  // Keys are managed by people only (keys:manage): a key can neither list nor mint keys.
-  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:manage' } },
+  // Keys are made and managed by people only: a key can neither list nor mint keys. Members make keys within their
+  // role's scopes (the issue's own example: a member asking for domains:write hears of that scope); admins list and revoke.
+  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:create' } },
   { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
   { path: '/v2/me', methods: ['GET'], target: 'me', apiKey: true, personal: true, permissions: { GET: 'profile:read' } },
   { path: '/v2/sso', methods: ['GET', 'POST'], target: 'sso', apiKey: true, permissions: { GET: 'workspace:read', POST: 'security:manage' } },
