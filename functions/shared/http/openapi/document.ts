@@ -183,6 +183,7 @@ const TAGS: Record<Tag, string> = {
   Links: 'Create, view, change and delete short links.',
   Analytics: 'Clicks of a link.',
   Account: "The account's plan and usage.",
+  Workspace: 'The workspace (an account) and its people: members, their roles, invitations by email. For people signed in, not API keys.',
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
   Webhooks: 'Signed HTTP calls to your endpoint when your links change or are clicked (see `webhooks`).',
   'Anonymous (v1)': 'The earlier endpoints without a key, limited per source address.',

@@ -9,6 +9,8 @@ import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
 import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from '../../domain/webhooks/webhook-request';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
+import { invitationRequestSchema, memberPatchSchema, workspacePatchSchema } from '../../domain/workspaces/people-requests';
+import { PEOPLE_OPERATIONS } from './people-operations';
 import {
   batchResultBody,
   createdLinkBody,
@@ -44,7 +46,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Workspace' | 'Domains' | 'Webhooks' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -58,7 +60,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'workspacePatch' | 'memberPatch' | 'invitation';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -336,6 +338,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     query: deliveriesQuerySchema,
     success: { status: 200, description: 'A page of attempts; pass `nextCursor` as `cursor` for the next.', content: json(deliveryPageBody) },
   }),
+  ...PEOPLE_OPERATIONS,
   'GET /v2/openapi.json': {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
@@ -395,6 +398,9 @@ export const REQUEST_BODIES = {
   webhook: webhookRequestSchema,
   webhookPatch: webhookPatchSchema,
   webhookRotation: webhookRotationSchema,
+  workspacePatch: workspacePatchSchema,
+  memberPatch: memberPatchSchema,
+  invitation: invitationRequestSchema,
 } as const;
 
 /** Bodies a caller may leave out. */
