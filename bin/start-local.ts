@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   console.log(`Dashboard:      ${stack.apiUrl}/app/   (sign in with the dev API key below)`);
   console.log(`Chaos:          kill -USR2 ${process.pid}   (crashes the queue and stream consumers mid-work)`);
   console.log(`Dev API key:    ${stack.devApiKey}   (PRO plan)`);
+  if (stack.mailbox) console.log(`Mailbox:        ${stack.mailbox}   (invitations and other mail, one .eml file each)`);
   console.log(`Try: curl -s -X POST ${stack.apiUrl}/v2/shorten -H 'Authorization: Bearer ${stack.devApiKey}' -H 'Content-Type: application/json' -d '{"url":"https://example.com"}'`);
 }
 
