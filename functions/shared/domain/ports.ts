@@ -10,6 +10,7 @@ import type { Role } from './accounts/permissions';
 import type { AuditRecord } from './audit/audit-record';
 import type { Invitation } from './workspaces/invitation';
 import type { SeatCount } from './workspaces/seats';
+import type { ApiKeyRecord } from './accounts/api-keys';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -375,4 +376,13 @@ export interface OutgoingMail {
 /** Sends mail (SES v2 on AWS, the local stand-in's mailbox in a local run). */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
+}
+
+/** A workspace's keys as its people manage them (/v2/keys); each change is written with its audit record, or neither is. */
+export interface WorkspaceKeyStore {
+  /** The workspace's keys that are not revoked, oldest first. */
+  keysOf(accountId: string): Promise<ApiKeyRecord[]>;
+  add(record: ApiKeyRecord, audit: AuditRecord): Promise<void>;
+  /** False when the key is no longer a live key of that workspace (revoked meanwhile). */
+  revoke(record: ApiKeyRecord, audit: AuditRecord): Promise<boolean>;
 }

@@ -4,7 +4,7 @@ import type { Permission } from '../domain/accounts/permissions';
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'workspace' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'workspace' | 'keys' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -42,6 +42,10 @@ export const ROUTES = [
   // The one route of a person in no workspace yet: the authorizer checks the access token alone (permissions.ts,
   // WITHOUT_MEMBERSHIP). Its {id} is the invitation's token: API Gateway allows one variable name under a resource.
   { path: '/v2/invitations/{id}/accept', methods: ['POST'], target: 'workspace', apiKey: true, permissions: { POST: 'invitations:accept' } },
+  // Keys are made and managed by people only: a key can neither list nor mint keys. Members make keys within their
+  // role's scopes (the issue's own example: a member asking for domains:write hears of that scope); admins list and revoke.
+  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:create' } },
+  { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },
