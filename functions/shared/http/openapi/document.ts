@@ -134,9 +134,15 @@ const PATH_PARAMETERS: Record<string, string> = {
   code: 'The short code (or alias).',
   domain: 'The custom domain, e.g. go.example.com (an IDN in Unicode or punycode).',
   id: 'The webhook\'s id (`wh_…`).',
+  userId: 'The member\'s user id (the subject of their sign-in).',
 };
-/** `{id}` names a webhook or a key, by the route's first segments. */
-const pathParameters = (route: string): Record<string, string> => (route.startsWith('/v2/keys/') ? { id: 'The key\'s id (`key_…`).' } : PATH_PARAMETERS);
+/** `{id}` names a webhook, a key or an invitation (by its id, or by its token to accept it), by the route's segments. */
+function pathParameters(route: string): Record<string, string> {
+  if (route.startsWith('/v2/keys/')) return { id: 'The key\'s id (`key_…`).' };
+  if (route.endsWith('/accept')) return { id: 'The invitation\'s token, from the link its mail carried (not its id).' };
+  if (route.startsWith('/v2/invitations/')) return { id: 'The invitation\'s id (`inv_…`).' };
+  return PATH_PARAMETERS;
+}
 
 /**
  * Who may call an operation, said from the one permission table (domain/accounts/permissions.ts) and the route's
