@@ -7,8 +7,8 @@ import { needsMembership, PEOPLE_POWERS, ROLES, roleAllows, SCOPES, type Permiss
  * silently. Which route needs which is in the OpenAPI document (`x-permission`), generated from routes.ts.
  */
 function permissionTableRows(): string[] {
-  // Accepting an invitation needs no role: the person has none in that workspace yet.
-  const holders = (permission: Permission) => (needsMembership(permission) ? ROLES.filter((role) => roleAllows(role, permission)).join(', ') : 'any signed-in person, in no workspace yet');
+  // Reading oneself and accepting an invitation need no role in the workspace: the person may be in none yet.
+  const holders = (permission: Permission) => (needsMembership(permission) ? ROLES.filter((role) => roleAllows(role, permission)).join(', ') : 'any signed-in person, in a workspace or none');
   const row = (permission: Permission, heldBy: string) => `| \`${permission}\` | ${heldBy} | ${holders(permission)} |`;
   return [
     '| Permission | Held by | Roles that hold it |',

@@ -11,16 +11,18 @@ export type Scope = (typeof SCOPES)[number];
  * Powers only people hold, never a key: keys are made by people (a key cannot mint keys), members are managed by
  * people, and the plan, the workspace's deletion and its sign-in rules are the owners'. `keys:create`: a member makes
  * keys for their own work, holding no scope beyond their role's; `keys:manage`: admins see and revoke every key.
+ * `profile:read`: a person reads who they are and which workspaces they are in (`GET /v2/me`), whatever their role.
+ * `invitations:accept`: a person joins a workspace they were invited to (see WITHOUT_MEMBERSHIP).
  */
-export const PEOPLE_POWERS = ['workspace:read', 'workspace:write', 'keys:create', 'keys:manage', 'members:manage', 'owners:manage', 'security:manage', 'plan:manage', 'invitations:accept'] as const;
+export const PEOPLE_POWERS = ['profile:read', 'workspace:read', 'workspace:write', 'keys:create', 'keys:manage', 'members:manage', 'owners:manage', 'security:manage', 'plan:manage', 'invitations:accept'] as const;
 export type PeoplePower = (typeof PEOPLE_POWERS)[number];
 
 /**
- * What a signed-in person may do in no workspace of theirs, so no role holds it: accept an invitation, which is how
- * they come to have one. The authorizer checks such a route's person by their access token alone (no workspace
- * header, no membership read); the invitation itself says which workspace, and to whom it was sent.
+ * What a signed-in person may do without being in the workspace: read who they are (`GET /v2/me`) and accept an
+ * invitation, which is how they come to be in one. Their routes are `personal` (routes.ts; a test keeps the two
+ * lists equal): the authorizer checks the person's access token alone (no workspace header, no membership read).
  */
-export const WITHOUT_MEMBERSHIP: readonly PeoplePower[] = ['invitations:accept'];
+export const WITHOUT_MEMBERSHIP: readonly PeoplePower[] = ['profile:read', 'invitations:accept'];
 
 export function needsMembership(permission: Permission | undefined): boolean {
   return permission === undefined || !(WITHOUT_MEMBERSHIP as readonly string[]).includes(permission);
@@ -32,7 +34,7 @@ export type Permission = Scope | PeoplePower;
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-const VIEWER: readonly Permission[] = ['links:read', 'stats:read', 'domains:read', 'webhooks:read', 'workspace:read'];
+const VIEWER: readonly Permission[] = ['profile:read', 'links:read', 'stats:read', 'domains:read', 'webhooks:read', 'workspace:read'];
 const MEMBER: readonly Permission[] = [...VIEWER, 'links:write', 'keys:create'];
 const ADMIN: readonly Permission[] = [...MEMBER, 'domains:write', 'webhooks:write', 'audit:read', 'workspace:write', 'keys:manage', 'members:manage'];
 const OWNER: readonly Permission[] = [...ADMIN, 'owners:manage', 'security:manage', 'plan:manage'];

@@ -1,6 +1,6 @@
 import { assertPermitted } from '../../../../functions/shared/domain/accounts/access';
 import { NotPermitted } from '../../../../functions/shared/domain/errors';
-import { PEOPLE_POWERS, ROLE_PERMISSIONS, ROLES, SCOPES, needsMembership, roleAllows, scopesOfRole, splitScopes, joinScopes } from '../../../../functions/shared/domain/accounts/permissions';
+import { PEOPLE_POWERS, ROLE_PERMISSIONS, ROLES, SCOPES, needsMembership, roleAllows, scopesOfRole, splitScopes, joinScopes, type Permission } from '../../../../functions/shared/domain/accounts/permissions';
 import { ROUTES } from '../../../../functions/shared/http/routes';
 import { keyCaller } from '../../../support/callers';
 
@@ -80,7 +80,15 @@ describe('what a caller may do', () => {
     }
     expect(ROLES.filter((role) => roleAllows(role, 'invitations:accept'))).toEqual([]);
     expect(needsMembership('invitations:accept')).toBe(false);
-    expect(PEOPLE_POWERS.filter((power) => !needsMembership(power))).toEqual(['invitations:accept']);
+    expect(PEOPLE_POWERS.filter((power) => !needsMembership(power))).toEqual(['profile:read', 'invitations:accept']);
+  });
+
+  it('marks personal exactly the routes whose permissions need no membership, so the authorizer and the guard agree', () => {
+    for (const route of ROUTES) {
+      if (!route.apiKey) continue;
+      const permissions = Object.values((route as { permissions?: Record<string, Permission> }).permissions ?? {});
+      expect([route.path, (route as { personal?: boolean }).personal === true]).toEqual([route.path, permissions.every((permission) => !needsMembership(permission))]);
+    }
   });
 
   it('asks nothing of v1\'s anonymous callers or of routes without a requirement', () => {
