@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member-store';
 import { DynamoWorkspaceSettings } from '../../functions/shared/adapters/dynamo-workspace-settings';
 import type { Role } from '../../functions/shared/domain/accounts/permissions';
-import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, type NotPermitted, PlanRequired, WrongInvitee } from '../../functions/shared/domain/errors';
+import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, NotPermitted, PlanRequired } from '../../functions/shared/domain/errors';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
 import type { Membership, OutgoingMail } from '../../functions/shared/domain/ports';
 import { hashInvitationToken, newInvitationToken } from '../../functions/shared/domain/workspaces/invitation';
@@ -127,7 +127,9 @@ describe('an invitation', () => {
     await invite({ email: guest.email, role: 'member' }, as(space, space.owner, 'owner'), deps);
     const token = tokenMailedTo(guest.email);
     const intruder = person();
-    expect(await failure(acceptInvitation(token, intruder, { nowMs: Date.now() }, deps))).toBeInstanceOf(WrongInvitee);
+    expect(await failure(acceptInvitation(token, intruder, { nowMs: Date.now() }, deps))).toEqual(
+      new NotPermitted('invitations:accept', 'This invitation was sent to another email address: sign in as its recipient to accept it'),
+    );
     expect(await store.membership(space.id, intruder.userId)).toBeUndefined();
     await acceptInvitation(token, guest, { nowMs: Date.now() }, deps);
     expect(await store.membership(space.id, guest.userId)).toMatchObject({ role: 'member' });

@@ -984,6 +984,9 @@ export interface components {
          *     - domain must be a public host name of at least two labels under a public suffix, at most 253 characters: not an IP address, localhost, one of this service's own domains, a cloud provider's hostname or a look-alike name
          *     - domain must be a host name, such as go.example.com
          *     - Request body must set at least one of isDefault, rootUrl, notFoundUrl, expiredUrl
+         *     - role must be one of owner, admin, member, viewer
+         *     - email must be an email address of at most 254 characters
+         *     - name must be 1 to 100 characters, not only spaces
          *     - domain <domain> is not an active domain of this account
          *     - Smart links (rules and variants) are currently disabled on this platform
          *     - rules[2].url: Please provide a valid URL
@@ -1057,7 +1060,7 @@ export interface components {
                 };
             };
         };
-        /** @description No such link, domain, webhook or key in this workspace. */
+        /** @description No such link, domain, webhook, key, member or invitation in this workspace. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1072,7 +1075,7 @@ export interface components {
                 };
             };
         };
-        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain. */
+        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, or a change of the workspace's people would leave it without an owner, add a member twice or invite an email twice. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1082,7 +1085,7 @@ export interface components {
                     /** @constant */
                     statusCode: 409;
                     /** @enum {string} */
-                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed";
+                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed" | "A workspace must keep at least one owner: make another member an owner first" | "This person is already a member of the workspace" | "This email already has a pending invitation: revoke it to send another";
                     /** @constant */
                     error: "Conflict";
                 };

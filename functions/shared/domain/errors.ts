@@ -109,8 +109,5 @@ export class InvitationNotFound extends DomainError {}
 /** The change would break a rule of the workspace's people: its last owner, a second membership, a second invitation (409). */
 export class MembershipConflict extends DomainError {}
 
-/** The invitation is real, but was sent to someone else than the person accepting it (403). */
-export class WrongInvitee extends DomainError {}
-
 /** Not one of the workspace's live keys, or none at all: the same answer (404). */
 export class KeyNotFound extends DomainError {}

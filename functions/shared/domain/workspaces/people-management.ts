@@ -1,7 +1,7 @@
 import type { ApiKeyCaller } from '../accounts/caller';
 import type { Role } from '../accounts/permissions';
 import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-record';
-import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, WrongInvitee } from '../errors';
+import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, NotPermitted } from '../errors';
 import { seatAllowance, seatLimitReached, type Plan } from '../limits/plans';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, OwnMessages } from '../messages';
 import type { Mailer, Membership, MemberStore, WorkspaceSettings } from '../ports';
@@ -220,7 +220,8 @@ export async function acceptInvitation(
 ): Promise<{ workspaceId: string; member: MemberView }> {
   const invitation = isTokenShaped(token) ? await deps.members.invitationByToken(hashInvitationToken(token)) : undefined;
   if (!invitation || isExpired(invitation, nowMs)) throw new InvitationNotFound(OwnMessages.invitationNotFound);
-  if (emailKeyOf(invitee.email) !== invitation.emailKey) throw new WrongInvitee(OwnMessages.invitationForAnotherEmail);
+  // A real token's holder signed in as someone else: 403 in the permission shape, the invitation left for its recipient.
+  if (emailKeyOf(invitee.email) !== invitation.emailKey) throw new NotPermitted('invitations:accept', OwnMessages.invitationForAnotherEmail);
   const member: Membership = { workspaceId: invitation.workspaceId, userId: invitee.userId, email: invitee.email, role: invitation.role, joinedAt: new Date(nowMs).toISOString() };
   const actor = { kind: 'user' as const, userId: invitee.userId, email: invitee.email, role: invitation.role };
   const common = { workspaceId: invitation.workspaceId, actor, nowMs, ...(requestId ? { requestId } : {}) };

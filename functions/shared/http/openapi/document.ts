@@ -65,6 +65,7 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
   ...(['aliasCharacters', 'maxClicksInvalid', 'maxClicksTooLarge', 'expiresInInvalid', 'expiresInTooLarge', 'contentType'] as const).map((key) => OwnMessages[key]),
   ...(['bodyNotObject', 'bodyMalformed', 'urlsNotArray', 'itemNotObject', 'patchEmpty', 'idempotencyKeyInvalid'] as const).map((key) => OwnMessages[key]),
   ...(['domainsDisabled', 'domainInvalid', 'domainParameter', 'domainPatchEmpty'] as const).map((key) => OwnMessages[key]),
+  ...(['memberRole', 'invitationEmail', 'workspaceName'] as const).map((key) => OwnMessages[key]),
   OwnMessages.domainNotUsable('<domain>'),
   OwnMessages.smartLinksDisabled,
   // A smart-link field's problem names its path, however deep (issue 18).
@@ -84,10 +85,22 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
       "The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), or it uses a feature the caller's plan does not include (`feature`).",
     content: { 'application/json': { schema: { anyOf: [titled('Not permitted', notPermittedBody), titled('Plan required', planRequiredBody)] } } },
   },
-  NotFound: { description: 'No such link, domain, webhook or key in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
+  NotFound: { description: 'No such link, domain, webhook, key, member or invitation in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
-    description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain.',
-    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse, OwnMessages.domainDisabled])),
+    description:
+      'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, or a change of the workspace\'s people would leave it without an owner, add a member twice or invite an email twice.',
+    content: jsonContent(
+      statusErrorBody(409, 'Conflict', [
+        OwnMessages.linkDisabled,
+        OwnMessages.linkStillCached,
+        OwnMessages.idempotencyKeyInProgress,
+        OwnMessages.domainInUse,
+        OwnMessages.domainDisabled,
+        OwnMessages.lastOwner,
+        OwnMessages.alreadyMember,
+        OwnMessages.alreadyInvited,
+      ]),
+    ),
   },
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {
