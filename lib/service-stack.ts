@@ -1,4 +1,5 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
@@ -280,6 +281,9 @@ export class ServiceStack extends Stack {
     workspace.addEnvironment(EnvNames.dashboardUrl, dashboard.url);
     const signIn = new PeopleSignIn(this, 'SignIn', { name: `${config.appName}-${config.stage}`, dashboardUrl: dashboard.url, selfSignUp: config.selfSignUp, removalPolicy });
     for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
+    // An invitation is accepted by the email the pool verified for the person (access tokens carry none).
+    workspace.addEnvironment(EnvNames.userPoolId, signIn.userPool.userPoolId);
+    workspace.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [signIn.userPool.userPoolArn] }));
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
       functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },

@@ -66,6 +66,7 @@ export const EnvNames = {
   mailFrom: 'MAIL_FROM',
   dashboardUrl: 'DASHBOARD_URL',
   localDashboardUrl: 'LOCAL_DASHBOARD_URL',
+  userPoolId: 'USER_POOL_ID',
   tokenIssuer: 'TOKEN_ISSUER',
   tokenJwksUrl: 'TOKEN_JWKS_URL',
   tokenClientId: 'TOKEN_CLIENT_ID',
@@ -116,6 +117,8 @@ export const config = {
   webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),
+  /** The user pool whose people's verified emails an invitation is accepted by. */
+  userPoolId: () => required(EnvNames.userPoolId),
   /** The sender of the service's mail (invitations): an SES identity of the stage. */
   mailFrom: () => required(EnvNames.mailFrom),
   /** Where mail's links lead: the dashboard (a local run's own address, set by the local stack, else the distribution's). */

@@ -1,5 +1,6 @@
 import { CognitoAccessTokens } from './adapters/cognito-access-tokens';
-import { dynamo, sesv2 } from './adapters/clients';
+import { cognito, dynamo, sesv2 } from './adapters/clients';
+import { CognitoPeopleDirectory } from './adapters/cognito-people-directory';
 import { DynamoAccountStore } from './adapters/dynamo-account-store';
 import { DynamoMemberStore } from './adapters/dynamo-member-store';
 import { DynamoWorkspaceSettings } from './adapters/dynamo-workspace-settings';
@@ -26,3 +27,4 @@ export function peopleAccess(): PeopleAccess | undefined {
 export const memberStore = () => new DynamoMemberStore(dynamo(), config.table('membersTable'), config.table('auditTable'));
 export const workspaceSettings = () => new DynamoWorkspaceSettings(dynamo(), config.table('accountsTable'), config.table('auditTable'));
 export const mailer = () => new SesMailer(sesv2(), config.mailFrom());
+export const peopleDirectory = () => new CognitoPeopleDirectory(cognito(), config.userPoolId());

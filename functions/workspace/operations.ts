@@ -31,8 +31,8 @@ const parameter = (event: APIGatewayProxyEvent, name: 'userId' | 'id') => event.
 
 /** The person accepting: signed in outside any workspace, or (a client naming one of theirs) as a member of it. */
 function invitee(caller: Caller): Invitee {
-  if (caller.kind === 'person') return { userId: caller.userId, email: caller.email };
-  if (caller.kind === 'apiKey' && caller.actor.kind === 'user') return { userId: caller.actor.userId, email: caller.actor.email };
+  if (caller.kind === 'person') return { userId: caller.userId };
+  if (caller.kind === 'apiKey' && caller.actor.kind === 'user') return { userId: caller.actor.userId };
   // The guard lets only people through (invitations:accept is a people's power): anything else is a wiring bug.
   throw new Error('an invitation reached without a signed-in person');
 }

@@ -48,6 +48,13 @@ describe('the workspace function', () => {
     for (const other of ['DataLinks', 'DataApiKeys', 'DataDomains', 'DataWebhooks']) expect(grantsOn(other)).toEqual([]);
   });
 
+  it('reads people\'s verified emails from the user pool (AdminGetUser) and nothing else of it', () => {
+    const cognito = statements.filter((statement) => ([] as string[]).concat(statement.Action).some((action) => action.startsWith('cognito-idp:')));
+    expect(cognito.map((statement) => statement.Action)).toEqual(['cognito-idp:AdminGetUser']);
+    expect(JSON.stringify(cognito[0]?.Resource)).toMatch(/SignInPool[A-Z0-9]+", "Arn"|UserPool/);
+    expect(fn?.Properties.Environment?.Variables?.USER_POOL_ID).toEqual({ Ref: expect.stringMatching(/Pool/) });
+  });
+
   it('sends mail only as the stage\'s sender, through SES v2 SendEmail on its identity', () => {
     const mail = statements.filter((statement) => ([] as string[]).concat(statement.Action).some((action) => action.startsWith('ses:')));
     expect(mail).toHaveLength(1);

@@ -30,13 +30,16 @@ let deps: PeopleDeps;
 let store: DynamoMemberStore;
 let auditTable: string;
 const mailbox: OutgoingMail[] = [];
+/** The user pool's verified emails, by sub: who an acceptance is checked against. */
+const verifiedEmails = new Map<string, string>();
 
 beforeAll(async () => {
   const tables = await freshTables();
   auditTable = tables[StackOutputs.auditTable] as string;
   store = new DynamoMemberStore(dynamo(), tables[StackOutputs.membersTable] as string, auditTable);
   const mailer = { send: async (mail: OutgoingMail) => void mailbox.push(mail) };
-  deps = { members: store, workspaces: new DynamoWorkspaceSettings(dynamo(), tables[StackOutputs.accountsTable] as string, auditTable), mailer, dashboardUrl: 'http://localhost:3000/app/' };
+  const people = { verifiedEmailOf: async (userId: string) => verifiedEmails.get(userId) };
+  deps = { members: store, workspaces: new DynamoWorkspaceSettings(dynamo(), tables[StackOutputs.accountsTable] as string, auditTable), mailer, people, dashboardUrl: 'http://localhost:3000/app/' };
 });
 
 interface Person {
@@ -46,7 +49,9 @@ interface Person {
 
 function person(): Person {
   counter += 1;
-  return { userId: `sub-${run}-${counter}`, email: `person${counter}.${run}@example.com` };
+  const someone = { userId: `sub-${run}-${counter}`, email: `person${counter}.${run}@example.com` };
+  verifiedEmails.set(someone.userId, someone.email);
+  return someone;
 }
 
 /** A workspace with its first owner, as the ops CLI or the dev user's seeding makes one. */
@@ -131,6 +136,10 @@ describe('an invitation', () => {
       new NotPermitted('invitations:accept', 'This invitation was sent to another email address: sign in as its recipient to accept it'),
     );
     expect(await store.membership(space.id, intruder.userId)).toBeUndefined();
+    // The token's holder whose email the pool has not verified (or who is gone from it) is refused alike.
+    verifiedEmails.delete(guest.userId);
+    expect(await failure(acceptInvitation(token, guest, { nowMs: Date.now() }, deps))).toBeInstanceOf(NotPermitted);
+    verifiedEmails.set(guest.userId, guest.email);
     await acceptInvitation(token, guest, { nowMs: Date.now() }, deps);
     expect(await store.membership(space.id, guest.userId)).toMatchObject({ role: 'member' });
   });

@@ -4,6 +4,7 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { reportOutages, TRANSPORT_LIMITS } from './outages';
 
 /**
@@ -17,6 +18,7 @@ let ssmClient: SSMClient | undefined;
 let sqsClient: SQSClient | undefined;
 let kmsClient: KMSClient | undefined;
 let sesClient: SESv2Client | undefined;
+let cognitoClient: CognitoIdentityProviderClient | undefined;
 
 /** The plain client, for libraries that bring their own marshalling (Powertools' idempotency store). */
 export function dynamoPlain(): DynamoDBClient {
@@ -50,4 +52,9 @@ export function kms(): KMSClient {
 export function sesv2(): SESv2Client {
   sesClient ??= reportOutages(new SESv2Client(TRANSPORT_LIMITS));
   return sesClient;
+}
+
+export function cognito(): CognitoIdentityProviderClient {
+  cognitoClient ??= reportOutages(new CognitoIdentityProviderClient(TRANSPORT_LIMITS));
+  return cognitoClient;
 }

@@ -388,6 +388,14 @@ export interface OutgoingMail {
   text: string;
 }
 
+/**
+ * People's sign-in records (the user pool): an invitation is accepted by the email the pool has verified for the
+ * person, since Cognito's access tokens carry no email. Undefined: no such person, or no verified email.
+ */
+export interface PeopleDirectory {
+  verifiedEmailOf(userId: string): Promise<string | undefined>;
+}
+
 /** Sends mail (SES v2 on AWS, the local stand-in's mailbox in a local run). */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;

@@ -4,7 +4,7 @@ import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-reco
 import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, NotPermitted } from '../errors';
 import { seatAllowance, seatLimitReached, type Plan } from '../limits/plans';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, OwnMessages } from '../messages';
-import type { Mailer, Membership, MemberStore, WorkspaceSettings } from '../ports';
+import type { Mailer, Membership, MemberStore, PeopleDirectory, WorkspaceSettings } from '../ports';
 import { parseOrRefuse } from '../request-parsing';
 import {
   emailKeyOf,
@@ -35,6 +35,8 @@ export interface PeopleDeps {
   members: MemberStore;
   workspaces: WorkspaceSettings;
   mailer: Mailer;
+  /** Whose email an acceptance is checked against: the pool's verified one. */
+  people: PeopleDirectory;
   /** The dashboard's address, under which the invitation page is (`<dashboardUrl>invitations/<token>`). */
   dashboardUrl: string;
 }
@@ -200,10 +202,9 @@ export async function revokeInvitation(id: string, context: PeopleContext, deps:
   if ((await deps.members.revokeInvitation(invitation, audit)) === 'gone') throw new InvitationNotFound(OwnMessages.invitationNotFound);
 }
 
-/** Who accepts: the signed-in person, by their token's subject and email. */
+/** Who accepts: the signed-in person, by their token's subject (their email is the user pool's, verified). */
 export interface Invitee {
   userId: string;
-  email: string;
 }
 
 /**
@@ -216,18 +217,20 @@ export async function acceptInvitation(
   token: string,
   invitee: Invitee,
   { nowMs, requestId }: { nowMs: number; requestId?: string },
-  deps: Pick<PeopleDeps, 'members'>,
+  deps: Pick<PeopleDeps, 'members' | 'people'>,
 ): Promise<{ workspaceId: string; member: MemberView }> {
   const invitation = isTokenShaped(token) ? await deps.members.invitationByToken(hashInvitationToken(token)) : undefined;
   if (!invitation || isExpired(invitation, nowMs)) throw new InvitationNotFound(OwnMessages.invitationNotFound);
-  // A real token's holder signed in as someone else: 403 in the permission shape, the invitation left for its recipient.
-  if (emailKeyOf(invitee.email) !== invitation.emailKey) throw new NotPermitted('invitations:accept', OwnMessages.invitationForAnotherEmail);
-  const member: Membership = { workspaceId: invitation.workspaceId, userId: invitee.userId, email: invitee.email, role: invitation.role, joinedAt: new Date(nowMs).toISOString() };
-  const actor = { kind: 'user' as const, userId: invitee.userId, email: invitee.email, role: invitation.role };
+  // A real token's holder signed in as someone else (or with no verified email): 403 in the permission shape, the
+  // invitation left for its recipient.
+  const email = await deps.people.verifiedEmailOf(invitee.userId);
+  if (email === undefined || emailKeyOf(email) !== invitation.emailKey) throw new NotPermitted('invitations:accept', OwnMessages.invitationForAnotherEmail);
+  const member: Membership = { workspaceId: invitation.workspaceId, userId: invitee.userId, email, role: invitation.role, joinedAt: new Date(nowMs).toISOString() };
+  const actor = { kind: 'user' as const, userId: invitee.userId, email, role: invitation.role };
   const common = { workspaceId: invitation.workspaceId, actor, nowMs, ...(requestId ? { requestId } : {}) };
   const audits = [
     auditRecord({ ...common, action: 'invitation.accepted', target: { type: 'invitation', id: invitation.id }, changes: fieldChanges({ email: invitation.email }, undefined) }),
-    auditRecord({ ...common, action: 'member.added', target: { type: 'member', id: invitee.userId }, changes: fieldChanges(undefined, { email: invitee.email, role: invitation.role }) }),
+    auditRecord({ ...common, action: 'member.added', target: { type: 'member', id: invitee.userId }, changes: fieldChanges(undefined, { email, role: invitation.role }) }),
   ];
   const outcome = await deps.members.acceptInvitation(invitation, member, audits);
   if (outcome === 'gone') throw new InvitationNotFound(OwnMessages.invitationNotFound);
