@@ -20,6 +20,7 @@ import { CustomDomains } from './custom-domains';
 import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
 import { PeopleSignIn } from './user-pool';
+import { SingleSignOn } from './single-sign-on';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -284,6 +285,10 @@ export class ServiceStack extends Stack {
     // An invitation is accepted by the email the pool verified for the person (access tokens carry none).
     workspace.addEnvironment(EnvNames.userPoolId, signIn.userPool.userPoolId);
     workspace.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [signIn.userPool.userPoolArn] }));
+    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment, removalPolicy });
+    singleSignOn.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(singleSignOn.api);
+    this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
       functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },

@@ -230,6 +230,7 @@ const TAGS: Record<Tag, string> = {
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
   Webhooks: 'Signed HTTP calls to your endpoint when your links change or are clicked (see `webhooks`).',
   Keys: "The workspace's API keys, each holding only the scopes it needs: made, listed and revoked by its people, never by a key.",
+  'Single sign-on': "A company's email domain signing in through its own identity provider (ENTERPRISE).",
   'Anonymous (v1)': 'The earlier endpoints without a key, limited per source address.',
   Service: 'Health and this documentation.',
 };
