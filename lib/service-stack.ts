@@ -17,6 +17,7 @@ import { ShortDomain } from './short-domain';
 import { CustomDomains } from './custom-domains';
 import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
+import { AuditLog } from './audit-log';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -203,6 +204,12 @@ export class ServiceStack extends Stack {
     flags.grantRead(webhooks.api);
     flags.grantRead(webhooks.router);
     this.api.addRoutesOf('webhooks', webhooks.api);
+    const auditLog = new AuditLog(this, 'Audit', { tables, apiEnvironment, removalPolicy });
+    flags.grantRead(auditLog.reader);
+    this.api.addRoutesOf('audit', auditLog.reader);
+    // Domains' and webhooks' changes write their records in their own transactions.
+    auditLog.grantAppend(domains);
+    auditLog.grantAppend(webhooks.api);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
@@ -252,6 +259,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
       [StackOutputs.domainsTable]: tables.domains.tableName,
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
+      [StackOutputs.auditTable]: tables.auditLog.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,
