@@ -10,7 +10,7 @@ import { ServiceFunction } from './service-function';
 export interface AuditLogProps {
   tables: Pick<DataTables, 'auditLog' | 'links' | 'usage'>;
   /** What a guarded API function needs (flags, upgrade URL). */
-  apiEnvironment: Record<string, string>;
+  guardEnvironment: Record<string, string>;
   removalPolicy: RemovalPolicy;
 }
 
@@ -35,7 +35,7 @@ export class AuditLog extends Construct {
     this.reader = new ServiceFunction(scope, 'AuditFunction', {
       name: 'audit',
       description: 'GET /v2/audit-log: a workspace\'s record of every change',
-      environment: props.apiEnvironment,
+      environment: props.guardEnvironment,
       removalPolicy: props.removalPolicy,
     });
     this.reader.bindTable(tables.auditLog, EnvNames.auditTable, ['Query']).bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);

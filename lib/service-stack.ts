@@ -204,7 +204,9 @@ export class ServiceStack extends Stack {
     flags.grantRead(webhooks.api);
     flags.grantRead(webhooks.router);
     this.api.addRoutesOf('webhooks', webhooks.api);
-    const auditLog = new AuditLog(this, 'Audit', { tables, apiEnvironment, removalPolicy });
+    // The reader is guarded (flags, limits, the upgrade URL of 429s) and shows no short URL.
+    const guardEnvironment = { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl };
+    const auditLog = new AuditLog(this, 'Audit', { tables, guardEnvironment, removalPolicy });
     flags.grantRead(auditLog.reader);
     this.api.addRoutesOf('audit', auditLog.reader);
     // Domains' and webhooks' changes write their records in their own transactions.

@@ -26,13 +26,20 @@ function decodeCursor(cursor: string): string | undefined {
   }
 }
 
+/** The date part names a day of the calendar (Date.parse would take 30 February for 2 March). */
+function realDay(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** An ISO 8601 date-time with its zone, as the records' own times are compared: turned into UTC with milliseconds. */
 const isoTime = (name: string) =>
   z.pipe(
     z.string().check(
       z.maxLength(40, OwnMessages.auditTimeParameter(name)),
       z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, OwnMessages.auditTimeParameter(name)),
-      z.refine((value) => !Number.isNaN(Date.parse(value)), OwnMessages.auditTimeParameter(name)),
+      z.refine((value) => !Number.isNaN(Date.parse(value)) && realDay(value), OwnMessages.auditTimeParameter(name)),
     ),
     z.transform((value: string) => new Date(value).toISOString()),
   );
