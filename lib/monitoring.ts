@@ -46,6 +46,8 @@ export const THRESHOLDS = {
   webhookOldestTaskSeconds: 1_800,
   /** Tasks or stream batches given up on: events that wait in a dead-letter queue until replayed. */
   webhookDeadLetters: 1,
+  /** Links-table stream batches the audit recorder gave up on: changes whose records wait to be replayed. */
+  auditDeadLetters: 1,
 } as const;
 
 const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
@@ -58,6 +60,8 @@ export interface MonitoringProps {
   webhookQueues: { deliveries: IQueue; deliveryDeadLetters: IQueue; streamDeadLetters: IQueue };
   /** Click deliveries the aggregator failed on three times. */
   clickDeadLetters: IQueue;
+  /** Links-table stream batches the audit recorder failed on (their records are not written until replayed). */
+  auditDeadLetters: IQueue;
   /** The rule that runs the domain worker every minute. */
   domainSchedule: Rule;
   tables: Record<string, Table>;
@@ -139,6 +143,13 @@ export class Monitoring extends Construct {
     for (const [name, queue] of [['WebhookDeliveryDeadLetters', deliveryDeadLetters], ['WebhookStreamDeadLetters', streamDeadLetters]] as const) {
       alarm(name, queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), THRESHOLDS.webhookDeadLetters, 'Webhook events wait in a dead-letter queue: replay them after fixing the cause');
     }
+
+    alarm(
+      'AuditStreamDeadLetters',
+      props.auditDeadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.auditDeadLetters,
+      'Links changes wait for their audit records in a dead-letter queue: replay them after fixing the cause',
+    );
 
     const scheduleFailures = new Metric({
       namespace: 'AWS/Events',

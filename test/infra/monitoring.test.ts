@@ -86,6 +86,12 @@ describe('webhook alarms', () => {
   });
 });
 
+describe('audit log alarms', () => {
+  it('watch the dead-letter queue of the links stream\'s audit recorder', () => {
+    expect(alarmWith((candidate) => JSON.stringify(candidate).includes('ApproximateNumberOfMessagesVisible') && JSON.stringify(candidate.Dimensions).includes('AuditStreamDeadLetters')).Threshold).toBe(THRESHOLDS.auditDeadLetters);
+  });
+});
+
 describe('functions', () => {
   it('emit their metrics under one namespace', () => {
     template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 15);
