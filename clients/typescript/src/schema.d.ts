@@ -778,7 +778,7 @@ export interface components {
                 };
             };
         };
-        /** @description The request uses a feature the caller's plan does not include. */
+        /** @description The request uses a feature the caller's plan does not include, or needs a permission the caller lacks (a key's scope, a person's role): `permission` names it. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -796,6 +796,13 @@ export interface components {
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
                     upgradeUrl: string;
+                } | {
+                    /** @constant */
+                    statusCode: 403;
+                    message: string;
+                    /** @constant */
+                    error: "Forbidden";
+                    permission: string;
                 };
             };
         };

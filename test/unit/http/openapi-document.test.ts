@@ -75,8 +75,10 @@ describe('the OpenAPI document', () => {
     const badRequest = jsonSchemaOf(responses.BadRequest).anyOf[0];
     expect(Object.keys(badRequest.properties)).toEqual(['statusCode', 'timestamp', 'path', 'method', 'message']);
     expect(badRequest.additionalProperties).toBe(false);
-    const forbidden = jsonSchemaOf(responses.Forbidden);
-    expect(forbidden.required).toEqual(['statusCode', 'message', 'error', 'feature', 'currentPlan', 'upgradeUrl']);
+    const [plan, permission] = jsonSchemaOf(responses.Forbidden).anyOf;
+    expect(plan.required).toEqual(['statusCode', 'message', 'error', 'feature', 'currentPlan', 'upgradeUrl']);
+    // Issue 29: a refusal for a missing permission names it.
+    expect(permission.required).toEqual(['statusCode', 'message', 'error', 'permission']);
     const quota = jsonSchemaOf(responses.TooManyRequests).oneOf[1];
     expect(quota.required).toEqual(['statusCode', 'message', 'limit', 'resetDate', 'upgradeUrl']);
   });

@@ -9,6 +9,7 @@ import type { ApiRouteKey } from '../routes';
 import { ERROR_RESPONSES, OPERATIONS, OPTIONAL_BODIES, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
 import { webhookEvents } from './webhook-events';
 import {
+  permissionRefusedBody,
   planRequiredBody,
   quotaExceededBody,
   rateLimitedBody,
@@ -77,7 +78,10 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
     content: { 'application/json': { schema: { anyOf: [titled('The request is invalid', requestErrorBody(400)), titled('API Gateway cannot read the request', statusErrorBody(400, 'Bad Request'))] } } },
   },
   Unauthorized: { description: 'The API key is missing, invalid or inactive.', content: jsonContent(statusErrorBody(401, 'Unauthorized', [Messages.apiKeyRequired, Messages.apiKeyInvalid])) },
-  Forbidden: { description: "The request uses a feature the caller's plan does not include.", content: jsonContent(planRequiredBody) },
+  Forbidden: {
+    description: "The request uses a feature the caller's plan does not include, or needs a permission the caller lacks (a key's scope, a person's role): `permission` names it.",
+    content: { 'application/json': { schema: { anyOf: [titled('The plan lacks the feature', planRequiredBody), titled('The caller lacks the permission', permissionRefusedBody)] } } },
+  },
   NotFound: { description: 'No such link, or no such domain, in this account.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
     description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain.',

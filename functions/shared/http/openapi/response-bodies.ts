@@ -189,6 +189,9 @@ export const requestErrorBody = (statusCode: 400 | 413) =>
 export const statusErrorBody = (statusCode: number, error: string, messages?: readonly [string, ...string[]]) =>
   z.strictObject({ statusCode: z.literal(statusCode), message: messages ? z.enum(messages) : z.string(), error: z.literal(error) });
 
+/** A request outside the caller's permissions (a key's scopes, a person's role): the permission it lacks. */
+export const permissionRefusedBody = z.strictObject({ statusCode: z.literal(403), message: z.string(), error: z.literal('Forbidden'), permission: z.string() });
+
 export const planRequiredBody = z.strictObject({
   statusCode: z.literal(403),
   message: z.string(),
