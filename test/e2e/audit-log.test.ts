@@ -35,39 +35,42 @@ let takenDown: string;
 let webhookSecrets: string[] = [];
 let records: Entry[];
 
+/** The setup's calls must succeed: a failure names the call and what it answered. */
+async function must(answer: Promise<HttpResult>, status: number, what: string): Promise<HttpResult> {
+  const settled = await answer;
+  if (settled.status !== status) throw new Error(`${what} answered ${settled.status}: ${settled.text.slice(0, 200)}`);
+  return settled;
+}
+
 beforeAll(async () => {
   owner = await createApiKey('PRO');
-  const created = await api(owner.apiKey, 'POST', '/v2/shorten', { url: 'https://example.com/audit', password: 'hunter2-audit' });
-  expect(created.status).toBe(201);
+  const created = await must(api(owner.apiKey, 'POST', '/v2/shorten', { url: 'https://example.com/audit', password: 'hunter2-audit' }), 201, 'creating a link');
   code = created.json<{ shortCode: string }>().shortCode;
-  expect((await api(owner.apiKey, 'PATCH', `/v2/links/${code}`, { url: 'https://example.com/audit-2', password: 'another-secret' })).status).toBe(200);
-  expect((await api(owner.apiKey, 'DELETE', `/v2/links/${code}`)).status).toBe(204);
-  const batch = await api(owner.apiKey, 'POST', '/v2/shorten/batch', { urls: [{ url: 'https://example.com/b1' }, { url: 'https://example.com/b2' }] });
-  expect(batch.status).toBe(200);
+  await must(api(owner.apiKey, 'PATCH', `/v2/links/${code}`, { url: 'https://example.com/audit-2', password: 'another-secret' }), 200, 'editing it');
+  await must(api(owner.apiKey, 'DELETE', `/v2/links/${code}`), 204, 'deleting it');
+  const batch = await must(api(owner.apiKey, 'POST', '/v2/shorten/batch', { urls: [{ url: 'https://example.com/b1' }, { url: 'https://example.com/b2' }] }), 200, 'a batch');
   takenDown = (batch.json<{ results: Array<{ shortCode: string }> }>().results[0] as { shortCode: string }).shortCode;
-  expect((await ops('links', 'disable', takenDown, '--reason', 'audit e2e')).code).toBe(0);
+  const takedown = await ops('links', 'disable', takenDown, '--reason', 'audit e2e');
+  if (takedown.code !== 0) throw new Error(`ops links disable failed: ${takedown.stderr}`);
 
   const domain = `audit1.acme-${run}.com`;
-  expect((await api(owner.apiKey, 'POST', '/v2/domains', { domain })).status).toBe(201);
-  expect((await api(owner.apiKey, 'PATCH', `/v2/domains/${domain}`, { rootUrl: 'https://example.com/root' })).status).toBe(200);
-  expect((await api(owner.apiKey, 'DELETE', `/v2/domains/${domain}`)).status).toBe(204);
+  await must(api(owner.apiKey, 'POST', '/v2/domains', { domain }), 201, 'claiming a domain');
+  await must(api(owner.apiKey, 'PATCH', `/v2/domains/${domain}`, { rootUrl: 'https://example.com/root' }), 200, 'setting its root URL');
+  await must(api(owner.apiKey, 'DELETE', `/v2/domains/${domain}`), 204, 'removing it');
 
-  const hook = await api(owner.apiKey, 'POST', '/v2/webhooks', { url: `http://127.0.0.1:${receiverPorts()[0]}/audit-${run}`, events: ['quota.warning'] });
-  expect(hook.status).toBe(201);
+  const hook = await must(api(owner.apiKey, 'POST', '/v2/webhooks', { url: `http://127.0.0.1:${receiverPorts()[0]}/audit-${run}`, events: ['quota.warning'] }), 201, 'adding a webhook');
   const { id, secret } = hook.json<{ id: string; secret: string }>();
-  expect((await api(owner.apiKey, 'PATCH', `/v2/webhooks/${id}`, { description: 'CRM ✓' })).status).toBe(200);
-  const rotated = await api(owner.apiKey, 'POST', `/v2/webhooks/${id}/rotate-secret`);
-  expect(rotated.status).toBe(200);
+  await must(api(owner.apiKey, 'PATCH', `/v2/webhooks/${id}`, { description: 'CRM ✓' }), 200, 'editing it');
+  const rotated = await must(api(owner.apiKey, 'POST', `/v2/webhooks/${id}/rotate-secret`), 200, 'rotating its secret');
   webhookSecrets = [secret, rotated.json<{ secret: string }>().secret];
-  expect((await api(owner.apiKey, 'DELETE', `/v2/webhooks/${id}`)).status).toBe(204);
+  await must(api(owner.apiKey, 'DELETE', `/v2/webhooks/${id}`), 204, 'deleting it');
 
   // Links' records come off the table's stream: they appear within moments.
   records = await eventually(async () => {
-    const answer = await auditLog(owner.apiKey, '?limit=100');
-    expect(answer.status).toBe(200);
-    const { records: found } = page(answer);
-    expect(found.map((record) => record.action)).toEqual(expect.arrayContaining([...EXPECTED, 'link.disabled']));
-    expect(found.filter((record) => record.action === 'link.created')).toHaveLength(3);
+    const found = page(await must(auditLog(owner.apiKey, '?limit=100'), 200, 'reading the log')).records;
+    const actions = found.map((record) => record.action);
+    const missing = [...EXPECTED, 'link.disabled'].filter((action) => !actions.includes(action));
+    if (missing.length > 0 || actions.filter((action) => action === 'link.created').length !== 3) throw new Error(`not yet: ${missing.join(', ')}`);
     return found;
   }, 30_000);
 }, 120_000);

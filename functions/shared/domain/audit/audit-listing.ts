@@ -50,7 +50,6 @@ export const auditQuerySchema = z.object({
   cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
   actor: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_.@:-]{1,128}$/, OwnMessages.auditActorParameter))),
   action: z.optional(z.string().check(z.regex(/^[a-z]{1,20}\.[a-z-]{1,40}$/, OwnMessages.auditActionParameter))),
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
   target: z.optional(z.string().check(z.regex(/^[^\u0000-\u001f\u007f]{1,300}$/u, OwnMessages.auditTargetParameter))),
   from: z.optional(isoTime('from')),
   to: z.optional(isoTime('to')),

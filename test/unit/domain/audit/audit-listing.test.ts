@@ -4,7 +4,7 @@ import { InvalidRequest } from '../../../../functions/shared/domain/errors';
 import { OwnMessages } from '../../../../functions/shared/domain/messages';
 import type { AuditFilter } from '../../../../functions/shared/domain/ports';
 
-const refusedWith = (parameters: Record<string, string>, message: string) => {
+const expectRefused = (parameters: Record<string, string>, message: string) => {
   expect(() => parseAuditQuery(parameters)).toThrow(new InvalidRequest(message));
 };
 
@@ -19,19 +19,19 @@ describe('GET /v2/audit-log\'s query', () => {
   });
 
   it('refuses each bad parameter with a 400 naming it', () => {
-    refusedWith({ limit: '0' }, OwnMessages.limitParameter);
-    refusedWith({ limit: '101' }, OwnMessages.limitParameter);
-    refusedWith({ actor: 'key abc' }, OwnMessages.auditActorParameter);
-    refusedWith({ actor: 'x'.repeat(129) }, OwnMessages.auditActorParameter);
-    refusedWith({ action: 'LINK.UPDATED' }, OwnMessages.auditActionParameter);
-    refusedWith({ action: 'link' }, OwnMessages.auditActionParameter);
-    refusedWith({ target: '' }, OwnMessages.auditTargetParameter);
-    refusedWith({ target: 'a\u0000b' }, OwnMessages.auditTargetParameter);
-    refusedWith({ target: 'x'.repeat(301) }, OwnMessages.auditTargetParameter);
-    refusedWith({ from: 'yesterday' }, OwnMessages.auditTimeParameter('from'));
-    refusedWith({ from: '2026-11-25T12:00:00' }, OwnMessages.auditTimeParameter('from'));
-    refusedWith({ to: '2026-02-30T12:00:00Z' }, OwnMessages.auditTimeParameter('to'));
-    refusedWith({ from: '2026-11-26T00:00:00Z', to: '2026-11-25T00:00:00Z' }, OwnMessages.auditRangeParameter);
+    expectRefused({ limit: '0' }, OwnMessages.limitParameter);
+    expectRefused({ limit: '101' }, OwnMessages.limitParameter);
+    expectRefused({ actor: 'key abc' }, OwnMessages.auditActorParameter);
+    expectRefused({ actor: 'x'.repeat(129) }, OwnMessages.auditActorParameter);
+    expectRefused({ action: 'LINK.UPDATED' }, OwnMessages.auditActionParameter);
+    expectRefused({ action: 'link' }, OwnMessages.auditActionParameter);
+    expectRefused({ target: '' }, OwnMessages.auditTargetParameter);
+    expectRefused({ target: 'a\u0000b' }, OwnMessages.auditTargetParameter);
+    expectRefused({ target: 'x'.repeat(301) }, OwnMessages.auditTargetParameter);
+    expectRefused({ from: 'yesterday' }, OwnMessages.auditTimeParameter('from'));
+    expectRefused({ from: '2026-11-25T12:00:00' }, OwnMessages.auditTimeParameter('from'));
+    expectRefused({ to: '2026-02-30T12:00:00Z' }, OwnMessages.auditTimeParameter('to'));
+    expectRefused({ from: '2026-11-26T00:00:00Z', to: '2026-11-25T00:00:00Z' }, OwnMessages.auditRangeParameter);
   });
 
   it('takes back its own cursors and refuses one that was tampered with or made up', () => {
@@ -46,7 +46,7 @@ describe('GET /v2/audit-log\'s query', () => {
       encodeCursor(`${position}\u0000`),
       'A'.repeat(600),
     ]) {
-      refusedWith({ cursor }, OwnMessages.cursorParameter);
+      expectRefused({ cursor }, OwnMessages.cursorParameter);
     }
   });
 });
