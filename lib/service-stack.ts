@@ -262,6 +262,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
       [StackOutputs.domainsTable]: tables.domains.tableName,
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
+      [StackOutputs.membersTable]: tables.members.tableName,
       [StackOutputs.auditTable]: tables.auditLog.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
