@@ -3,6 +3,8 @@ import { type DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-
 import { legacyAccount, openAccount, type AccountRecord } from '../../functions/shared/domain/accounts/accounts';
 import { accountOfKey, issueApiKey, type ApiKeyRecord } from '../../functions/shared/domain/accounts/api-keys';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
+import { OPERATOR } from '../../functions/shared/domain/audit/audit-stamp';
+import { changeRecord } from '../../functions/shared/domain/audit/change-record';
 
 /**
  * Accounts and their keys as operators see them: the accounts table, plus the accounts that keys issued before
@@ -38,11 +40,15 @@ export class AccountDirectory {
     return (await this.keys.list()).filter((key) => accountOfKey(key).accountId === accountId);
   }
 
-  /** The account first, then each of its keys: the authorizer reads the plan from the key, on the next request. */
-  async setPlan(accountId: string, plan: Plan): Promise<AccountRecord | undefined> {
+  /**
+   * The account first (with its audit record, in one transaction), then each of its keys: the authorizer reads the
+   * plan from the key, on the next request.
+   */
+  async setPlan(accountId: string, plan: Plan, nowMs = Date.now()): Promise<AccountRecord | undefined> {
     const account = await this.materialise(accountId);
     if (!account) return undefined;
-    await this.accounts.setPlan(accountId, plan);
+    const audit = changeRecord({ workspaceId: accountId, author: OPERATOR, action: 'workspace.updated', target: { type: 'workspace', id: accountId }, before: { plan: account.plan }, after: { plan }, nowMs });
+    await this.accounts.setPlan(accountId, plan, audit);
     const changed = { ...account, plan };
     for (const key of await this.keysOf(accountId)) await this.keys.assignToAccount(key.keyHash, changed);
     return changed;

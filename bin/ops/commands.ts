@@ -28,7 +28,8 @@ export interface Parsed {
 type Print = (line: string) => void;
 
 const keyStore = (target: OpsTarget) => new DynamoKeyStore(target.dynamo, output(target, StackOutputs.apiKeysTable));
-const directory = (target: OpsTarget) => new AccountDirectory(keyStore(target), new DynamoAccountStore(target.dynamo, output(target, StackOutputs.accountsTable)));
+const directory = (target: OpsTarget) =>
+  new AccountDirectory(keyStore(target), new DynamoAccountStore(target.dynamo, output(target, StackOutputs.accountsTable), output(target, StackOutputs.auditTable)));
 const linkStore = (target: OpsTarget) => new DynamoLinkStore(target.dynamo, output(target, StackOutputs.linksTable));
 /** Operators' takedowns and releases of a workspace's domain are recorded in its audit log, in the same transaction. */
 const domainStore = (target: OpsTarget) => new DynamoDomainStore(target.dynamo, output(target, StackOutputs.domainsTable), output(target, StackOutputs.auditTable));

@@ -121,6 +121,15 @@ describe('GET /v2/audit-log', () => {
     }
   });
 
+  it('shows an operator\'s change of the workspace\'s plan', async () => {
+    const workspace = await createApiKey('FREE');
+    const changed = await ops('accounts', 'set-plan', workspace.accountId, 'PRO');
+    expect(changed.code).toBe(0);
+    expect(page(await auditLog(workspace.apiKey)).records).toEqual([
+      expect.objectContaining({ actor: { kind: 'operator' }, action: 'workspace.updated', target: { type: 'workspace', id: workspace.accountId }, changes: { plan: { before: 'FREE', after: 'PRO' } } }),
+    ]);
+  });
+
   it('shows another workspace nothing of this one', async () => {
     const other = await createApiKey('PRO');
     expect(page(await auditLog(other.apiKey, `?target=${code}`)).records).toEqual([]);
