@@ -243,12 +243,12 @@ export class ServiceStack extends Stack {
     });
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
+      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, audit: auditLog.reader, auditEvents: auditLog.linkRecorder },
       clickDeadLetters: clickCounting.deadLetters,
       auditDeadLetters: auditLog.streamDeadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,
-      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains, webhooks: tables.webhooks },
+      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains, webhooks: tables.webhooks, auditLog: tables.auditLog },
       alarmEmail: config.alarmEmail,
     });
 

@@ -18,7 +18,7 @@ const serviceOf = (functionName: string) => (alarm: Record<string, unknown>) =>
 
 describe('alarms', () => {
   it('all notify the alarm topic, which emails the address from context', () => {
-    expect(alarms.length).toBe(54);
+    expect(alarms.length).toBe(61);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
   });
@@ -27,14 +27,14 @@ describe('alarms', () => {
     expect(alarmWith(metricNamed('AWS/ApiGateway', '5XXError'))).toMatchObject({ Statistic: 'Average', Threshold: THRESHOLDS.api5xxRate, Period: 300 });
   });
 
-  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'RedirectFunction', 'AuthorizerFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction'])('watch errors and throttles of %s', (functionId) => {
+  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'RedirectFunction', 'AuthorizerFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction', 'AuditFunction', 'AuditEventsFunction'])('watch errors and throttles of %s', (functionId) => {
     const errors = alarms.filter((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(functionId));
     const throttles = alarms.filter((alarm) => alarm.MetricName === 'Throttles' && JSON.stringify(alarm.Dimensions).includes(functionId));
     expect(errors.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionErrors]);
     expect(throttles.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionThrottles]);
   });
 
-  it.each(['DataLinks', 'DataApiKeys', 'DataAccounts', 'DataUsage', 'DataAliasOverrides', 'DataClickStats', 'DataDomains', 'DataWebhooks'])('watch throttled requests and system errors of %s', (tableId) => {
+  it.each(['DataLinks', 'DataApiKeys', 'DataAccounts', 'DataUsage', 'DataAliasOverrides', 'DataClickStats', 'DataDomains', 'DataWebhooks', 'DataAuditLog'])('watch throttled requests and system errors of %s', (tableId) => {
     const ofTable = alarms.filter((alarm) => JSON.stringify(alarm.Metrics ?? []).includes(tableId));
     const metricNames = ofTable.map((alarm) => JSON.stringify(alarm.Metrics).match(/"MetricName":"(ThrottledRequests|SystemErrors)"/)?.[1]).sort();
     expect(metricNames).toEqual(['SystemErrors', 'ThrottledRequests']);
