@@ -16,4 +16,9 @@ export enum StackOutputs {
   apiUrl = 'ApiUrl',
   shortBaseUrl = 'ShortBaseUrl',
   dashboardUrl = 'DashboardUrl',
+  /** People's sign-in: the user pool and the dashboard's app client (played locally by bin/local/oidc-provider.ts). */
+  userPoolId = 'UserPoolId',
+  userPoolClientId = 'UserPoolClientId',
+  /** The managed login pages' base URL (https://<prefix>.auth.<region>.amazoncognito.com). */
+  signInUrl = 'SignInUrl',
 }

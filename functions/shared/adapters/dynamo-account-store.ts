@@ -5,7 +5,10 @@ import type { AuditRecord } from '../domain/audit/audit-record';
 import type { AccountRecord } from '../domain/accounts/accounts';
 import type { Plan } from '../domain/limits/plans';
 
-/** Accounts, keyed by id. Only the ops CLI reads or writes them: requests see the copies on their keys. */
+/**
+ * Accounts (workspaces), keyed by id. The ops CLI writes them; a key's request sees the copies on its key, a person's
+ * request reads the account beside their membership (the authorizer).
+ */
 export class DynamoAccountStore {
   /** `auditTable`: where an operator's changes to a workspace are recorded, in the change's own transaction. */
   constructor(
