@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 15);
-    // Fifteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 17);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 18);
+    // Eighteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 20);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -153,7 +153,10 @@ describe('functions', () => {
     ]);
     const names = Object.values(dev.findResources('AWS::Lambda::Function')).map((fn) => String(fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME ?? ''));
     const onAudit = Object.fromEntries(names.filter(Boolean).map((name) => [name, tableGrants(dev, name).filter((grant) => grant.startsWith('AuditLog:'))]));
+    // Each writer puts its changes' records (keys and single sign-on write theirs too); only the reader queries.
     expect(Object.entries(onAudit).filter(([, grants]) => grants.length > 0)).toEqual([
+      ['keys', ['AuditLog:dynamodb:PutItem']],
+      ['sso', ['AuditLog:dynamodb:PutItem']],
       ['domains', ['AuditLog:dynamodb:PutItem']],
       ['webhooks', ['AuditLog:dynamodb:PutItem']],
       ['audit', ['AuditLog:dynamodb:Query']],
@@ -415,7 +418,8 @@ describe('short domain', () => {
     custom.resourceCountIs('AWS::Route53::RecordSet', 1);
     custom.hasResourceProperties('AWS::SSM::Parameter', { Name: '/shortener/prod/shortBaseUrl', Value: 'https://sho.rt' });
     // create, batch, links, qr, domains, and the three webhook functions (their events carry link views).
-    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 8);
+    // (and single sign-on's, which takes the API functions' environment)
+    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 9);
   });
 });
 
