@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ApiRefusal, clientFromEnvironment, importLinks, linkStats, listLinks, qrCode, type Io } from './shortener/commands';
 import { UsageError } from './shortener/csv-links';
 import { addDomain, listDomains, verifyDomain } from './shortener/domain-commands';
+import { listAuditLog, type AuditOptions } from './shortener/audit-commands';
 import { createKey, listKeys, personClientFromEnvironment, revokeKey } from './shortener/key-commands';
 import { SCOPES } from '../functions/shared/domain/accounts/permissions';
 import { addWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateSecret, setWebhookEnabled, testWebhook } from './shortener/webhook-commands';
@@ -51,6 +52,18 @@ program
   .option('--size <pixels>', '128 to 1024')
   .option('--domain <domain>', "the link's domain (by default the account's default domain)")
   .action((code: string, options: { out: string; format?: string; size?: string; domain?: string }) => qrCode(clientFromEnvironment(), code, options, io));
+
+program
+  .command('audit')
+  .description("the workspace's audit log, newest first: who changed what (needs audit:read)")
+  .option('--actor <id>', 'only changes by this key id, user id, or operator')
+  .option('--action <action>', 'only this action, such as link.updated')
+  .option('--target <id>', "only changes to this link's code, domain, webhook id…")
+  .option('--from <time>', 'from this ISO time on')
+  .option('--to <time>', 'up to this ISO time')
+  .option('--limit <n>', 'at most this many records (50 by default)')
+  .option('--json', 'print JSON instead of tab-separated lines')
+  .action((options: AuditOptions) => listAuditLog(clientFromEnvironment(), options, io));
 
 const domains = program.command('domains').description("the account's own domains for its links");
 domains

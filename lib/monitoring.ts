@@ -46,6 +46,8 @@ export const THRESHOLDS = {
   webhookOldestTaskSeconds: 1_800,
   /** Tasks or stream batches given up on: events that wait in a dead-letter queue until replayed. */
   webhookDeadLetters: 1,
+  /** Links-table stream batches the audit recorder gave up on: changes whose records wait to be replayed. */
+  auditDeadLetters: 1,
 } as const;
 
 const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
@@ -53,11 +55,13 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'sso' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'workspace', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'sso' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'workspace' | 'audit' | 'auditEvents', IFunction>;
   /** The webhook delivery queue and the dead-letter queues of deliveries and stream batches. */
   webhookQueues: { deliveries: IQueue; deliveryDeadLetters: IQueue; streamDeadLetters: IQueue };
   /** Click deliveries the aggregator failed on three times. */
   clickDeadLetters: IQueue;
+  /** Links-table stream batches the audit recorder failed on (their records are not written until replayed). */
+  auditDeadLetters: IQueue;
   /** The rule that runs the domain worker every minute. */
   domainSchedule: Rule;
   tables: Record<string, Table>;
@@ -139,6 +143,13 @@ export class Monitoring extends Construct {
     for (const [name, queue] of [['WebhookDeliveryDeadLetters', deliveryDeadLetters], ['WebhookStreamDeadLetters', streamDeadLetters]] as const) {
       alarm(name, queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), THRESHOLDS.webhookDeadLetters, 'Webhook events wait in a dead-letter queue: replay them after fixing the cause');
     }
+
+    alarm(
+      'AuditStreamDeadLetters',
+      props.auditDeadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.auditDeadLetters,
+      'Links changes wait for their audit records in a dead-letter queue: replay them after fixing the cause',
+    );
 
     const scheduleFailures = new Metric({
       namespace: 'AWS/Events',

@@ -19,6 +19,7 @@ import { ShortDomain } from './short-domain';
 import { CustomDomains } from './custom-domains';
 import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
+import { AuditLog } from './audit-log';
 import { PeopleSignIn } from './user-pool';
 import { SingleSignOn } from './single-sign-on';
 import { Imports } from './imports';
@@ -254,6 +255,14 @@ export class ServiceStack extends Stack {
     flags.grantRead(workspace);
     allowSendingMail(this, workspace, config.mailFrom);
     this.api.addRoutesOf('workspace', workspace);
+    // The reader is guarded (flags, limits, the upgrade URL of 429s) and shows no short URL.
+    const guardEnvironment = { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl };
+    const auditLog = new AuditLog(this, 'Audit', { tables, guardEnvironment, removalPolicy });
+    flags.grantRead(auditLog.reader);
+    this.api.addRoutesOf('audit', auditLog.reader);
+    // Domains' and webhooks' changes write their records in their own transactions.
+    auditLog.grantAppend(domains);
+    auditLog.grantAppend(webhooks.api);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
@@ -297,11 +306,12 @@ export class ServiceStack extends Stack {
     this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace, audit: auditLog.reader, auditEvents: auditLog.linkRecorder },
       clickDeadLetters: clickCounting.deadLetters,
+      auditDeadLetters: auditLog.streamDeadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,
-      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains, webhooks: tables.webhooks },
+      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains, webhooks: tables.webhooks, auditLog: tables.auditLog },
       alarmEmail: config.alarmEmail,
     });
 

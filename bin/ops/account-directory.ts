@@ -6,6 +6,7 @@ import { keyCreatedRecord } from '../../functions/shared/domain/accounts/key-man
 import { auditRecord, fieldChanges } from '../../functions/shared/domain/audit/audit-record';
 import type { Scope } from '../../functions/shared/domain/accounts/permissions';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
+import { changeRecord } from '../../functions/shared/domain/audit/change-record';
 
 /** What an operator may give a new key: a label, scopes (every one when absent) and an expiry. */
 export interface OperatorKeyOptions {
@@ -52,11 +53,15 @@ export class AccountDirectory {
     return (await this.keys.list()).filter((key) => accountOfKey(key).accountId === accountId);
   }
 
-  /** The account first, then each of its keys: the authorizer reads the plan from the key, on the next request. */
-  async setPlan(accountId: string, plan: Plan): Promise<AccountRecord | undefined> {
+  /**
+   * The account first (with its audit record, in one transaction), then each of its keys: the authorizer reads the
+   * plan from the key, on the next request.
+   */
+  async setPlan(accountId: string, plan: Plan, nowMs = Date.now()): Promise<AccountRecord | undefined> {
     const account = await this.materialise(accountId);
     if (!account) return undefined;
-    await this.accounts.setPlan(accountId, plan);
+    const audit = changeRecord({ workspaceId: accountId, author: { actor: OPERATOR }, action: 'workspace.updated', target: { type: 'workspace', id: accountId }, before: { plan: account.plan }, after: { plan }, nowMs });
+    await this.accounts.setPlan(accountId, plan, audit);
     const changed = { ...account, plan };
     for (const key of await this.keysOf(accountId)) await this.keys.assignToAccount(key.keyHash, changed);
     return changed;

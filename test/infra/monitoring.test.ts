@@ -18,7 +18,7 @@ const serviceOf = (functionName: string) => (alarm: Record<string, unknown>) =>
 
 describe('alarms', () => {
   it('all notify the alarm topic, which emails the address from context', () => {
-    expect(alarms.length).toBe(62);
+    expect(alarms.length).toBe(69);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
   });
@@ -27,14 +27,14 @@ describe('alarms', () => {
     expect(alarmWith(metricNamed('AWS/ApiGateway', '5XXError'))).toMatchObject({ Statistic: 'Average', Threshold: THRESHOLDS.api5xxRate, Period: 300 });
   });
 
-  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'MeFunction', 'RedirectFunction', 'AuthorizerFunction', 'KeysFunction', 'SsoFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction', 'WorkspaceFunction'])('watch errors and throttles of %s', (functionId) => {
+  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'MeFunction', 'RedirectFunction', 'AuthorizerFunction', 'KeysFunction', 'SsoFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction', 'WorkspaceFunction', 'AuditFunction', 'AuditEventsFunction'])('watch errors and throttles of %s', (functionId) => {
     const errors = alarms.filter((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(functionId));
     const throttles = alarms.filter((alarm) => alarm.MetricName === 'Throttles' && JSON.stringify(alarm.Dimensions).includes(functionId));
     expect(errors.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionErrors]);
     expect(throttles.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionThrottles]);
   });
 
-  it.each(['DataLinks', 'DataApiKeys', 'DataAccounts', 'DataUsage', 'DataAliasOverrides', 'DataClickStats', 'DataDomains', 'DataWebhooks'])('watch throttled requests and system errors of %s', (tableId) => {
+  it.each(['DataLinks', 'DataApiKeys', 'DataAccounts', 'DataUsage', 'DataAliasOverrides', 'DataClickStats', 'DataDomains', 'DataWebhooks', 'DataAuditLog'])('watch throttled requests and system errors of %s', (tableId) => {
     const ofTable = alarms.filter((alarm) => JSON.stringify(alarm.Metrics ?? []).includes(tableId));
     const metricNames = ofTable.map((alarm) => JSON.stringify(alarm.Metrics).match(/"MetricName":"(ThrottledRequests|SystemErrors)"/)?.[1]).sort();
     expect(metricNames).toEqual(['SystemErrors', 'ThrottledRequests']);
@@ -86,8 +86,14 @@ describe('webhook alarms', () => {
   });
 });
 
+describe('audit log alarms', () => {
+  it('watch the dead-letter queue of the links stream\'s audit recorder', () => {
+    expect(alarmWith((candidate) => JSON.stringify(candidate).includes('ApproximateNumberOfMessagesVisible') && JSON.stringify(candidate.Dimensions).includes('AuditStreamDeadLetters')).Threshold).toBe(THRESHOLDS.auditDeadLetters);
+  });
+});
+
 describe('functions', () => {
   it('emit their metrics under one namespace', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 19);
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 21);
   });
 });

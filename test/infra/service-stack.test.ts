@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 19);
-    // Nineteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 21);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 21);
+    // Twenty-one functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 23);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -78,6 +78,7 @@ describe('functions', () => {
       'Webhooks:dynamodb:UpdateItem',
     ]);
     expect(tableGrants(dev, 'webhooks')).toEqual([
+      'AuditLog:dynamodb:PutItem',
       'Usage:dynamodb:UpdateItem',
       'Webhooks:dynamodb:DeleteItem',
       'Webhooks:dynamodb:GetItem',
@@ -123,6 +124,7 @@ describe('functions', () => {
       'Webhooks:dynamodb:UpdateItem',
     ]);
     expect(tableGrants(dev, 'domains')).toEqual([
+      'AuditLog:dynamodb:PutItem',
       'Domains:dynamodb:DeleteItem',
       'Domains:dynamodb:GetItem',
       'Domains:dynamodb:PutItem',
@@ -138,6 +140,29 @@ describe('functions', () => {
       'Links:dynamodb:Query',
       'Links:dynamodb:UpdateItem',
     ]);
+  });
+
+  it('let nobody change or delete an audit record: the reader queries, the writers put (conditionally, in code)', () => {
+    expect(tableGrants(dev, 'audit')).toEqual(['AuditLog:dynamodb:Query', 'Usage:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'audit-events')).toEqual([
+      'AuditLog:dynamodb:PutItem',
+      'Links:dynamodb:DescribeStream',
+      'Links:dynamodb:GetRecords',
+      'Links:dynamodb:GetShardIterator',
+      'none:dynamodb:ListStreams',
+    ]);
+    const names = Object.values(dev.findResources('AWS::Lambda::Function')).map((fn) => String(fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME ?? ''));
+    const onAudit = Object.fromEntries(names.filter(Boolean).map((name) => [name, tableGrants(dev, name).filter((grant) => grant.startsWith('AuditLog:'))]));
+    // Each writer puts its changes' records (keys, single sign-on and the workspace's people too); only the reader queries.
+    expect(Object.entries(onAudit).filter(([, grants]) => grants.length > 0)).toEqual([
+      ['keys', ['AuditLog:dynamodb:PutItem']],
+      ['sso', ['AuditLog:dynamodb:PutItem']],
+      ['workspace', ['AuditLog:dynamodb:PutItem']],
+      ['domains', ['AuditLog:dynamodb:PutItem']],
+      ['webhooks', ['AuditLog:dynamodb:PutItem']],
+      ['audit', ['AuditLog:dynamodb:Query']],
+      ['audit-events', ['AuditLog:dynamodb:PutItem']],
+    ].sort(([a], [b]) => names.indexOf(a as string) - names.indexOf(b as string)));
   });
 
   it('may query only the one index each reads, never index/*', () => {
@@ -264,8 +289,8 @@ describe('click counting', () => {
       MaximumRetryAttempts: 2,
       DestinationConfig: { OnFailure: { Destination: Match.objectLike({ 'Fn::GetAtt': Match.arrayWith(['Arn']) }) } },
     });
-    // With the webhooks' delivery queue and its two dead-letter queues, and the imports' chunk queue and its own.
-    dev.resourceCountIs('AWS::SQS::Queue', 6);
+    // With the webhooks' delivery queue and its two dead-letter queues, the imports' chunk queue and its own, and the audit recorder's.
+    dev.resourceCountIs('AWS::SQS::Queue', 7);
   });
 
   it('keeps aggregates per link and UTC day, expiring through TTL', () => {

@@ -69,7 +69,10 @@ export async function asCloudFront(headers: Record<string, string>): Promise<Rec
 }
 
 export function accountDirectory(): AccountDirectory {
-  return new AccountDirectory(new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable), stackOutput(StackOutputs.auditTable)), new DynamoAccountStore(dynamo(), stackOutput(StackOutputs.accountsTable)));
+  return new AccountDirectory(
+    new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable), stackOutput(StackOutputs.auditTable)),
+    new DynamoAccountStore(dynamo(), stackOutput(StackOutputs.accountsTable), stackOutput(StackOutputs.auditTable)),
+  );
 }
 
 /** A new account with one key (or one more key of `accountId`), stored as the ops CLI stores them. */

@@ -754,6 +754,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log
+         * @description Every change to the workspace's links, domains, webhooks, keys and people, newest first, kept 365 days: who (a key, a person or an operator), the action (`link.updated`…), the target, the fields before and after (a password, hash, key or secret only as `{"changed": true}`) and the request id. Filters: `actor` (a key id, a user id or `operator`), `action`, `target` (a link's code, a domain, a webhook id…), `from` and `to` (ISO times, inclusive). A filtered page examines at most 1,000 records, so it may hold fewer than `limit` with a `nextCursor`. Records cannot be edited or deleted.
+         *
+         *     Permission: `audit:read`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -3673,6 +3695,79 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                actor?: string;
+                action?: string;
+                target?: string;
+                from?: unknown;
+                to?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records; pass `nextCursor` as `cursor` for the next. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        records: {
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            actor: {
+                                /** @constant */
+                                kind: "key";
+                                keyId: string;
+                                name?: string;
+                            } | {
+                                /** @constant */
+                                kind: "user";
+                                userId: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member" | "viewer";
+                            } | {
+                                /** @constant */
+                                kind: "operator";
+                            };
+                            action: string;
+                            target: {
+                                /** @enum {string} */
+                                type: "link" | "domain" | "webhook" | "key" | "member" | "invitation" | "sso" | "workspace";
+                                id: string;
+                            };
+                            changes: {
+                                [key: string]: {
+                                    before?: unknown;
+                                    after?: unknown;
+                                };
+                            };
+                            requestId?: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

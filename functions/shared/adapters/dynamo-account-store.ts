@@ -1,5 +1,7 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { scanAll } from './scan-all';
+import { auditPut } from './audit-items';
+import type { AuditRecord } from '../domain/audit/audit-record';
 import type { AccountRecord } from '../domain/accounts/accounts';
 import type { Plan } from '../domain/limits/plans';
 
@@ -8,9 +10,11 @@ import type { Plan } from '../domain/limits/plans';
  * request reads the account beside their membership (the authorizer).
  */
 export class DynamoAccountStore {
+  /** `auditTable`: where an operator's changes to a workspace are recorded, in the change's own transaction. */
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly auditTable?: string,
   ) {}
 
   async add(account: AccountRecord): Promise<void> {
@@ -28,16 +32,20 @@ export class DynamoAccountStore {
   }
 
 
-  async setPlan(accountId: string, plan: Plan): Promise<void> {
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { accountId },
-        UpdateExpression: 'SET #plan = :plan',
-        ConditionExpression: 'attribute_exists(accountId)',
-        ExpressionAttributeNames: { '#plan': 'plan' },
-        ExpressionAttributeValues: { ':plan': plan },
-      }),
-    );
+  async setPlan(accountId: string, plan: Plan, audit?: AuditRecord): Promise<void> {
+    const update = {
+      TableName: this.tableName,
+      Key: { accountId },
+      UpdateExpression: 'SET #plan = :plan',
+      ConditionExpression: 'attribute_exists(accountId)',
+      ExpressionAttributeNames: { '#plan': 'plan' },
+      ExpressionAttributeValues: { ':plan': plan },
+    };
+    if (audit === undefined) {
+      await this.client.send(new UpdateCommand(update));
+      return;
+    }
+    if (this.auditTable === undefined) throw new Error('an audited account change reached a store with no audit table');
+    await this.client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, auditPut(this.auditTable, audit)] }));
   }
 }
