@@ -21,6 +21,7 @@ import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
 import { PeopleSignIn } from './user-pool';
 import { SingleSignOn } from './single-sign-on';
+import { Imports } from './imports';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -249,6 +250,10 @@ export class ServiceStack extends Stack {
     flags.grantRead(workspace);
     allowSendingMail(this, workspace, config.mailFrom);
     this.api.addRoutesOf('workspace', workspace);
+    // The guard's flags and upgrade URL only: an import shows no short URL.
+    const imports = new Imports(this, 'Imports', { tables, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
+    flags.grantRead(imports.api);
+    this.api.addRoutesOf('imports', imports.api);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
@@ -285,13 +290,13 @@ export class ServiceStack extends Stack {
     // An invitation is accepted by the email the pool verified for the person (access tokens carry none).
     workspace.addEnvironment(EnvNames.userPoolId, signIn.userPool.userPoolId);
     workspace.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [signIn.userPool.userPoolArn] }));
-    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment, removalPolicy });
+    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
     singleSignOn.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(singleSignOn.api);
     this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,
@@ -311,6 +316,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
       [StackOutputs.membersTable]: tables.members.tableName,
       [StackOutputs.auditTable]: tables.auditLog.tableName,
+      [StackOutputs.importsTable]: tables.imports.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

@@ -42,10 +42,10 @@ describe('a key with scopes', () => {
 
 describe('keys cannot manage keys', () => {
   it.each([
-    ['GET', '/v2/keys', undefined, 'keys:manage'],
-    ['POST', '/v2/keys', { name: 'minted', scopes: ['links:read'] }, 'keys:create'],
-    ['DELETE', '/v2/keys/key_0000000000000000', undefined, 'keys:manage'],
-  ] as const)('%s %s with a key holding every scope: 403, %4$s is for people', async (method, path, body, permission) => {
+    ['GET', '/v2/keys', 'keys:manage', undefined],
+    ['POST', '/v2/keys', 'keys:create', { name: 'minted', scopes: ['links:read'] }],
+    ['DELETE', '/v2/keys/key_0000000000000000', 'keys:manage', undefined],
+  ] as const)('%s %s with a key holding every scope: 403, %s is for people', async (method, path, permission, body) => {
     const { apiKey, accountId } = await createApiKey('ENTERPRISE');
     const refused = await http(method, path, { headers: jsonHeaders(apiKey), ...(body ? { body } : {}) });
     expect(refused.status).toBe(403);

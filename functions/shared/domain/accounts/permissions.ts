@@ -9,7 +9,8 @@ export type Scope = (typeof SCOPES)[number];
 
 /**
  * Powers only people hold, never a key: keys are made by people (a key cannot mint keys), members are managed by
- * people, and the plan, the workspace's deletion and its sign-in rules are the owners'. `keys:create`: a member makes
+ * people, and the plan, the workspace's deletion and its sign-in rules are the owners'. `profile:read`: a person reads
+ * who they are and which workspaces they are in (`GET /v2/me`), whatever their role. `keys:create`: a member makes
  * keys for their own work, holding no scope beyond their role's; `keys:manage`: admins see and revoke every key.
  * `profile:read`: a person reads who they are and which workspaces they are in (`GET /v2/me`), whatever their role.
  * `invitations:accept`: a person joins a workspace they were invited to (see WITHOUT_MEMBERSHIP).

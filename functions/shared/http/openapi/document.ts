@@ -1,3 +1,4 @@
+import { MAX_SSO_CONNECTIONS } from '../../domain/sso/sso-connection';
 import * as z from 'zod/mini';
 import { batchRequestSchema } from '../../domain/links/batch-request';
 import { Messages, OwnMessages } from '../../domain/messages';
@@ -68,6 +69,8 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
   ...(['memberRole', 'invitationEmail', 'workspaceName'] as const).map((key) => OwnMessages[key]),
   OwnMessages.domainNotUsable('<domain>'),
   OwnMessages.smartLinksDisabled,
+  ...(['ssoDomainInvalid', 'ssoProtocol', 'ssoOidc', 'ssoSaml'] as const).map((key) => OwnMessages[key]),
+  OwnMessages.ssoLimit(MAX_SSO_CONNECTIONS),
   // A smart-link field's problem names its path, however deep (issue 18).
   OwnMessages.smartFieldProblem('rules[2].url', Messages.invalidUrl),
   OwnMessages.smartFieldProblem('rules[0].when.country[1]', OwnMessages.countryUnknown),
@@ -88,7 +91,7 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   NotFound: { description: 'No such link, domain, webhook, key, member or invitation in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
     description:
-      'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, or a change of the workspace\'s people would leave it without an owner, add a member twice or invite an email twice.',
+      'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, an email domain is connected to single sign-on already, or its TXT record is not there yet, or a change of the workspace\'s people would leave it without an owner, add a member twice or invite an email twice.',
     content: jsonContent(
       statusErrorBody(409, 'Conflict', [
         OwnMessages.linkDisabled,
@@ -96,6 +99,8 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
         OwnMessages.idempotencyKeyInProgress,
         OwnMessages.domainInUse,
         OwnMessages.domainDisabled,
+        OwnMessages.ssoInUse,
+        OwnMessages.ssoChallengeMissing,
         OwnMessages.lastOwner,
         OwnMessages.alreadyMember,
         OwnMessages.alreadyInvited,
@@ -224,6 +229,7 @@ function operation(method: string, route: string, doc: OperationDoc): Json {
 
 const TAGS: Record<Tag, string> = {
   Links: 'Create, view, change and delete short links.',
+  Imports: 'Move links in from another shortener (Bitly, Rebrandly, Short.io, Dub, Shlink, Kutt, YOURLS) with their history.',
   Analytics: 'Clicks of a link.',
   Account: "The account's plan and usage.",
   Workspace: 'The workspace (an account) and its people: members, their roles, invitations by email. For people signed in, not API keys.',
