@@ -27,7 +27,7 @@ describe('alarms', () => {
     expect(alarmWith(metricNamed('AWS/ApiGateway', '5XXError'))).toMatchObject({ Statistic: 'Average', Threshold: THRESHOLDS.api5xxRate, Period: 300 });
   });
 
-  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'MeFunction', 'RedirectFunction', 'AuthorizerFunction', 'KeysFunction', 'SsoFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction'])('watch errors and throttles of %s', (functionId) => {
+  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'MeFunction', 'RedirectFunction', 'AuthorizerFunction', 'KeysFunction', 'SsoFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction', 'WorkspaceFunction'])('watch errors and throttles of %s', (functionId) => {
     const errors = alarms.filter((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(functionId));
     const throttles = alarms.filter((alarm) => alarm.MetricName === 'Throttles' && JSON.stringify(alarm.Dimensions).includes(functionId));
     expect(errors.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionErrors]);

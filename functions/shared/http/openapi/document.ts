@@ -91,7 +91,7 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   NotFound: { description: 'No such link, domain, webhook, key, member or invitation in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
     description:
-      'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, an email domain is connected to single sign-on already, or its TXT record is not there yet, or a change of the workspace\'s people would leave it without an owner, add a member twice or invite an email twice.',
+      'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, a change of the workspace\'s people would leave it without an owner, add a member twice or invite an email twice, an email domain is connected to single sign-on already, or its TXT record is not there yet.',
     content: jsonContent(
       statusErrorBody(409, 'Conflict', [
         OwnMessages.linkDisabled,
