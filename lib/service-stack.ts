@@ -235,10 +235,6 @@ export class ServiceStack extends Stack {
     flags.grantRead(webhooks.api);
     flags.grantRead(webhooks.router);
     this.api.addRoutesOf('webhooks', webhooks.api);
-    // The guard's flags and upgrade URL only: an import shows no short URL.
-    const imports = new Imports(this, 'Imports', { tables, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
-    flags.grantRead(imports.api);
-    this.api.addRoutesOf('imports', imports.api);
     const workspace = new ServiceFunction(this, 'WorkspaceFunction', {
       name: 'workspace',
       description: '/v2/workspace, /v2/members, /v2/invitations: a workspace\'s people, roles and invitations',
@@ -263,6 +259,10 @@ export class ServiceStack extends Stack {
     // Domains' and webhooks' changes write their records in their own transactions.
     auditLog.grantAppend(domains);
     auditLog.grantAppend(webhooks.api);
+    // The guard's flags and upgrade URL only: an import shows no short URL.
+    const imports = new Imports(this, 'Imports', { tables, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
+    flags.grantRead(imports.api);
+    this.api.addRoutesOf('imports', imports.api);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
@@ -300,7 +300,6 @@ export class ServiceStack extends Stack {
     workspace.addEnvironment(EnvNames.userPoolId, signIn.userPool.userPoolId);
     workspace.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [signIn.userPool.userPoolArn] }));
     const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
-
     singleSignOn.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(singleSignOn.api);
     this.api.addRoutesOf('sso', singleSignOn.api);
