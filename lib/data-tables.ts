@@ -39,6 +39,12 @@ export class DataTables extends Construct {
   readonly members: Table;
   /** Every change to a workspace (`ws#<id>` / `<ISO time>#<id>`, newest last in the key so a reverse query pages newest first), TTL 365 days. */
   readonly auditLog: Table;
+  /**
+   * Imports (issue 31, adapters/dynamo-import-store.ts): each job (`job#<id>` / `job`, its chunks `chunk#<n>` and their
+   * results `result#<n>`, TTL 90 days), each workspace's jobs newest last (`ws#<id>` / `<ISO time>#<jobId>`), and the
+   * marker of every imported link (`mark#<workspace>` / `<source>#<id hash>`, kept as long as the link may be).
+   */
+  readonly imports: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -140,6 +146,12 @@ export class DataTables extends Construct {
       projectionType: ProjectionType.ALL,
     });
     this.auditLog = new Table(this, 'AuditLog', {
+      ...common,
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+    });
+    this.imports = new Table(this, 'Imports', {
       ...common,
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },

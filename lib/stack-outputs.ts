@@ -11,6 +11,7 @@ export enum StackOutputs {
   webhooksTable = 'WebhooksTableName',
   membersTable = 'MembersTableName',
   auditTable = 'AuditLogTableName',
+  importsTable = 'ImportsTableName',
   flagsPrefix = 'FlagsParameterPrefix',
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',

@@ -4,7 +4,7 @@ import type { Permission } from '../domain/accounts/permissions';
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'me' | 'sso' | 'audit' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'me' | 'sso' | 'imports' | 'audit' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -38,13 +38,16 @@ export const ROUTES = [
   { path: '/v2/webhooks/{id}/rotate-secret', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
   { path: '/v2/webhooks/{id}/test', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
   { path: '/v2/webhooks/{id}/deliveries', methods: ['GET'], target: 'webhooks', apiKey: true, permissions: { GET: 'webhooks:read' } },
-  // Keys are managed by people only (keys:manage): a key can neither list nor mint keys.
-  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:manage' } },
+  // Keys are made and managed by people only: a key can neither list nor mint keys. Members make keys within their
+  // role's scopes (the issue's own example: a member asking for domains:write hears of that scope); admins list and revoke.
+  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:create' } },
   { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
   { path: '/v2/me', methods: ['GET'], target: 'me', apiKey: true, personal: true, permissions: { GET: 'profile:read' } },
   { path: '/v2/sso', methods: ['GET', 'POST'], target: 'sso', apiKey: true, permissions: { GET: 'workspace:read', POST: 'security:manage' } },
   { path: '/v2/sso/{domain}', methods: ['GET', 'DELETE'], target: 'sso', apiKey: true, permissions: { GET: 'workspace:read', DELETE: 'security:manage' } },
   { path: '/v2/sso/{domain}/verify', methods: ['POST'], target: 'sso', apiKey: true, permissions: { POST: 'security:manage' } },
+  { path: '/v2/imports', methods: ['GET', 'POST'], target: 'imports', apiKey: true, permissions: { GET: 'links:read', POST: 'links:write' } },
+  { path: '/v2/imports/{id}', methods: ['GET'], target: 'imports', apiKey: true, permissions: { GET: 'links:read' } },
   { path: '/v2/audit-log', methods: ['GET'], target: 'audit', apiKey: true, permissions: { GET: 'audit:read' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
