@@ -46,6 +46,10 @@ export const THRESHOLDS = {
   webhookOldestTaskSeconds: 1_800,
   /** Tasks or stream batches given up on: events that wait in a dead-letter queue until replayed. */
   webhookDeadLetters: 1,
+  /** Seconds the oldest import chunk has waited: five workers settle a chunk in seconds, so a backlog this old is a stop. */
+  importOldestChunkSeconds: 1_800,
+  /** Import chunks given up on after five tries: their rows are not imported until the chunk is replayed. */
+  importDeadLetters: 1,
 } as const;
 
 const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
@@ -53,9 +57,11 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'imports' | 'importWorker', IFunction>;
   /** The webhook delivery queue and the dead-letter queues of deliveries and stream batches. */
   webhookQueues: { deliveries: IQueue; deliveryDeadLetters: IQueue; streamDeadLetters: IQueue };
+  /** The import chunk queue and its dead-letter queue (issue 31). */
+  importQueues: { chunks: IQueue; deadLetters: IQueue };
   /** Click deliveries the aggregator failed on three times. */
   clickDeadLetters: IQueue;
   /** The rule that runs the domain worker every minute. */
@@ -139,6 +145,19 @@ export class Monitoring extends Construct {
     for (const [name, queue] of [['WebhookDeliveryDeadLetters', deliveryDeadLetters], ['WebhookStreamDeadLetters', streamDeadLetters]] as const) {
       alarm(name, queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), THRESHOLDS.webhookDeadLetters, 'Webhook events wait in a dead-letter queue: replay them after fixing the cause');
     }
+
+    alarm(
+      'ImportOldestChunk',
+      props.importQueues.chunks.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.importOldestChunkSeconds,
+      'An import chunk has waited over 30 minutes: the import worker is behind or stopped',
+    );
+    alarm(
+      'ImportDeadLetters',
+      props.importQueues.deadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.importDeadLetters,
+      'Import chunks failed five times and wait in the dead-letter queue: replay them after fixing the cause (a replay makes no link twice)',
+    );
 
     const scheduleFailures = new Metric({
       namespace: 'AWS/Events',
