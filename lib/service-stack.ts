@@ -1,4 +1,5 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
@@ -11,6 +12,7 @@ import { FeatureFlags } from './feature-flags';
 import { Monitoring } from './monitoring';
 import { DeploymentSecret } from './deployment-secret';
 import { allowGetParameter } from './parameter-grants';
+import { allowSendingMail } from './mail-grants';
 import { BATCH_FUNCTION } from './capacity';
 import { ServiceFunction } from './service-function';
 import { ShortDomain } from './short-domain';
@@ -236,6 +238,22 @@ export class ServiceStack extends Stack {
     const imports = new Imports(this, 'Imports', { tables, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
     flags.grantRead(imports.api);
     this.api.addRoutesOf('imports', imports.api);
+    const workspace = new ServiceFunction(this, 'WorkspaceFunction', {
+      name: 'workspace',
+      description: '/v2/workspace, /v2/members, /v2/invitations: a workspace\'s people, roles and invitations',
+      // The guard's flags and upgrade URL (403 seats bodies), and the sender of invitations: no short links here.
+      environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl, [EnvNames.mailFrom]: config.mailFrom },
+      removalPolicy,
+    });
+    // Memberships, invitations and seat counts change in transactions with their audit records (dynamo-member-store.ts).
+    workspace
+      .bindTable(tables.members, EnvNames.membersTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'])
+      .bindTable(tables.auditLog, EnvNames.auditTable, ['PutItem'])
+      .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem', 'UpdateItem'])
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(workspace);
+    allowSendingMail(this, workspace, config.mailFrom);
+    this.api.addRoutesOf('workspace', workspace);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
@@ -265,15 +283,21 @@ export class ServiceStack extends Stack {
       webAclArn: props.apiWebAclArn,
       removalPolicy,
     });
+    // Invitation mail links to the dashboard's invitation page.
+    workspace.addEnvironment(EnvNames.dashboardUrl, dashboard.url);
     const signIn = new PeopleSignIn(this, 'SignIn', { name: `${config.appName}-${config.stage}`, dashboardUrl: dashboard.url, selfSignUp: config.selfSignUp, removalPolicy });
     for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
-    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment, removalPolicy });
+    // An invitation is accepted by the email the pool verified for the person (access tokens carry none).
+    workspace.addEnvironment(EnvNames.userPoolId, signIn.userPool.userPoolId);
+    workspace.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [signIn.userPool.userPoolArn] }));
+    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
+
     singleSignOn.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(singleSignOn.api);
     this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, imports: imports.api, importWorker: imports.worker },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace, imports: imports.api, importWorker: imports.worker },
       importQueues: { chunks: imports.queue, deadLetters: imports.deadLetters },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },

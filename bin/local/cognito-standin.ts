@@ -1,19 +1,24 @@
 import { randomBytes } from 'node:crypto';
+import type { AccessTokenVerifier } from '../../functions/shared/domain/ports';
 import { AwsJsonError, type AwsJsonProtocol } from './aws-json-server';
+import { newTotpSecret, totpMatches } from './totp';
 import type { LocalUser, LocalUserDirectory } from './user-directory';
 
 /** Cognito's user pool API as the SDK sends it (AWS JSON 1.1). */
 export const COGNITO_PROTOCOL: AwsJsonProtocol = { targetPrefix: 'AWSCognitoIdentityProviderService', contentType: 'application/x-amz-json-1.1' };
 
 /**
- * The slice of Cognito's admin API a local run needs to manage people (tests add users, an operator could too):
- * AdminCreateUser, AdminSetUserPassword and AdminGetUser on the template's pool, over the local user directory.
- * Users are named by their email (the pool's user name) or their `sub`, as on a pool with email as user name.
+ * The slice of Cognito's user pool API a local run needs to manage people (tests add users, an operator could too):
+ * AdminCreateUser, AdminSetUserPassword and AdminGetUser on the template's pool, over the local user directory
+ * (users named by their email, the pool's user name, or their `sub`); and a person enrolling an authenticator app
+ * with their own access token (AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference), checked by the
+ * same verifier as the authorizer's.
  */
 export class CognitoStandIn {
-  constructor(private readonly poolId: string, private readonly users: LocalUserDirectory) {}
+  constructor(private readonly poolId: string, private readonly users: LocalUserDirectory, private readonly tokens: AccessTokenVerifier) {}
 
   handle(operation: string, input: Record<string, unknown>): Promise<unknown> | unknown {
+    if (operation in this.personal) return this.personal[operation as keyof typeof this.personal](input);
     if (input.UserPoolId !== this.poolId) throw new AwsJsonError('ResourceNotFoundException', `User pool ${String(input.UserPoolId)} does not exist.`);
     switch (operation) {
       case 'AdminCreateUser':
@@ -27,6 +32,39 @@ export class CognitoStandIn {
       default:
         throw new AwsJsonError('UnknownOperationException', `${operation} is not played locally`);
     }
+  }
+
+  /** Operations a person makes with their own access token (no pool id: the token names the pool and the user). */
+  private readonly personal = {
+    AssociateSoftwareToken: async (input: Record<string, unknown>) => {
+      const secret = newTotpSecret();
+      await this.tokenUser(input, (user) => (user.pendingTotpSecret = secret));
+      return { SecretCode: secret };
+    },
+    VerifySoftwareToken: async (input: Record<string, unknown>) => {
+      const user = await this.tokenUser(input, () => undefined);
+      if (!user.pendingTotpSecret || !totpMatches(user.pendingTotpSecret, String(input.UserCode ?? ''))) throw new AwsJsonError('EnableSoftwareTokenMFAException', 'Code mismatch');
+      await this.tokenUser(input, (found) => {
+        found.totpSecret = found.pendingTotpSecret;
+        delete found.pendingTotpSecret;
+      });
+      return { Status: 'SUCCESS' };
+    },
+    SetUserMFAPreference: async (input: Record<string, unknown>) => {
+      const enabled = (input.SoftwareTokenMfaSettings as { Enabled?: unknown } | undefined)?.Enabled === true;
+      await this.tokenUser(input, (user) => {
+        if (enabled && !user.totpSecret) throw new AwsJsonError('InvalidParameterException', 'User has not verified software token mfa');
+        user.mfaEnabled = enabled;
+      });
+      return {};
+    },
+  };
+
+  private async tokenUser(input: Record<string, unknown>, change: (user: LocalUser) => void): Promise<LocalUser> {
+    const person = typeof input.AccessToken === 'string' ? await this.tokens.verify(input.AccessToken) : undefined;
+    const user = person && this.users.update(person.sub, change);
+    if (!user) throw new AwsJsonError('NotAuthorizedException', 'Invalid Access Token');
+    return user;
   }
 
   private async createUser(input: Record<string, unknown>): Promise<unknown> {

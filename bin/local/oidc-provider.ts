@@ -5,12 +5,14 @@ import * as path from 'node:path';
 import type Provider from 'oidc-provider';
 import type { GrantInstance } from 'oidc-provider';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages';
+import { CognitoAccessTokens } from '../../functions/shared/adapters/cognito-access-tokens';
 import { awsJsonListener } from './aws-json-server';
 import { COGNITO_PROTOCOL, CognitoStandIn } from './cognito-standin';
 import { LocalFederation } from './federation';
 import { IdentityProviderRegistry } from './identity-provider-registry';
 import { listen } from './listen';
 import { signInPage, type SignInPageState } from './sign-in-page';
+import { totpMatches } from './totp';
 import type { UserPoolClientSpec, UserPoolSpec } from './template';
 import type { LocalUserDirectory } from './user-directory';
 
@@ -19,8 +21,9 @@ import type { LocalUserDirectory } from './user-directory';
  * shape as Cognito's (`http://localhost:<port>/<poolId>`, JWKS at `<issuer>/.well-known/jwks.json`), access tokens
  * as JWTs signed RS256 with Cognito's claims (`sub`, `token_use: access`, `client_id`, `scope`, `username`, and the
  * person's `email` and `email_verified`), the clients' exact redirect URIs and token lifetimes, PKCE (S256)
- * required, and a plain sign-in page. The same port answers Cognito's admin API (cognito-standin.ts) for the
- * pool's users. One pool: the template has one.
+ * required, and a plain sign-in page (email and password, then an authenticator code for people who turned MFA
+ * on). The same port answers Cognito's user API (cognito-standin.ts) for the pool's users. One pool: the template
+ * has one.
  */
 export interface LocalSignIn {
   issuer: string;
@@ -155,7 +158,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
   const federation = new LocalFederation(registry, users, issuer);
   const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`, federation);
   const admin = awsJsonListener((operation, input) => (registry.handles(operation) ? registry.handle(operation, input) : cognito.handle(operation, input)), COGNITO_PROTOCOL);
-  const cognito = new CognitoStandIn(pool.id, users);
+  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: client.id }));
   const oidc = provider.callback();
   const mount = `/${pool.id}`;
 
@@ -189,8 +192,17 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-/** The sign-in page of an interaction: GET shows the form, POST checks the email and password. */
+/** Wrong authenticator codes allowed per sign-in before it must start again (Cognito locks out after a few too). */
+const MAX_CODE_ATTEMPTS = 5;
+
+/**
+ * The sign-in page of an interaction: GET shows the form; POST checks the email and password, then, for people who
+ * turned MFA on, POST `…/totp` checks their authenticator code. Who passed the password step is kept here, by
+ * interaction, until the code (the interaction itself is bound to the browser by its cookie).
+ */
 class InteractionPages {
+  private readonly awaitingCode = new Map<string, { sub: string; attempts: number; expiresAtMs: number }>();
+
   constructor(
     private readonly provider: Provider,
     private readonly users: LocalUserDirectory,
@@ -208,15 +220,18 @@ class InteractionPages {
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
       const details = await this.provider.interactionDetails(request, response);
+      const action = `${this.prefix}${details.uid}`;
       const url = new URL(request.url ?? '/', 'http://localhost');
-      if (request.method === 'GET' && url.pathname === `${this.prefix}${details.uid}/federated`) {
+      if (request.method === 'GET' && url.pathname === `${action}/federated`) {
         const sub = this.federation.redeem(url.searchParams.get('ticket') ?? '', details.uid);
         if (!sub) return this.render(response, 400, { kind: 'error', message: 'This sign-in has expired or is not yours. Start again from the application.' });
         return await this.provider.interactionFinished(request, response, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
       }
-      if (request.method === 'GET') return this.render(response, 200, { kind: 'password', action: `${this.prefix}${details.uid}` });
-      if (request.method !== 'POST') return this.render(response, 405, { kind: 'error', message: 'Method not allowed.' });
+      const step = url.pathname.slice(action.length);
+      if (request.method === 'GET' && step === '') return this.render(response, 200, { kind: 'password', action });
+      if (request.method !== 'POST' || (step !== '' && step !== '/totp')) return this.render(response, 405, { kind: 'error', message: 'Method not allowed.' });
       const form = await readForm(request);
+      if (step === '/totp') return await this.checkCode(request, response, details.uid, form.get('code') ?? '');
       const email = form.get('email') ?? '';
       // A domain with single sign-on signs in only through its provider: the password is not even looked at.
       const organisation = this.federation.providerFor(String(details.params.client_id ?? ''), email);
@@ -226,12 +241,29 @@ class InteractionPages {
       }
       const user = await this.users.signIn(email, form.get('password') ?? '');
       // Cognito's own wording, the same for an unknown email and a wrong password.
-      if (!user) return this.render(response, 401, { kind: 'password', action: `${this.prefix}${details.uid}`, email, error: 'Incorrect username or password.' });
+      if (!user) return this.render(response, 401, { kind: 'password', action, email, error: 'Incorrect username or password.' });
+      if (user.mfaEnabled && user.totpSecret) {
+        this.awaitingCode.set(details.uid, { sub: user.sub, attempts: 0, expiresAtMs: Date.now() + INTERACTION_SECONDS * 1000 });
+        return this.render(response, 200, { kind: 'totp', action: `${action}/totp` });
+      }
       await this.provider.interactionFinished(request, response, { login: { accountId: user.sub } }, { mergeWithLastSubmission: false });
     } catch {
       // An unknown, expired or foreign interaction (its cookie is missing): start again from the application.
       this.render(response, 400, { kind: 'error', message: 'This sign-in has expired or is not yours. Start again from the application.' });
     }
+  }
+
+  private async checkCode(request: IncomingMessage, response: ServerResponse, uid: string, code: string): Promise<void> {
+    const waiting = this.awaitingCode.get(uid);
+    const user = waiting && waiting.expiresAtMs > Date.now() ? this.users.find(waiting.sub) : undefined;
+    if (!waiting || !user?.totpSecret) throw new Error('no password step to follow');
+    if (!totpMatches(user.totpSecret, code.trim())) {
+      waiting.attempts += 1;
+      if (waiting.attempts >= MAX_CODE_ATTEMPTS) this.awaitingCode.delete(uid);
+      return this.render(response, 401, { kind: 'totp', action: `${this.prefix}${uid}/totp`, error: 'Invalid code received for user' });
+    }
+    this.awaitingCode.delete(uid);
+    await this.provider.interactionFinished(request, response, { login: { accountId: user.sub, amr: ['pwd', 'otp'] } }, { mergeWithLastSubmission: false });
   }
 
   private render(response: ServerResponse, status: number, state: SignInPageState): void {

@@ -3,6 +3,7 @@ import { escapeHtml, layout } from '../../functions/shared/http/pages';
 /** What the local provider's page shows: the email and password form (again, with an error), or a dead end. */
 export type SignInPageState =
   | { kind: 'password'; action: string; email?: string; error?: string }
+  | { kind: 'totp'; action: string; error?: string }
   | { kind: 'error'; message: string };
 
 /**
@@ -11,6 +12,19 @@ export type SignInPageState =
  */
 export function signInPage(state: SignInPageState): string {
   if (state.kind === 'error') return layout('Sign-in failed', `<h1>Sign-in failed</h1>\n<p>${escapeHtml(state.message)}</p>`);
+  if (state.kind === 'totp') {
+    return layout(
+      'Sign in',
+      `<h1>Authenticator code</h1>
+<p>Enter the 6-digit code your authenticator app shows for this account.</p>
+${state.error ? `<p class="error" role="alert">${escapeHtml(state.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(state.action)}">
+<label for="code">Code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus>
+<button type="submit">Sign in</button>
+</form>`,
+    );
+  }
   return layout(
     'Sign in',
     `<h1>Sign in</h1>

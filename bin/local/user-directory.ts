@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from '../../functions/shared/domain/link
 /**
  * The local user pool's people: what Cognito keeps about a user that signing in needs. A user made with a temporary
  * password must be given a permanent one first (Cognito's FORCE_CHANGE_PASSWORD, which the local sign-in page does
- * not offer to resolve); `totpSecret` is set for people who enrolled an authenticator app.
+ * not offer to resolve); people who enrolled an authenticator app and turned MFA on give its code after their password.
  */
 export interface LocalUser {
   sub: string;
@@ -15,7 +15,11 @@ export interface LocalUser {
   status: 'CONFIRMED' | 'FORCE_CHANGE_PASSWORD';
   passwordHash: string;
   createdAt: string;
+  /** An authenticator app's secret (base32) offered by AssociateSoftwareToken, until a code from it is verified. */
+  pendingTotpSecret?: string;
+  /** The verified secret; sign-in asks for its code once `mfaEnabled`. */
   totpSecret?: string;
+  mfaEnabled?: boolean;
 }
 
 /** Emails are user names, compared as Cognito does with case-insensitive sign-in (the pool's setting). */
@@ -62,12 +66,13 @@ export class LocalUserDirectory {
     return user;
   }
 
-  setTotpSecret(sub: string, secret: string | undefined): void {
+  /** Changes a user (found by `sub`) and keeps the change; undefined when there is no such user. */
+  update(sub: string, change: (user: LocalUser) => void): LocalUser | undefined {
     const user = this.find(sub);
-    if (!user) return;
-    if (secret === undefined) delete user.totpSecret;
-    else user.totpSecret = secret;
+    if (!user) return undefined;
+    change(user);
     this.save();
+    return user;
   }
 
   /** The user these credentials sign in, if any: a confirmed user and the right password. */

@@ -63,6 +63,9 @@ export const EnvNames = {
   accountsTable: 'ACCOUNTS_TABLE',
   membersTable: 'MEMBERS_TABLE',
   auditTable: 'AUDIT_TABLE',
+  mailFrom: 'MAIL_FROM',
+  dashboardUrl: 'DASHBOARD_URL',
+  localDashboardUrl: 'LOCAL_DASHBOARD_URL',
   tokenIssuer: 'TOKEN_ISSUER',
   tokenJwksUrl: 'TOKEN_JWKS_URL',
   tokenClientId: 'TOKEN_CLIENT_ID',
@@ -122,6 +125,12 @@ export const config = {
   webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),
+  /** The user pool whose people's verified emails an invitation is accepted by. */
+  userPoolId: () => required(EnvNames.userPoolId),
+  /** The sender of the service's mail (invitations): an SES identity of the stage. */
+  mailFrom: () => required(EnvNames.mailFrom),
+  /** Where mail's links lead: the dashboard (a local run's own address, set by the local stack, else the distribution's). */
+  dashboardUrl: () => optional(EnvNames.localDashboardUrl) ?? required(EnvNames.dashboardUrl),
   /** A local run's factor on every webhook wait (tests: 0.001); 1 otherwise. */
   webhookTimeScale: () => {
     const scale = Number(optional(EnvNames.localWebhookTimeScale) ?? 1);

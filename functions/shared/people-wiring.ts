@@ -1,7 +1,10 @@
 import { CognitoAccessTokens } from './adapters/cognito-access-tokens';
-import { dynamo } from './adapters/clients';
+import { cognito, dynamo, sesv2 } from './adapters/clients';
+import { CognitoPeopleDirectory } from './adapters/cognito-people-directory';
 import { DynamoAccountStore } from './adapters/dynamo-account-store';
 import { DynamoMemberStore } from './adapters/dynamo-member-store';
+import { DynamoWorkspaceSettings } from './adapters/dynamo-workspace-settings';
+import { SesMailer } from './adapters/ses-mailer';
 import { config } from './config';
 import type { PeopleAccess } from './domain/accounts/request-authorization';
 
@@ -19,3 +22,9 @@ export function peopleAccess(): PeopleAccess | undefined {
     account: (accountId) => accounts.find(accountId),
   };
 }
+
+/** The workspace function's adapters (its people, settings and mail). */
+export const memberStore = () => new DynamoMemberStore(dynamo(), config.table('membersTable'), config.table('auditTable'));
+export const workspaceSettings = () => new DynamoWorkspaceSettings(dynamo(), config.table('accountsTable'), config.table('auditTable'));
+export const mailer = () => new SesMailer(sesv2(), config.mailFrom());
+export const peopleDirectory = () => new CognitoPeopleDirectory(cognito(), config.userPoolId());

@@ -42,14 +42,14 @@ describe('a key with scopes', () => {
 
 describe('keys cannot manage keys', () => {
   it.each([
-    ['GET', '/v2/keys', undefined],
-    ['POST', '/v2/keys', { name: 'minted', scopes: ['links:read'] }],
-    ['DELETE', '/v2/keys/key_0000000000000000', undefined],
-  ] as const)('%s %s with a key holding every scope: 403, keys:manage is for people', async (method, path, body) => {
+    ['GET', '/v2/keys', 'keys:manage', undefined],
+    ['POST', '/v2/keys', 'keys:create', { name: 'minted', scopes: ['links:read'] }],
+    ['DELETE', '/v2/keys/key_0000000000000000', 'keys:manage', undefined],
+  ] as const)('%s %s with a key holding every scope: 403, %s is for people', async (method, path, permission, body) => {
     const { apiKey, accountId } = await createApiKey('ENTERPRISE');
     const refused = await http(method, path, { headers: jsonHeaders(apiKey), ...(body ? { body } : {}) });
     expect(refused.status).toBe(403);
-    expect(refused.json()).toEqual({ statusCode: 403, message: OwnMessages.peopleOnly('keys:manage'), error: 'Forbidden', permission: 'keys:manage' });
+    expect(refused.json()).toEqual({ statusCode: 403, message: OwnMessages.peopleOnly(permission), error: 'Forbidden', permission });
     expect((await auditOf(accountId)).map((record) => record.action)).toEqual(['key.created']);
   });
 });

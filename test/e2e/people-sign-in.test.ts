@@ -6,9 +6,10 @@ import type { Role } from '../../functions/shared/domain/accounts/permissions';
 import { Messages, OwnMessages } from '../../functions/shared/domain/messages';
 import { WORKSPACE_HEADER } from '../../functions/shared/http/headers';
 import { StackOutputs } from '../../lib/stack-outputs';
-import { startTokenIssuer, unsignedToken } from '../support/access-tokens';
+import { hmacToken, startTokenIssuer, unsignedToken } from '../support/access-tokens';
 import { createApiKey, devApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress } from '../support/local-stack';
-import { authorizationCode, authorizationUrl, createUser, devUser, exchangeCode, localSignInTarget, pkcePair, signIn } from '../support/sign-in';
+import { authorizationCode, authorizationUrl, createUser, devUser, enrollTotp, exchangeCode, localSignInTarget, pkcePair, signIn } from '../support/sign-in';
+import { newTotpSecret } from '../../bin/local/totp';
 
 const refused = { statusCode: 401, message: Messages.apiKeyInvalid, error: 'Unauthorized' };
 const members = () => new DynamoMemberStore(dynamo(), stackOutput(StackOutputs.membersTable));
@@ -89,6 +90,29 @@ describe('the local user pool', () => {
   });
 });
 
+describe('an authenticator app (TOTP MFA, optional)', () => {
+  it('once enrolled with the person\'s own token, is asked for after the password: no code, a wrong one or another secret\'s is refused', async () => {
+    const user = await createUser();
+    const { accessToken } = await signIn(user);
+    const totpSecret = await enrollTotp(accessToken);
+    await expect(signIn(user)).rejects.toThrow('asks for an authenticator code');
+    await expect(signIn({ ...user, totpSecret: newTotpSecret() })).rejects.toThrow('authenticator code');
+    const tokens = await signIn({ ...user, totpSecret });
+    const me = await http('GET', '/v2/me', { headers: asPerson(tokens.accessToken) });
+    expect(me.json()).toMatchObject({ user: { sub: user.sub } });
+  });
+
+  it('cannot be enrolled or turned off without a valid access token of the pool', async () => {
+    const { issuer, clientId } = localSignInTarget();
+    const foreign = await startTokenIssuer(clientId);
+    try {
+      await expect(enrollTotp(foreign.accessToken({ iss: issuer }))).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    } finally {
+      await foreign.close();
+    }
+  });
+});
+
 describe('a signed-in person calling the API', () => {
   it('the development user owns the dev key\'s workspace: GET /v2/me says so, and they create links in it', async () => {
     const workspaceId = await devWorkspace();
@@ -135,14 +159,18 @@ describe('a signed-in person calling the API', () => {
     expect(response.json()).toEqual({ statusCode: 403, message: OwnMessages.peopleOnly('profile:read'), error: 'Forbidden', permission: 'profile:read' });
   });
 
-  it('refuses tokens of another issuer, unsigned ones, and garbage, on workspace routes and on /v2/me alike', async () => {
+  it('refuses tokens of another issuer, unsigned ones, HMAC ones keyed with the public key, and garbage, on workspace routes and on /v2/me alike', async () => {
     const workspaceId = await devWorkspace();
     const { issuer, clientId } = localSignInTarget();
     const foreign = await startTokenIssuer(clientId);
     try {
       const now = Math.floor(Date.now() / 1000);
       const claims = { sub: 'intruder', iss: issuer, client_id: clientId, token_use: 'access', exp: now + 900 };
-      for (const token of [foreign.accessToken(), foreign.accessToken({ iss: issuer }), unsignedToken({ alg: 'none' }, claims), 'e30.e30.e30']) {
+      // Key confusion: an HMAC keyed with the pool's public key, as published.
+      const jwks = await (await fetch(`${issuer}/.well-known/jwks.json`)).text();
+      const { keys } = JSON.parse(jwks) as { keys: Array<{ kid: string }> };
+      const confused = hmacToken({ alg: 'HS256', kid: keys[0]?.kid }, claims, jwks);
+      for (const token of [foreign.accessToken(), foreign.accessToken({ iss: issuer }), unsignedToken({ alg: 'none' }, claims), confused, 'e30.e30.e30']) {
         const response = await create(asPerson(token, workspaceId));
         expect(response.status).toBe(401);
         expect(response.json()).toEqual(refused);

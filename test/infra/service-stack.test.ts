@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 18);
-    // Eighteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 20);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 19);
+    // Nineteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 21);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -393,8 +393,8 @@ describe('short domain', () => {
     });
     custom.resourceCountIs('AWS::Route53::RecordSet', 1);
     custom.hasResourceProperties('AWS::SSM::Parameter', { Name: '/shortener/prod/shortBaseUrl', Value: 'https://sho.rt' });
-    // create, batch, links, qr, domains, the three webhook functions (their events carry link views), and single sign-on's (given the API environment).
-    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 9);
+    // create, batch, links, qr, domains, and the three webhook functions (their events carry link views).
+    custom.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ SHORT_BASE_URL: 'https://sho.rt' }) } }, 8);
   });
 });
 

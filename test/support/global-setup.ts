@@ -17,6 +17,8 @@ export default async function globalSetup(): Promise<void> {
   // Webhook receivers listen on these two ports (the only private addresses deliveries may reach), and the retry
   // schedule (and a rotated secret's day of overlap) runs ten thousand times faster.
   const receiverPorts = [await freePort(), await freePort()];
+  // Mail the functions send (invitations) lands here, one .eml file per message (bin/local/ses-standin.ts).
+  const mailbox = mkdtempSync(path.join(tmpdir(), 'shortener-mailbox-'));
   // A company's own identity provider (single sign-on's tests) listens here, the one loopback issuer allowed.
   const ssoProviderPort = await freePort();
   const testEnvironment = {
@@ -26,6 +28,7 @@ export default async function globalSetup(): Promise<void> {
     LOCAL_WEBHOOK_ALLOW: receiverPorts.map((port) => `127.0.0.1:${port}`).join(','),
     LOCAL_WEBHOOK_TIME_SCALE: '0.0001',
     WEBHOOK_RECEIVER_PORTS: receiverPorts.join(','),
+    LOCAL_MAILBOX_DIR: mailbox,
     LOCAL_SSO_ALLOW: `127.0.0.1:${ssoProviderPort}`,
     SSO_PROVIDER_PORT: String(ssoProviderPort),
   };

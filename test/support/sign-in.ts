@@ -1,5 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AdminCreateUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  AssociateSoftwareTokenCommand,
+  CognitoIdentityProviderClient,
+  SetUserMFAPreferenceCommand,
+  VerifySoftwareTokenCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { totpCode } from '../../bin/local/totp';
 import { readLocalTopology, servedOverHttp, LOCAL_REGION } from '../../bin/local/stack';
 
 /**
@@ -10,11 +18,14 @@ import { readLocalTopology, servedOverHttp, LOCAL_REGION } from '../../bin/local
  *   const { accessToken } = await signIn(devUser());
  *   const user = await createUser();            // a confirmed user with a fresh email and password
  *   const { accessToken } = await signIn(user);
+ *   const totpSecret = await enrollTotp(accessToken);   // MFA on: signIn({ ...user, totpSecret }) from then on
  */
 
 export interface Credentials {
   email: string;
   password: string;
+  /** For people who turned MFA on: their authenticator's secret, from which the sign-in's code is made. */
+  totpSecret?: string;
 }
 
 export interface Tokens {
@@ -129,12 +140,39 @@ export async function authorizationCode(credentials: Credentials, target: SignIn
     body: new URLSearchParams({ email: credentials.email, password: credentials.password }).toString(),
   });
   if (submitted.status === 401) throw new Error(`signing in as ${credentials.email} was refused`);
-  let next = locationOf(submitted, pageUrl, 'the sign-in form');
+  let next = submitted.status === 200 ? await secondFactor(jar, submitted, pageUrl, credentials) : locationOf(submitted, pageUrl, 'the sign-in form');
   // The provider resumes the authorization, then sends the browser to the callback with the code.
   while (!next.startsWith(target.redirectUri)) next = locationOf(await step(jar, next), next, 'the resumed authorization');
   const code = new URL(next).searchParams.get('code');
   if (!code) throw new Error(`the callback carried no code: ${next}`);
   return { code, verifier };
+}
+
+/** The authenticator step of someone who turned MFA on: the page asks for a code, made here from their secret. */
+async function secondFactor(jar: CookieJar, page: Response, pageUrl: string, credentials: Credentials): Promise<string> {
+  const action = /<form method="post" action="([^"]+)"/.exec(await page.text())?.[1];
+  if (!action?.endsWith('/totp')) throw new Error('the sign-in form answered 200 without asking for a code');
+  if (!credentials.totpSecret) throw new Error(`signing in as ${credentials.email} asks for an authenticator code`);
+  const answered = await step(jar, new URL(action, pageUrl).href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ code: totpCode(credentials.totpSecret) }).toString(),
+  });
+  if (answered.status === 401) throw new Error(`the authenticator code of ${credentials.email} was refused`);
+  return locationOf(answered, pageUrl, 'the authenticator form');
+}
+
+/**
+ * Turns MFA on for the person whose access token this is, as an app does on Cognito: AssociateSoftwareToken (the
+ * secret to put in an authenticator app), VerifySoftwareToken (a code from it), SetUserMFAPreference. The secret.
+ */
+export async function enrollTotp(accessToken: string): Promise<string> {
+  const client = cognito();
+  const { SecretCode } = await client.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
+  if (!SecretCode) throw new Error('AssociateSoftwareToken returned no secret');
+  await client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: totpCode(SecretCode) }));
+  await client.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+  return SecretCode;
 }
 
 /** The token endpoint's answer to a code (and the verifier its challenge was made from). */

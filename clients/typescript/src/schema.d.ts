@@ -203,7 +203,7 @@ export interface paths {
          * The signed-in person and their workspaces
          * @description A person's own route (a Cognito access token, no `Shortener-Workspace` header needed): their user id (`sub`) and email, and every workspace they are a member of with their role there. API keys are refused (403): they belong to a workspace, not to a person. Not counted against any workspace's limits.
          *
-         *     Permission: `profile:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
+         *     Permission: `profile:read`, held by any signed-in person, a member of the workspace or not; API keys are refused (403).
          */
         get: operations["getMe"];
         put?: never;
@@ -476,6 +476,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace
+         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap) and the caller's role. For people signed in, not API keys.
+         *
+         *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename the workspace
+         * @description Sets `name` (1 to 100 characters). Admins and owners.
+         *
+         *     Permission: `workspace:write`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         */
+        patch: operations["renameWorkspace"];
+        trace?: never;
+    };
+    "/v2/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's members
+         * @description Every member, oldest first, with their role.
+         *
+         *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member, or leave
+         * @description Anyone may remove themself, except the last owner (409); removing someone else follows the role rules. Admins manage admins, members and viewers; only owners make, unmake, invite or remove owners, and a workspace always keeps one owner (409).
+         *
+         *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Sets `role`. Admins manage admins, members and viewers; only owners make, unmake, invite or remove owners, and a workspace always keeps one owner (409). Another workspace's member and nobody answer the same 404.
+         *
+         *     Permission: `members:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/v2/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invitations
+         * @description Invitations neither accepted, revoked nor expired, oldest first. Admins and owners.
+         *
+         *     Permission: `members:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by email
+         * @description Mails `email` a link to accept, valid once for 7 days, for whoever signs in with that email. A pending invitation takes a seat (403 in the plan shape, `feature: seats`, when none is free). Admins manage admins, members and viewers; only owners make, unmake, invite or remove owners, and a workspace always keeps one owner (409).
+         *
+         *     Permission: `members:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         */
+        post: operations["invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link accepts nothing any more and its seat is free.
+         *
+         *     Permission: `members:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/invitations/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Here `id` is the token the invitation mail carried. Signed in as the invited email (403 otherwise), with no workspace named: the caller becomes a member with the invited role. A token unknown, used, revoked or expired answers 404 `Invitation not found`.
+         *
+         *     Permission: `invitations:accept`, held by any signed-in person, a member of the workspace or not; API keys are refused (403).
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/keys": {
         parameters: {
             query?: never;
@@ -495,7 +645,7 @@ export interface paths {
          * Make a key
          * @description A key holding `scopes` only, and never more than its maker's role allows (a member cannot give `domains:write`: 403 naming the scope). `name` is 1 to 100 characters; `expiresAt`, if set, is at most 365 days ahead, after which the key is refused as inactive (401). The key itself is in this answer only. At most 100 keys per workspace.
          *
-         *     Permission: `keys:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         *     Permission: `keys:create`, held by signed-in people whose role is owner, admin, member; API keys are refused (403).
          */
         post: operations["createKey"];
         delete?: never;
@@ -962,8 +1112,16 @@ export interface components {
          *     - domain must be a public host name of at least two labels under a public suffix, at most 253 characters: not an IP address, localhost, one of this service's own domains, a cloud provider's hostname or a look-alike name
          *     - domain must be a host name, such as go.example.com
          *     - Request body must set at least one of isDefault, rootUrl, notFoundUrl, expiredUrl
+         *     - role must be one of owner, admin, member, viewer
+         *     - email must be an email address of at most 254 characters
+         *     - name must be 1 to 100 characters, not only spaces
          *     - domain <domain> is not an active domain of this account
          *     - Smart links (rules and variants) are currently disabled on this platform
+         *     - domain must be an email domain such as example.com
+         *     - protocol must be oidc or saml
+         *     - oidc must have issuer (an https URL), clientId and clientSecret (1 to 1000 characters each)
+         *     - saml must have metadataUrl (an https URL)
+         *     - A workspace can connect at most 10 email domains to single sign-on
          *     - rules[2].url: Please provide a valid URL
          *     - rules[0].when.country[1]: is not an ISO 3166-1 alpha-2 country code (such as DE or US)
          *     - variants: the weights must add up to 100
@@ -1019,7 +1177,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    permission: "links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read" | "profile:read" | "workspace:read" | "workspace:write" | "keys:manage" | "members:manage" | "owners:manage" | "security:manage" | "plan:manage";
+                    permission: "links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read" | "profile:read" | "workspace:read" | "workspace:write" | "keys:create" | "keys:manage" | "members:manage" | "owners:manage" | "security:manage" | "plan:manage" | "invitations:accept";
                 } | {
                     /** @constant */
                     statusCode: 403;
@@ -1027,7 +1185,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks" | "singleSignOn";
+                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks" | "singleSignOn" | "seats";
                     /** @enum {string} */
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
@@ -1035,7 +1193,7 @@ export interface components {
                 };
             };
         };
-        /** @description No such link, domain, webhook or key in this workspace. */
+        /** @description No such link, domain, webhook, key, member or invitation in this workspace. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1050,7 +1208,7 @@ export interface components {
                 };
             };
         };
-        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain. */
+        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, a change of the workspace's people would leave it without an owner, add a member twice or invite an email twice, an email domain is connected to single sign-on already, or its TXT record is not there yet. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1060,7 +1218,7 @@ export interface components {
                     /** @constant */
                     statusCode: 409;
                     /** @enum {string} */
-                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed";
+                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed" | "A workspace must keep at least one owner: make another member an owner first" | "This person is already a member of the workspace" | "This email already has a pending invitation: revoke it to send another" | "This email domain is already connected to single sign-on" | "The connection's TXT record (its dnsRecord) was not found yet: publish it, then verify again";
                     /** @constant */
                     error: "Conflict";
                 };
@@ -2741,6 +2899,379 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string | null;
+                        /** @enum {string} */
+                        plan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
+                        createdAt: string | null;
+                        seats: {
+                            used: number;
+                            limit: number | null;
+                        };
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member" | "viewer";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renameWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string | null;
+                        /** @enum {string} */
+                        plan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
+                        createdAt: string | null;
+                        seats: {
+                            used: number;
+                            limit: number | null;
+                        };
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member" | "viewer";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        members: {
+                            userId: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member" | "viewer";
+                            /** Format: date-time */
+                            joinedAt: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's user id (the subject of their sign-in). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member was removed: their next request is refused. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's user id (the subject of their sign-in). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "owner" | "admin" | "member" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description The member as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        userId: string;
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member" | "viewer";
+                        /** Format: date-time */
+                        joinedAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invitations: {
+                            id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member" | "viewer";
+                            invitedBy: {
+                                userId: string;
+                                email: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "admin" | "member" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description The invitation (its token goes by mail only). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member" | "viewer";
+                        invitedBy: {
+                            userId: string;
+                            email: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's id (`inv_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation was revoked. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's token, from the link its mail carried (not its id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace joined and the membership. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspaceId: string;
+                        member: {
+                            userId: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member" | "viewer";
+                            /** Format: date-time */
+                            joinedAt: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

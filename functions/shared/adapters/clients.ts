@@ -3,6 +3,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { reportOutages, TRANSPORT_LIMITS } from './outages';
 
 /**
@@ -15,6 +17,8 @@ let documentClient: DynamoDBDocumentClient | undefined;
 let ssmClient: SSMClient | undefined;
 let sqsClient: SQSClient | undefined;
 let kmsClient: KMSClient | undefined;
+let sesClient: SESv2Client | undefined;
+let cognitoClient: CognitoIdentityProviderClient | undefined;
 
 /** The plain client, for libraries that bring their own marshalling (Powertools' idempotency store). */
 export function dynamoPlain(): DynamoDBClient {
@@ -43,4 +47,14 @@ export function sqs(): SQSClient {
 export function kms(): KMSClient {
   kmsClient ??= reportOutages(new KMSClient(TRANSPORT_LIMITS));
   return kmsClient;
+}
+
+export function sesv2(): SESv2Client {
+  sesClient ??= reportOutages(new SESv2Client(TRANSPORT_LIMITS));
+  return sesClient;
+}
+
+export function cognito(): CognitoIdentityProviderClient {
+  cognitoClient ??= reportOutages(new CognitoIdentityProviderClient(TRANSPORT_LIMITS));
+  return cognitoClient;
 }

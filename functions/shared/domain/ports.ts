@@ -7,8 +7,10 @@ import type { LinkRecord } from './links/link';
 import type { Rule, Utm, Variant } from './destinations/smart-link';
 import type { SmartFieldParsers } from './destinations/smart-link-request';
 import type { Role } from './accounts/permissions';
-import type { ApiKeyRecord } from './accounts/api-keys';
 import type { AuditRecord } from './audit/audit-record';
+import type { Invitation } from './workspaces/invitation';
+import type { SeatCount } from './workspaces/seats';
+import type { ApiKeyRecord } from './accounts/api-keys';
 import type { SsoConnection, SsoProtocol } from './sso/sso-connection';
 
 /**
@@ -349,6 +351,55 @@ export interface AccessTokenVerifier {
 /** Read consistently: a member removed or demoted a moment ago is refused or limited on their very next request. */
 export interface MembershipReader {
   membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
+}
+
+/**
+ * A workspace's people: memberships, pending invitations and the seat count they share. Every change is written
+ * with its audit record in one transaction, and under the count's version, so seats and the last owner hold under
+ * concurrency. `stale`: the member's role moved or they left since they were read (decide again); `gone`: the
+ * invitation was accepted, revoked or expired meanwhile.
+ */
+export interface MemberStore extends MembershipReader {
+  members(workspaceId: string): Promise<Membership[]>;
+  workspacesOf(userId: string): Promise<Membership[]>;
+  seatCount(workspaceId: string, nowMs: number): Promise<SeatCount>;
+  addMember(member: Membership, options?: { seatLimit?: number | null; audit?: AuditRecord }): Promise<'added' | 'alreadyMember' | 'noSeat'>;
+  changeRole(member: Membership, role: Role, audit: AuditRecord): Promise<'changed' | 'lastOwner' | 'stale'>;
+  removeMember(member: Membership, audit: AuditRecord): Promise<'removed' | 'lastOwner' | 'stale'>;
+  invite(invitation: Invitation, tokenHash: string, seatLimit: number | null, audit: AuditRecord): Promise<'invited' | 'noSeat'>;
+  /** Pending and unexpired, oldest first. */
+  invitations(workspaceId: string, nowMs: number): Promise<Invitation[]>;
+  invitation(workspaceId: string, invitationId: string): Promise<Invitation | undefined>;
+  /** Read consistently: an invitation accepted or revoked a moment ago is not found. */
+  invitationByToken(tokenHash: string): Promise<Invitation | undefined>;
+  revokeInvitation(invitation: Invitation, audit: AuditRecord): Promise<'revoked' | 'gone'>;
+  acceptInvitation(invitation: Invitation, member: Membership, audits: readonly AuditRecord[]): Promise<'accepted' | 'gone' | 'alreadyMember'>;
+}
+
+/** A workspace's own settings, kept on its account record (the same id). */
+export interface WorkspaceSettings {
+  find(workspaceId: string): Promise<{ name?: string; createdAt?: string } | undefined>;
+  /** Sets the name with its audit record in one transaction. */
+  rename(workspace: { workspaceId: string; owner: string; plan: string }, name: string, audit: AuditRecord): Promise<void>;
+}
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * People's sign-in records (the user pool): an invitation is accepted by the email the pool has verified for the
+ * person, since Cognito's access tokens carry no email. Undefined: no such person, or no verified email.
+ */
+export interface PeopleDirectory {
+  verifiedEmailOf(userId: string): Promise<string | undefined>;
+}
+
+/** Sends mail (SES v2 on AWS, the local stand-in's mailbox in a local run). */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
 }
 
 /** A workspace's keys as its people manage them (/v2/keys); each change is written with its audit record, or neither is. */

@@ -6,6 +6,9 @@ import {
   DomainInUse,
   DomainNotFound,
   WebhookNotFound,
+  MemberNotFound,
+  InvitationNotFound,
+  MembershipConflict,
   KeyNotFound,
   ImportNotFound,
   IdempotencyKeyInProgress,
@@ -54,6 +57,8 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof LinkNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof DomainNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof WebhookNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof MemberNotFound || error instanceof InvitationNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof MembershipConflict) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof KeyNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof SsoConnectionNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof SsoDomainInUse || error instanceof SsoChallengeMissing) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });

@@ -4,7 +4,7 @@ import type { Permission } from '../domain/accounts/permissions';
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'me' | 'sso' | 'imports' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'workspace' | 'keys' | 'me' | 'sso' | 'imports' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -38,8 +38,18 @@ export const ROUTES = [
   { path: '/v2/webhooks/{id}/rotate-secret', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
   { path: '/v2/webhooks/{id}/test', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
   { path: '/v2/webhooks/{id}/deliveries', methods: ['GET'], target: 'webhooks', apiKey: true, permissions: { GET: 'webhooks:read' } },
-  // Keys are managed by people only (keys:manage): a key can neither list nor mint keys.
-  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:manage' } },
+  // A workspace's people. Anyone may leave (DELETE on themself): removing another is members:manage, checked with the target's role.
+  { path: '/v2/workspace', methods: ['GET', 'PATCH'], target: 'workspace', apiKey: true, permissions: { GET: 'workspace:read', PATCH: 'workspace:write' } },
+  { path: '/v2/members', methods: ['GET'], target: 'workspace', apiKey: true, permissions: { GET: 'workspace:read' } },
+  { path: '/v2/members/{userId}', methods: ['PATCH', 'DELETE'], target: 'workspace', apiKey: true, permissions: { PATCH: 'members:manage', DELETE: 'workspace:read' } },
+  { path: '/v2/invitations', methods: ['GET', 'POST'], target: 'workspace', apiKey: true, permissions: { GET: 'members:manage', POST: 'members:manage' } },
+  { path: '/v2/invitations/{id}', methods: ['DELETE'], target: 'workspace', apiKey: true, permissions: { DELETE: 'members:manage' } },
+  // A person's own route (they are in no workspace yet): the authorizer checks the access token alone. Its {id} is the
+  // invitation's token: API Gateway allows one variable name under a resource.
+  { path: '/v2/invitations/{id}/accept', methods: ['POST'], target: 'workspace', apiKey: true, personal: true, permissions: { POST: 'invitations:accept' } },
+  // Keys are made and managed by people only: a key can neither list nor mint keys. Members make keys within their
+  // role's scopes (the issue's own example: a member asking for domains:write hears of that scope); admins list and revoke.
+  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:create' } },
   { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
   { path: '/v2/me', methods: ['GET'], target: 'me', apiKey: true, personal: true, permissions: { GET: 'profile:read' } },
   { path: '/v2/sso', methods: ['GET', 'POST'], target: 'sso', apiKey: true, permissions: { GET: 'workspace:read', POST: 'security:manage' } },

@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { PEOPLE_POWERS, ROLES, roleAllows, SCOPES, type Permission } from '../../../functions/shared/domain/accounts/permissions';
+import { needsMembership, PEOPLE_POWERS, ROLES, roleAllows, SCOPES, type Permission } from '../../../functions/shared/domain/accounts/permissions';
 
 /**
  * docs/api.md's table of scopes and people's powers as the permission table says it, so the two cannot drift apart
  * silently. Which route needs which is in the OpenAPI document (`x-permission`), generated from routes.ts.
  */
 function permissionTableRows(): string[] {
-  const row = (permission: Permission, heldBy: string) => `| \`${permission}\` | ${heldBy} | ${ROLES.filter((role) => roleAllows(role, permission)).join(', ')} |`;
+  // Reading oneself and accepting an invitation need no role in the workspace: the person may be in none yet.
+  const holders = (permission: Permission) => (needsMembership(permission) ? ROLES.filter((role) => roleAllows(role, permission)).join(', ') : 'any signed-in person, in a workspace or none');
+  const row = (permission: Permission, heldBy: string) => `| \`${permission}\` | ${heldBy} | ${holders(permission)} |`;
   return [
     '| Permission | Held by | Roles that hold it |',
     '|---|---|---|',

@@ -6,7 +6,7 @@ import { LIST_LIMIT } from '../../../functions/shared/domain/request-parsing';
 import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
 import { openApiDocument } from '../../../functions/shared/http/openapi/document';
 import { permissionFor, ROUTES } from '../../../functions/shared/http/routes';
-import { PEOPLE_POWERS, ROLES, roleAllows, SCOPES } from '../../../functions/shared/domain/accounts/permissions';
+import { PEOPLE_POWERS, ROLES, roleAllows, SCOPES, needsMembership } from '../../../functions/shared/domain/accounts/permissions';
 import { DESTINATION_LABEL_PATTERN, MAX_RULES, OPERATING_SYSTEMS, VARIANT_COUNT } from '../../../functions/shared/domain/destinations/smart-link';
 
 /** Issue 12: the document describes every API route, and its facts come from where the handlers get theirs. */
@@ -104,7 +104,7 @@ describe('the OpenAPI document', () => {
       const described = operation(method.toLowerCase(), path);
       expect(described.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
       expect(described.description).toContain(`Permission: \`${permission}\``);
-      expect(described.description).toContain(`role is ${ROLES.filter((role) => roleAllows(role, permission)).join(', ')}`);
+      expect(described.description).toContain(needsMembership(permission) ? `role is ${ROLES.filter((role) => roleAllows(role, permission)).join(', ')}` : 'any signed-in person');
     }
     expect(operation('post', '/v2/keys').description).toContain('API keys are refused');
     expect(operation('post', '/v2/shorten')['x-permission']).toBe('links:write');

@@ -7,6 +7,7 @@ import { servedOverHttp } from '../../../bin/local/stack';
 import { readTopology, type Template as CfnTemplate } from '../../../bin/local/template';
 import { LocalUserDirectory } from '../../../bin/local/user-directory';
 import { CognitoStandIn } from '../../../bin/local/cognito-standin';
+import { newTotpSecret, totpCode, totpMatches } from '../../../bin/local/totp';
 import { buildStack } from '../../infra/app-factory';
 
 describe('the user pool read from the template', () => {
@@ -68,7 +69,7 @@ describe('the local user directory', () => {
 describe('the local Cognito admin API', () => {
   it('creates a user named by email, answers with their sub, and refuses another pool or a taken email', async () => {
     const users = new LocalUserDirectory();
-    const cognito = new CognitoStandIn('Pool1', users);
+    const cognito = new CognitoStandIn('Pool1', users, { verify: () => Promise.resolve(undefined) });
     const created = (await cognito.handle('AdminCreateUser', { UserPoolId: 'Pool1', Username: 'x@example.com', UserAttributes: [{ Name: 'email', Value: 'x@example.com' }] })) as { User: { Username: string; UserStatus: string } };
     expect(created.User).toMatchObject({ Username: users.findByEmail('x@example.com')?.sub, UserStatus: 'FORCE_CHANGE_PASSWORD' });
     await expect(Promise.resolve().then(() => cognito.handle('AdminCreateUser', { UserPoolId: 'Pool1', Username: 'X@example.com' }))).rejects.toMatchObject({ type: 'UsernameExistsException' });
@@ -85,5 +86,22 @@ describe('the local sign-in page', () => {
     expect(page).not.toContain('<b>');
     expect(page).toContain('&#34;&#62;&#60;script&#62;');
     expect(page).toContain('<form method="post" action="/Pool/interaction/abc">');
+  });
+});
+
+describe('the local sign-in page\'s authenticator step', () => {
+  it('asks for a 6-digit code, escaping its error', () => {
+    const page = signInPage({ kind: 'totp', action: '/Pool/interaction/abc/totp', error: '<i>x</i>' });
+    expect(page).toContain('<form method="post" action="/Pool/interaction/abc/totp">');
+    expect(page).toContain('autocomplete="one-time-code"');
+    expect(page).not.toContain('<i>');
+  });
+
+  it('takes the current code and its neighbours only, six digits', () => {
+    const secret = newTotpSecret();
+    expect(totpMatches(secret, totpCode(secret))).toBe(true);
+    expect(totpMatches(secret, ` ${totpCode(secret)}`)).toBe(false);
+    expect(totpMatches(newTotpSecret(), totpCode(secret))).toBe(false);
+    expect(totpMatches(secret, '12345')).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { MAX_SSO_CONNECTIONS } from '../../domain/sso/sso-connection';
 import * as z from 'zod/mini';
 import { batchRequestSchema } from '../../domain/links/batch-request';
 import { Messages, OwnMessages } from '../../domain/messages';
@@ -6,7 +7,7 @@ import { describeBytes, MAX_BODY_BYTES } from '../body-limits';
 import { idempotencyKeySchema } from '../idempotency-key';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency-terms';
 import { permissionFor, type ApiRouteKey } from '../routes';
-import { isPeoplePower, ROLES, roleAllows, type Permission } from '../../domain/accounts/permissions';
+import { isPeoplePower, needsMembership, ROLES, roleAllows, type Permission } from '../../domain/accounts/permissions';
 import { ERROR_RESPONSES, OPERATIONS, OPTIONAL_BODIES, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
 import { webhookEvents } from './webhook-events';
 import {
@@ -65,8 +66,11 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
   ...(['aliasCharacters', 'maxClicksInvalid', 'maxClicksTooLarge', 'expiresInInvalid', 'expiresInTooLarge', 'contentType'] as const).map((key) => OwnMessages[key]),
   ...(['bodyNotObject', 'bodyMalformed', 'urlsNotArray', 'itemNotObject', 'patchEmpty', 'idempotencyKeyInvalid'] as const).map((key) => OwnMessages[key]),
   ...(['domainsDisabled', 'domainInvalid', 'domainParameter', 'domainPatchEmpty'] as const).map((key) => OwnMessages[key]),
+  ...(['memberRole', 'invitationEmail', 'workspaceName'] as const).map((key) => OwnMessages[key]),
   OwnMessages.domainNotUsable('<domain>'),
   OwnMessages.smartLinksDisabled,
+  ...(['ssoDomainInvalid', 'ssoProtocol', 'ssoOidc', 'ssoSaml'] as const).map((key) => OwnMessages[key]),
+  OwnMessages.ssoLimit(MAX_SSO_CONNECTIONS),
   // A smart-link field's problem names its path, however deep (issue 18).
   OwnMessages.smartFieldProblem('rules[2].url', Messages.invalidUrl),
   OwnMessages.smartFieldProblem('rules[0].when.country[1]', OwnMessages.countryUnknown),
@@ -84,10 +88,24 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
       "The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), or it uses a feature the caller's plan does not include (`feature`).",
     content: { 'application/json': { schema: { anyOf: [titled('Not permitted', notPermittedBody), titled('Plan required', planRequiredBody)] } } },
   },
-  NotFound: { description: 'No such link, domain, webhook or key in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
+  NotFound: { description: 'No such link, domain, webhook, key, member or invitation in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
-    description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain.',
-    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse, OwnMessages.domainDisabled])),
+    description:
+      'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, a change of the workspace\'s people would leave it without an owner, add a member twice or invite an email twice, an email domain is connected to single sign-on already, or its TXT record is not there yet.',
+    content: jsonContent(
+      statusErrorBody(409, 'Conflict', [
+        OwnMessages.linkDisabled,
+        OwnMessages.linkStillCached,
+        OwnMessages.idempotencyKeyInProgress,
+        OwnMessages.domainInUse,
+        OwnMessages.domainDisabled,
+        OwnMessages.lastOwner,
+        OwnMessages.alreadyMember,
+        OwnMessages.alreadyInvited,
+        OwnMessages.ssoInUse,
+        OwnMessages.ssoChallengeMissing,
+      ]),
+    ),
   },
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {
@@ -134,9 +152,15 @@ const PATH_PARAMETERS: Record<string, string> = {
   code: 'The short code (or alias).',
   domain: 'The custom domain, e.g. go.example.com (an IDN in Unicode or punycode).',
   id: 'The webhook\'s id (`wh_…`).',
+  userId: 'The member\'s user id (the subject of their sign-in).',
 };
-/** `{id}` names a webhook or a key, by the route's first segments. */
-const pathParameters = (route: string): Record<string, string> => (route.startsWith('/v2/keys/') ? { id: 'The key\'s id (`key_…`).' } : PATH_PARAMETERS);
+/** `{id}` names a webhook, a key or an invitation (by its id, or by its token to accept it), by the route's segments. */
+function pathParameters(route: string): Record<string, string> {
+  if (route.startsWith('/v2/keys/')) return { id: 'The key\'s id (`key_…`).' };
+  if (route.endsWith('/accept')) return { id: 'The invitation\'s token, from the link its mail carried (not its id).' };
+  if (route.startsWith('/v2/invitations/')) return { id: 'The invitation\'s id (`inv_…`).' };
+  return PATH_PARAMETERS;
+}
 
 /**
  * Who may call an operation, said from the one permission table (domain/accounts/permissions.ts) and the route's
@@ -144,6 +168,7 @@ const pathParameters = (route: string): Record<string, string> => (route.startsW
  */
 export function permissionSentence(permission: Permission): string {
   const roles = ROLES.filter((role) => roleAllows(role, permission)).join(', ');
+  if (!needsMembership(permission)) return `Permission: \`${permission}\`, held by any signed-in person, a member of the workspace or not; API keys are refused (403).`;
   return isPeoplePower(permission)
     ? `Permission: \`${permission}\`, held by signed-in people whose role is ${roles}; API keys are refused (403).`
     : `Permission: \`${permission}\`, held by API keys with this scope and by signed-in people whose role is ${roles}; others get 403.`;
@@ -207,6 +232,7 @@ const TAGS: Record<Tag, string> = {
   Imports: 'Move links in from another shortener (Bitly, Rebrandly, Short.io, Dub, Shlink, Kutt, YOURLS) with their history.',
   Analytics: 'Clicks of a link.',
   Account: "The account's plan and usage.",
+  Workspace: 'The workspace (an account) and its people: members, their roles, invitations by email. For people signed in, not API keys.',
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
   Webhooks: 'Signed HTTP calls to your endpoint when your links change or are clicked (see `webhooks`).',
   Keys: "The workspace's API keys, each holding only the scopes it needs: made, listed and revoked by its people, never by a key.",

@@ -9,6 +9,8 @@ import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
 import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from '../../domain/webhooks/webhook-request';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
+import { invitationRequestSchema, memberPatchSchema, workspacePatchSchema } from '../../domain/workspaces/people-requests';
+import { PEOPLE_OPERATIONS } from './people-operations';
 import { keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEY_NAME_LENGTH, MAX_KEYS_PER_WORKSPACE } from '../../domain/accounts/key-request';
 import { importRequestSchema, LISTED_IMPORTS, MAX_IMPORT_ROWS } from '../../domain/imports/import-management';
 import {
@@ -55,7 +57,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Imports' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Keys' | 'Single sign-on' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Imports' | 'Analytics' | 'Account' | 'Workspace' | 'Domains' | 'Webhooks' | 'Keys' | 'Single sign-on' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -69,7 +71,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key' | 'sso' | 'import';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'workspacePatch' | 'memberPatch' | 'invitation' | 'key' | 'sso' | 'import';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -391,6 +393,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     query: deliveriesQuerySchema,
     success: { status: 200, description: 'A page of attempts; pass `nextCursor` as `cursor` for the next.', content: json(deliveryPageBody) },
   }),
+  ...PEOPLE_OPERATIONS,
   'GET /v2/keys': {
     operationId: 'listKeys',
     summary: "List the workspace's keys",
@@ -518,6 +521,9 @@ export const REQUEST_BODIES = {
   webhook: webhookRequestSchema,
   webhookPatch: webhookPatchSchema,
   webhookRotation: webhookRotationSchema,
+  workspacePatch: workspacePatchSchema,
+  memberPatch: memberPatchSchema,
+  invitation: invitationRequestSchema,
   key: keyRequestSchema,
   // The document describes AWS's rules (https only); a local run also allow-lists its stand-in provider's host.
   sso: ssoRequestSchema(new Set()),
