@@ -48,6 +48,10 @@ export const THRESHOLDS = {
   webhookDeadLetters: 1,
   /** Links-table stream batches the audit recorder gave up on: changes whose records wait to be replayed. */
   auditDeadLetters: 1,
+  /** Seconds the oldest import chunk has waited: five workers settle a chunk in seconds, so a backlog this old is a stop. */
+  importOldestChunkSeconds: 1_800,
+  /** Import chunks given up on after five tries: their rows are not imported until the chunk is replayed. */
+  importDeadLetters: 1,
 } as const;
 
 const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
@@ -55,9 +59,11 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'sso' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'workspace' | 'audit' | 'auditEvents', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'sso' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'workspace' | 'audit' | 'auditEvents' | 'imports' | 'importWorker', IFunction>;
   /** The webhook delivery queue and the dead-letter queues of deliveries and stream batches. */
   webhookQueues: { deliveries: IQueue; deliveryDeadLetters: IQueue; streamDeadLetters: IQueue };
+  /** The import chunk queue and its dead-letter queue (issue 31). */
+  importQueues: { chunks: IQueue; deadLetters: IQueue };
   /** Click deliveries the aggregator failed on three times. */
   clickDeadLetters: IQueue;
   /** Links-table stream batches the audit recorder failed on (their records are not written until replayed). */
@@ -149,6 +155,18 @@ export class Monitoring extends Construct {
       props.auditDeadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
       THRESHOLDS.auditDeadLetters,
       'Links changes wait for their audit records in a dead-letter queue: replay them after fixing the cause',
+    );
+    alarm(
+      'ImportOldestChunk',
+      props.importQueues.chunks.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.importOldestChunkSeconds,
+      'An import chunk has waited over 30 minutes: the import worker is behind or stopped',
+    );
+    alarm(
+      'ImportDeadLetters',
+      props.importQueues.deadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.importDeadLetters,
+      'Import chunks failed five times and wait in the dead-letter queue: replay them after fixing the cause (a replay makes no link twice)',
     );
 
     const scheduleFailures = new Metric({

@@ -305,12 +305,13 @@ export class ServiceStack extends Stack {
     this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace, audit: auditLog.reader, auditEvents: auditLog.linkRecorder },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace, audit: auditLog.reader, auditEvents: auditLog.linkRecorder, imports: imports.api, importWorker: imports.worker },
+      importQueues: { chunks: imports.queue, deadLetters: imports.deadLetters },
       clickDeadLetters: clickCounting.deadLetters,
       auditDeadLetters: auditLog.streamDeadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,
-      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains, webhooks: tables.webhooks, auditLog: tables.auditLog },
+      tables: { links: tables.links, apiKeys: tables.apiKeys, accounts: tables.accounts, usage: tables.usage, aliasOverrides: tables.aliasOverrides, clickStats: tables.clickStats, idempotency: tables.idempotency, domains: tables.domains, webhooks: tables.webhooks, auditLog: tables.auditLog, imports: tables.imports },
       alarmEmail: config.alarmEmail,
     });
 
