@@ -17,7 +17,7 @@ const fanout = new ClickFanout({ ownerOf: (key) => links.ownerOf(key), webhooks:
 
 /**
  * The redirect's click lines, delivered in batches by the log group's subscription filter: summed per (link, day,
- * dimension) and added exactly once per delivery, then each click queued as link.clicked for the owners'
+ * dimension) and added exactly once per delivery, then each person's click queued as link.clicked for the owners'
  * webhooks (accounts that take none cost nothing: see click-fanout.ts). A failure throws, so the delivery is retried (and, past the retries, kept in the dead-letter queue);
  * parts already applied are not applied again, and events already queued are queued again with the same ids.
  */
@@ -33,7 +33,8 @@ async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> 
   // How long the oldest click of the batch waited to be counted: the delivery-lag alarm watches its maximum.
   metrics.addMetric(MetricName.clickDeliveryLag, MetricUnit.Milliseconds, nowMs - Math.min(...clicks.map((click) => Date.parse(click.at))));
   if ((await flags.current()).webhooks) {
-    count(MetricName.webhookEventsQueued, await fanout.queue(clicks, id, nowMs));
+    // Bots' visits are counted apart and never a link.clicked event (issue 30).
+    count(MetricName.webhookEventsQueued, await fanout.queue(clicks.filter((click) => click.bot !== true), id, nowMs));
   }
 }
 

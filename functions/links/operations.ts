@@ -40,10 +40,10 @@ export const OPERATIONS: Record<string, Operation<LinksApi>> = {
     return noContent();
   },
   'GET /v2/links/{code}/stats': async (event, admission, api) => {
-    const { days, format } = parseStatsQuery(event.queryStringParameters);
-    if (format === 'json') return json(200, await statsOfLink(code(event), days, await context(event, admission, api), api.deps));
-    const { shortCode, rows } = await statsRowsOfLink(code(event), days, await context(event, admission, api), api.deps);
-    return csvDownload(STATS_ROW_HEADER, rows, `${shortCode}-clicks-${days}d.csv`);
+    const query = parseStatsQuery(event.queryStringParameters);
+    if (query.format === 'json') return json(200, await statsOfLink(code(event), query, await context(event, admission, api), api.deps));
+    const { shortCode, rows } = await statsRowsOfLink(code(event), query, await context(event, admission, api), api.deps);
+    return csvDownload(STATS_ROW_HEADER, rows, `${shortCode}-clicks-${query.days}d.csv`);
   },
   'GET /v2/tags': async (_event, admission, api) => json(200, await countTags(accountCaller(admission).owner, api.deps.links)),
   'GET /v2/usage': async (_event, admission, api) =>

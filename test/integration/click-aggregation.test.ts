@@ -5,6 +5,7 @@ import type { Click } from '../../functions/shared/domain/analytics/click';
 import { countClicks } from '../../functions/shared/domain/analytics/click-counts';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { dynamo, freshTables } from '../support/local-stack';
+import { dayOf } from '../support/day-counts';
 
 /** The aggregator's writes against DynamoDB Local: at-least-once delivery, counted exactly once. */
 const nowMs = Date.now();
@@ -48,7 +49,16 @@ describe('adding a delivery of clicks', () => {
     await store().apply('delivery-twice', counts, nowMs);
     expect(await clicksOf(code)).toBe(3);
     expect(await store().days(code, today, today)).toEqual([
-      { day: today, clicks: 3, countries: { DE: 2, FR: 1 }, referrers: { direct: 2, 'news.example': 1 }, devices: { desktop: 2, mobile: 1 }, destinations: { 'variants[1]': 1, 'rules[12]': 1 } },
+      dayOf(today, 3, {
+        country: { DE: 2, FR: 1 },
+        referrer: { direct: 2, 'news.example': 1 },
+        device: { desktop: 2, mobile: 1 },
+        destination: { 'variants[1]': 1, 'rules[12]': 1 },
+        browser: { unknown: 3 },
+        os: { unknown: 3 },
+        region: { unknown: 3 },
+        city: { unknown: 3 },
+      }),
     ]);
     await store().apply('another-delivery', countClicks([click(code)]), nowMs);
     expect(await clicksOf(code)).toBe(4);
@@ -64,7 +74,7 @@ describe('adding a delivery of clicks', () => {
   it('recovers from a delivery that failed halfway: redelivered, it adds only the part that was missing', async () => {
     // 120 links: more than one transaction of 100 items, so the delivery is applied in two parts.
     const codes = await Promise.all(Array.from({ length: 120 }, () => newLink()));
-    const counts = countClicks(codes.flatMap((code) => [click(code), click(code, { device: 'bot' })]));
+    const counts = countClicks(codes.flatMap((code) => [click(code), click(code, { device: 'mobile' })]));
     let transactions = 0;
     const failingSecondPart = new Proxy(dynamo(), {
       get(target, property, receiver) {
@@ -83,7 +93,28 @@ describe('adding a delivery of clicks', () => {
     await store().apply('halfway', counts, nowMs);
     expect(await Promise.all(codes.map(clicksOf))).toEqual(codes.map(() => 2));
     const days = await Promise.all(codes.map((code) => store().days(code, today, today)));
-    expect(days.every(([day]) => day?.clicks === 2 && day.devices.bot === 1 && day.devices.desktop === 1)).toBe(true);
+    expect(days.every(([day]) => day?.clicks === 2 && day.dimensions.device.mobile === 1 && day.dimensions.device.desktop === 1)).toBe(true);
+  });
+
+  it('keeps bots apart on the link and the day, with their own values, once however often delivered', async () => {
+    const code = await newLink();
+    const counts = countClicks([click(code), click(code, { bot: true, country: 'US', city: 'Ashburn' }), click(code, { bot: true, country: 'US' })]);
+    await store().apply('with-bots', counts, nowMs);
+    await store().apply('with-bots', counts, nowMs);
+    expect(await links.find(code)).toMatchObject({ clicks: 1, bots: 2 });
+    const [day] = await store().days(code, today, today);
+    expect([day?.clicks, day?.bots, day?.dimensions.country, day?.botDimensions.country, day?.botDimensions.city]).toEqual([1, 2, { DE: 1 }, { US: 2 }, { Ashburn: 1, unknown: 1 }]);
+  });
+
+  it('keeps one update within DynamoDB\'s expression limit when a delivery brings hundreds of values: the least clicked become "other"', async () => {
+    const code = await newLink();
+    const clicks = Array.from({ length: 400 }, (_, i) => click(code, { city: `Town ${i}`, referrer: `site${i}.example`, utmCampaign: `c${i}`, ...(i < 10 ? { city: 'Big City' } : {}) }));
+    await store().apply('many-values', countClicks(clicks), nowMs);
+    const [day] = await store().days(code, today, today);
+    expect(day?.clicks).toBe(400);
+    expect(Object.values(day?.dimensions.city ?? {}).reduce((a, b) => a + b, 0)).toBe(400);
+    expect(day?.dimensions.city['Big City']).toBe(10);
+    expect(day?.dimensions.city.other).toBeGreaterThan(0);
   });
 
   it('drops the clicks of a link that no longer exists, and counts the rest of the delivery', async () => {

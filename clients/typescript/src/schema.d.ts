@@ -1514,6 +1514,7 @@ export interface operations {
             query?: {
                 days?: number;
                 format?: "json" | "csv";
+                bots?: "include" | "exclude";
                 domain?: string;
             };
             header?: never;
@@ -1537,11 +1538,15 @@ export interface operations {
                     "application/json": {
                         shortCode: string;
                         total: number;
+                        bots: number;
                         days: {
                             /** Format: date */
                             date: string;
                             clicks: number;
+                            bots: number;
+                            unique: number;
                         }[];
+                        unique: number;
                         countries: {
                             country: string;
                             clicks: number;
@@ -1559,6 +1564,55 @@ export interface operations {
                         };
                         destinations: {
                             [key: string]: number;
+                        };
+                        browsers: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        operatingSystems: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        regions: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        cities: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmSources: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmMediums: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmCampaigns: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
                         };
                     };
                     "text/csv": string;

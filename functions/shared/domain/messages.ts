@@ -63,6 +63,7 @@ export const OwnMessages = {
   sizeParameter: 'size must be a whole number from 128 to 1024',
   daysParameter: 'days must be a whole number from 1 to 90',
   statsFormatParameter: 'format must be json or csv',
+  botsParameter: 'bots must be include or exclude',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
   idempotencyKeyReused: 'Idempotency-Key has already been used with a different request',
   idempotencyKeyInProgress: 'A request with this Idempotency-Key is still in progress',

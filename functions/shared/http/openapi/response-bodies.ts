@@ -4,6 +4,7 @@ import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-do
 import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
 import type { LinkPage, TagCounts } from '../../domain/links/link-listing';
 import type { LinkStats } from '../../domain/analytics/link-stats';
+import { TOP_DIMENSIONS } from '../../domain/analytics/window-stats';
 import { DEVICE_CLASSES } from '../../domain/analytics/click';
 import { DEVICES, OPERATING_SYSTEMS, UTM_FIELDS, DESTINATION_LABEL_PATTERN } from '../../domain/destinations/smart-link';
 import type { UsageReport } from '../../domain/limits/usage-report';
@@ -80,14 +81,25 @@ export const linkViewBody = z.strictObject({
 
 export const linkPageBody = z.strictObject({ links: z.array(linkViewBody), nextCursor: z.nullable(z.string()) });
 
-export const linkStatsBody = z.strictObject({
-  shortCode: z.string(),
-  total: count,
-  days: z.array(z.strictObject({ date, clicks: count })),
+/** Issue 30's dimensions: the window's top 50 values (text as given: never markup) and the rest's clicks. */
+const topValuesBody = z.strictObject({ top: z.array(z.strictObject({ value: z.string(), clicks: count })), other: count });
+
+/** What a window of days adds up to, for a link or a workspace (window-stats.ts). */
+const windowStatsShape = {
+  days: z.array(z.strictObject({ date, clicks: count, bots: count, unique: count })),
+  unique: count,
   countries: z.array(z.strictObject({ country: z.string(), clicks: count })),
   referrers: z.array(z.strictObject({ host: z.string(), clicks: count })),
   devices: z.strictObject(Object.fromEntries(DEVICE_CLASSES.map((device) => [device, count])) as Record<(typeof DEVICE_CLASSES)[number], typeof count>),
   destinations: z.record(z.string().check(z.regex(DESTINATION_LABEL_PATTERN)), count),
+  ...(Object.fromEntries(Object.keys(TOP_DIMENSIONS).map((name) => [name, topValuesBody])) as Record<keyof typeof TOP_DIMENSIONS, typeof topValuesBody>),
+};
+
+export const linkStatsBody = z.strictObject({
+  shortCode: z.string(),
+  total: count,
+  bots: count,
+  ...windowStatsShape,
 });
 
 export const usageBody = z.strictObject({
