@@ -39,6 +39,11 @@ export class DataTables extends Construct {
   readonly members: Table;
   /** Every change to a workspace (`ws#<id>` / `<ISO time>#<id>`, newest last in the key so a reverse query pages newest first), TTL 365 days. */
   readonly auditLog: Table;
+  /**
+   * The unique-visitor sketches' salts (issue 30): one random value per UTC day, removed once its day is over. No
+   * stream and no backups, unlike the usage table: a salt must outlive its day nowhere.
+   */
+  readonly visitorSalts: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -136,6 +141,17 @@ export class DataTables extends Construct {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
+    });
+    this.visitorSalts = new Table(this, 'VisitorSalts', {
+      ...common,
+      partitionKey: { name: 'day', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.visitorSalts).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason: 'Daily salts must be unrecoverable once their day is over: a backup would keep them for 35 days.',
     });
     this.accounts = new Table(this, 'Accounts', { ...common, partitionKey: { name: 'accountId', type: AttributeType.STRING } });
     this.aliasOverrides = new Table(this, 'AliasOverrides', {

@@ -148,7 +148,9 @@ export class ServiceStack extends Stack {
     redirect
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem'])
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem'])
-      .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem']);
+      .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem'])
+      // Today's salt made or read, and yesterday's removed, by one conditional update each (visitor-salts.ts).
+      .bindTable(tables.visitorSalts, EnvNames.visitorSaltsTable, ['UpdateItem']);
     flags.grantRead(redirect);
     originSecret.grantRead(redirect);
     clientKey.grantRead(redirect);
@@ -252,6 +254,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
       [StackOutputs.domainsTable]: tables.domains.tableName,
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
+      [StackOutputs.visitorSaltsTable]: tables.visitorSalts.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

@@ -61,6 +61,7 @@ export const EnvNames = {
   accountsTable: 'ACCOUNTS_TABLE',
   membersTable: 'MEMBERS_TABLE',
   auditTable: 'AUDIT_TABLE',
+  visitorSaltsTable: 'VISITOR_SALTS_TABLE',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
   webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
@@ -69,7 +70,7 @@ export const EnvNames = {
 
 export const config = {
   table: (
-    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable',
+    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable' | 'visitorSaltsTable',
   ) => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { OwnMessages } from '../../functions/shared/domain/messages';
 import { asCloudFront, createApiKey, eventually, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
 import { ISO_MS } from '../support/spec-shapes';
+import { SKETCH_STANDARD_ERROR } from '../../functions/shared/domain/analytics/visitor-sketch';
 
 /**
  * Issue 11 end to end: visits through the local stack, their click lines delivered by the local subscription
@@ -151,6 +152,27 @@ describe('click statistics', () => {
       expect(limitedStats.devices.mobile).toBe(3);
     }, 30_000);
   }, 40_000);
+
+  it('count 600 visits from 150 distinct (address, agent) pairs as 150 unique visitors, within the sketch\'s error', async () => {
+    const code = await shorten();
+    const agents = [CHROME_DESKTOP, IPHONE, IPAD];
+    const pairs = Array.from({ length: 150 }, (_, i) => ({ address: `198.51.100.${Math.floor(i / 3) + 1}`, agent: agents[i % 3] as string }));
+    for (let round = 0; round < 4; round += 1) {
+      await Promise.all(
+        pairs.map(async ({ address, agent }) => {
+          expect((await visit(code, { 'user-agent': agent, 'cloudfront-viewer-address': `${address}:${40_000 + round}` })).status).toBe(302);
+        }),
+      );
+    }
+    const counted = await eventually(async () => {
+      const body = await stats(code, '?days=1');
+      expect(body.total).toBe(600);
+      return body;
+    }, 60_000);
+    const error = Math.ceil(3 * SKETCH_STANDARD_ERROR * 150);
+    expect(Math.abs(counted.unique - 150)).toBeLessThanOrEqual(error);
+    expect(counted.days[0]?.unique).toBe(counted.unique);
+  }, 120_000);
 
   it('default to 30 days, refuse a bad days with a 400 naming it, and answer 404 for another account\'s link', async () => {
     const code = await shorten();

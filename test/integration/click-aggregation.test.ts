@@ -6,6 +6,7 @@ import { countClicks } from '../../functions/shared/domain/analytics/click-count
 import { StackOutputs } from '../../lib/stack-outputs';
 import { dynamo, freshTables } from '../support/local-stack';
 import { dayOf } from '../support/day-counts';
+import { estimate, SKETCH_STANDARD_ERROR, visitorUpdate } from '../../functions/shared/domain/analytics/visitor-sketch';
 
 /** The aggregator's writes against DynamoDB Local: at-least-once delivery, counted exactly once. */
 const nowMs = Date.now();
@@ -125,4 +126,68 @@ describe('adding a delivery of clicks', () => {
     expect(ghost.Item).toBeUndefined();
     expect(await store().days('ghost-link-gone', today, today)).toEqual([]);
   });
+
+  it('merges a day\'s visitor sketch across deliveries, and a replayed delivery changes nothing', async () => {
+    const code = await newLink();
+    const visitor = (i: number) => visitorUpdate('salt', `198.51.100.${i}`, 'agent');
+    // 40 visitors in the first delivery, 30 of them again and 20 new ones in the second: 60 in all.
+    const first = countClicks(Array.from({ length: 40 }, (_, i) => click(code, { visitor: visitor(i) })));
+    const second = countClicks(Array.from({ length: 50 }, (_, i) => click(code, { visitor: visitor(i + 10) })));
+    await store().apply('sketch-1', first, nowMs);
+    await store().apply('sketch-2', second, nowMs);
+    const [day] = await store().days(code, today, today);
+    const unique = estimate(day?.sketch ?? new Uint8Array());
+    expect(Math.abs(unique - 60)).toBeLessThanOrEqual(Math.ceil(3 * SKETCH_STANDARD_ERROR * 60));
+    await store().apply('sketch-1', first, nowMs);
+    await store().apply('sketch-2', second, nowMs);
+    const [replayed] = await store().days(code, today, today);
+    expect(replayed?.sketch).toEqual(day?.sketch);
+    expect(replayed?.clicks).toBe(90);
+  });
+
+  it('reads a sketch again when another delivery wrote it between the read and the write, and loses neither', async () => {
+    const code = await newLink();
+    const ours = countClicks(Array.from({ length: 20 }, (_, i) => click(code, { visitor: visitorUpdate('salt', `192.0.2.${i}`, 'ours') })));
+    const theirs = countClicks(Array.from({ length: 20 }, (_, i) => click(code, { visitor: visitorUpdate('salt', `192.0.2.${i}`, 'theirs') })));
+    await store().apply('race-seed', countClicks([click(code, { visitor: visitorUpdate('salt', 'seed', 'x') })]), nowMs);
+    let interfered = false;
+    const racing = new Proxy(dynamo(), {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: { constructor: { name: string } }) => {
+          if (command.constructor.name === 'TransactWriteCommand' && !interfered) {
+            interfered = true;
+            await store().apply('race-theirs', theirs, nowMs);
+          }
+          return target.send(command as never);
+        };
+      },
+    });
+    await store(racing).apply('race-ours', ours, nowMs);
+    const [day] = await store().days(code, today, today);
+    expect(day?.clicks).toBe(41);
+    expect(Math.abs(estimate(day?.sketch ?? new Uint8Array()) - 41)).toBeLessThanOrEqual(Math.ceil(3 * SKETCH_STANDARD_ERROR * 41));
+  });
+
+  it('writes per delivery as many items as distinct (link, day) pairs, however many clicks they hold', async () => {
+    const codes = await Promise.all(Array.from({ length: 3 }, () => newLink()));
+    const yesterday = new Date(nowMs - 86_400_000).toISOString();
+    const clicks = codes.flatMap((code) =>
+      Array.from({ length: 500 }, (_, i) => click(code, { at: i % 2 ? yesterday : new Date(nowMs).toISOString(), visitor: visitorUpdate('salt', `203.0.113.${i % 250}`, 'a'), ...(i % 5 === 0 ? { bot: true as const } : {}) })),
+    );
+    const written: number[] = [];
+    const counting = new Proxy(dynamo(), {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: { constructor: { name: string }; input: { TransactItems?: unknown[] } }) => {
+          if (command.constructor.name === 'TransactWriteCommand') written.push(command.input.TransactItems?.length ?? 0);
+          return target.send(command as never);
+        };
+      },
+    });
+    await store(counting).apply('1500-clicks', countClicks(clicks), nowMs);
+    // One transaction: the marker, each link's own counters, each (link, day) pair's item; 1,500 clicks in all.
+    expect(written).toEqual([1 + 3 + 3 * 2]);
+  });
 });
+

@@ -332,3 +332,11 @@ export interface Membership {
 export interface MembershipReader {
   membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
 }
+
+/** The unique-visitor sketches' daily salts (issue 30): random, one per UTC day, removed once the day is over. */
+export interface VisitorSaltStore {
+  /** The day's salt, made now if nobody made it yet (every container of the day gets the same one). */
+  saltOf(day: string): Promise<string>;
+  /** Removes the day's salt for good; a day without one is left as it is. */
+  forget(day: string): Promise<void>;
+}

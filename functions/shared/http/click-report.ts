@@ -4,6 +4,9 @@ import { campaignOf, deviceClass, referrerHost, viewerCity, viewerCountry, viewe
 import type { VisitOutcome } from '../domain/visits/visit';
 import { header } from './headers';
 import type { VisitorRequest } from './visitor-request';
+import { countedNetwork } from './client-key';
+import { trustedClientIp, type OriginSecrets } from './trusted-viewer';
+import { visitorUpdate } from '../domain/analytics/visitor-sketch';
 
 /** The log line's message: what the subscription filter on the redirect's log group selects. */
 export const CLICK_LOG_MESSAGE = 'click';
@@ -35,4 +38,15 @@ export function clickOf(outcome: VisitOutcome, request: VisitorRequest, event: A
     city: viewerCity(place.city),
     ...campaignOf(visit.signals.query),
   };
+}
+
+/**
+ * A person's click with its unique-visitor update (issue 30): the register and rank of a keyed hash of (the address
+ * as password attempts count it: IPv6 by /64, IPv4 as it is; the User-Agent) under the day's salt. Only those two
+ * small numbers leave the function. Bots' clicks, and any click while the salt cannot be read, go without.
+ */
+export async function withVisitor(click: Click, event: APIGatewayProxyEvent, originSecrets: OriginSecrets, salt: string | undefined): Promise<Click> {
+  if (click.bot || salt === undefined) return click;
+  const network = countedNetwork(await trustedClientIp(event, originSecrets));
+  return { ...click, visitor: visitorUpdate(salt, network, header(event, 'user-agent')) };
 }
