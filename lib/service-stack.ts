@@ -205,10 +205,11 @@ export class ServiceStack extends Stack {
     flags.grantRead(webhooks.api);
     flags.grantRead(webhooks.router);
     this.api.addRoutesOf('webhooks', webhooks.api);
-    // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
+    // The aggregator queues link.clicked and adds up each workspace's clicks (issue 30): it reads a clicked link's
+    // owner and tags, those attributes only, and the owner's webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
-      .bindTable(tables.links, EnvNames.linksTable, ['GetItem'], { onlyAttributes: ['code', 'owner'] })
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem'], { onlyAttributes: ['code', 'owner', 'tags'] })
       .bindTable(tables.webhooks, EnvNames.webhooksTable, ['Query'])
       .addEnvironment(EnvNames.deliveryQueueUrl, webhooks.queue.queueUrl)
       .addEnvironment(EnvNames.flagsPrefix, flags.prefix);

@@ -67,6 +67,7 @@ describe('functions', () => {
     ]);
     expect(tableGrants(dev, 'qr')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'aggregator')).toEqual([
+      'ClickStats:dynamodb:GetItem',
       'ClickStats:dynamodb:PutItem',
       'ClickStats:dynamodb:UpdateItem',
       'Links:dynamodb:GetItem',

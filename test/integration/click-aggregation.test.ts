@@ -7,6 +7,7 @@ import { StackOutputs } from '../../lib/stack-outputs';
 import { dynamo, freshTables } from '../support/local-stack';
 import { dayOf } from '../support/day-counts';
 import { estimate, SKETCH_STANDARD_ERROR, visitorUpdate } from '../../functions/shared/domain/analytics/visitor-sketch';
+import { liveCode, rollupClicks, workspaceCode } from '../../functions/shared/domain/analytics/rollups';
 
 /** The aggregator's writes against DynamoDB Local: at-least-once delivery, counted exactly once. */
 const nowMs = Date.now();
@@ -185,9 +186,19 @@ describe('adding a delivery of clicks', () => {
         };
       },
     });
-    await store(counting).apply('1500-clicks', countClicks(clicks), nowMs);
-    // One transaction: the marker, each link's own counters, each (link, day) pair's item; 1,500 clicks in all.
-    expect(written).toEqual([1 + 3 + 3 * 2]);
+    const places = new Map(codes.map((code) => [code, { owner: 'acct:bounded', tags: [] }]));
+    await store(counting).apply('1500-clicks', countClicks(clicks), nowMs, rollupClicks(clicks, places));
+    // One transaction for 1,500 clicks: the marker, each link's own counters, each (link, day) pair's item, the
+    // workspace's two days, and the live hours (two per link and two for the workspace).
+    expect(written).toEqual([1 + 3 + 3 * 2 + 2 + (3 * 2 + 2)]);
+    const [workspaceToday] = await store().days(workspaceCode('acct:bounded'), today, today);
+    expect([workspaceToday?.clicks, workspaceToday?.bots, Object.keys(workspaceToday?.links ?? {}).sort()]).toEqual([600, 150, [...codes].sort()]);
+    const hour = new Date(nowMs).toISOString().slice(0, 13);
+    const [live] = await store().hours(liveCode(workspaceCode('acct:bounded')), hour, hour);
+    expect(live?.minutes[new Date(nowMs).toISOString().slice(14, 16)]).toEqual({ clicks: 600, bots: 150 });
+    // Replayed, the delivery adds nothing anywhere.
+    await store().apply('1500-clicks', countClicks(clicks), nowMs, rollupClicks(clicks, places));
+    expect((await store().days(workspaceCode('acct:bounded'), today, today))[0]?.clicks).toBe(600);
   });
 });
 

@@ -64,6 +64,7 @@ export const OwnMessages = {
   daysParameter: 'days must be a whole number from 1 to 90',
   statsFormatParameter: 'format must be json or csv',
   botsParameter: 'bots must be include or exclude',
+  statsDomainParameter: 'domain must be a domain name',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
   idempotencyKeyReused: 'Idempotency-Key has already been used with a different request',
   idempotencyKeyInProgress: 'A request with this Idempotency-Key is still in progress',

@@ -1,3 +1,4 @@
+import type { LiveHour, WorkspaceDay } from './analytics/rollups';
 import type { DayCounts, LinkCounts } from './analytics/click-counts';
 import type { DeliveryAttempt, WebhookRecord } from './webhooks/webhook';
 import type { DeliveryTask } from './webhooks/delivery';
@@ -147,9 +148,11 @@ export interface ClickStatsStore {
    * Adds a delivered batch's counts exactly once, however often the batch is delivered: `batchId` marks it as
    * applied in the same transaction as its counts. Counts of links that no longer exist are dropped.
    */
-  apply(batchId: string, counts: readonly LinkCounts[], nowMs: number): Promise<void>;
-  /** The link's counted days from `fromDay` to `toDay` (inclusive, YYYY-MM-DD). */
+  apply(batchId: string, counts: readonly LinkCounts[], nowMs: number, rollups?: { workspaces: readonly WorkspaceDay[]; live: readonly LiveHour[] }): Promise<void>;
+  /** The link's (or workspace item's) counted days from `fromDay` to `toDay` (inclusive, YYYY-MM-DD). */
   days(code: string, fromDay: string, toDay: string): Promise<DayCounts[]>;
+  /** A live item's hours from `fromHour` to `toHour` (inclusive, YYYY-MM-DDTHH). */
+  hours(code: string, fromHour: string, toHour: string): Promise<LiveHour[]>;
 }
 
 /** Claiming a name: done, someone (the caller included) holds it, or the caller's plan allows no more. */

@@ -15,6 +15,8 @@ export interface DayCounts {
   botDimensions: DimensionCounts;
   /** The day's unique-visitor sketch of people (visitor-sketch.ts); absent when no click carried an update. */
   sketch?: Uint8Array;
+  /** A workspace's day only: people's clicks per link key (its top links). */
+  links?: Record<string, number>;
 }
 
 /** A batch's clicks on one link: the days they fell on, and how many the link's own counters still lack. */

@@ -5,6 +5,8 @@ import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain
 import type { LinkPage, TagCounts } from '../../domain/links/link-listing';
 import type { LinkStats } from '../../domain/analytics/link-stats';
 import { TOP_DIMENSIONS } from '../../domain/analytics/window-stats';
+import type { WorkspaceStats } from '../../domain/analytics/workspace-stats';
+import type { LiveStats } from '../../domain/analytics/live-stats';
 import { DEVICE_CLASSES } from '../../domain/analytics/click';
 import { DEVICES, OPERATING_SYSTEMS, UTM_FIELDS, DESTINATION_LABEL_PATTERN } from '../../domain/destinations/smart-link';
 import type { UsageReport } from '../../domain/limits/usage-report';
@@ -100,6 +102,18 @@ export const linkStatsBody = z.strictObject({
   total: count,
   bots: count,
   ...windowStatsShape,
+});
+
+export const workspaceStatsBody = z.strictObject({
+  total: count,
+  bots: count,
+  topLinks: z.array(z.strictObject({ shortCode: z.string(), domain: z.optional(z.string()), clicks: count })),
+  ...windowStatsShape,
+});
+
+export const liveStatsBody = z.strictObject({
+  minutes: z.array(z.strictObject({ minute: timestamp, clicks: count, bots: count })),
+  total: count,
 });
 
 export const usageBody = z.strictObject({
@@ -208,6 +222,8 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof linkViewBody>, LinkView>>,
   Expect<Same<z.output<typeof linkPageBody>, LinkPage>>,
   Expect<Same<z.output<typeof linkStatsBody>, LinkStats>>,
+  Expect<Same<z.output<typeof workspaceStatsBody>, WorkspaceStats>>,
+  Expect<Same<z.output<typeof liveStatsBody>, LiveStats>>,
   Expect<Same<z.output<typeof usageBody>, UsageReport>>,
   Expect<Same<z.output<typeof domainViewBody>, DomainView>>,
   Expect<Same<z.output<typeof webhookViewBody>, WebhookView>>,
