@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
-import { BESIDE_THE_BUNDLE, EnvNames, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
+import { BESIDE_THE_BUNDLE, EnvNames, KEYS_BY_ACCOUNT_INDEX, LINKS_BY_OWNER_INDEX, MEMBERS_BY_USER_INDEX } from '../functions/shared/config';
 import { API_PATH_SEGMENTS } from '../functions/shared/http/routes';
 import { ShortenerApi } from './api';
 import { ClickCounting } from './click-counting';
@@ -17,6 +17,8 @@ import { ShortDomain } from './short-domain';
 import { CustomDomains } from './custom-domains';
 import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
+import { PeopleSignIn } from './user-pool';
+import { SingleSignOn } from './single-sign-on';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -157,16 +159,42 @@ export class ServiceStack extends Stack {
     const clickCounting = new ClickCounting(this, 'Clicks', { source: redirect, tables, removalPolicy });
     const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
       name: 'authorizer',
-      description: 'Bearer API keys for the v2 routes',
+      description: 'Bearer API keys and people\'s access tokens for the v2 routes',
       reservedConcurrentExecutions: config.reservedConcurrency.authorizer,
       removalPolicy,
     });
-    authorizer.bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['GetItem']);
+    // The one write: a key's last use, once an hour at most, naming no other attribute (dynamo-key-store.ts recordUse).
+    // A person's request: their membership (read consistently) and the workspace's account record, side by side.
+    authorizer
+      .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['GetItem'])
+      .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['UpdateItem'], { onlyAttributes: ['keyHash', 'lastUsedAt'] })
+      .bindTable(tables.members, EnvNames.membersTable, ['GetItem'])
+      .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem']);
+    const keys = new ServiceFunction(this, 'KeysFunction', {
+      name: 'keys',
+      description: 'GET/POST /v2/keys, DELETE /v2/keys/{id}: a workspace\'s API keys, managed by its people',
+      environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl },
+      removalPolicy,
+    });
+    // Keys and their audit records are written in one transaction, whose items need these actions each.
+    keys
+      .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['PutItem', 'UpdateItem', 'Query'], { queriedIndex: KEYS_BY_ACCOUNT_INDEX })
+      .bindTable(tables.auditLog, EnvNames.auditTable, ['PutItem'])
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(keys);
+
+    const me = new ServiceFunction(this, 'MeFunction', {
+      name: 'me',
+      description: 'GET /v2/me: a signed-in person and their workspaces',
+      environment: { [EnvNames.upgradeUrl]: config.upgradeUrl },
+      removalPolicy,
+    });
+    me.bindTable(tables.members, EnvNames.membersTable, ['Query'], { queriedIndex: MEMBERS_BY_USER_INDEX });
 
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
       name: `${config.appName}-${config.stage}`,
-      functions: { create, batch, links, qr, docs, redirect },
+      functions: { create, batch, links, qr, me, docs, redirect, keys },
       authorizer,
       removalPolicy,
     });
@@ -235,9 +263,15 @@ export class ServiceStack extends Stack {
       webAclArn: props.apiWebAclArn,
       removalPolicy,
     });
+    const signIn = new PeopleSignIn(this, 'SignIn', { name: `${config.appName}-${config.stage}`, dashboardUrl: dashboard.url, selfSignUp: config.selfSignUp, removalPolicy });
+    for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
+    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment, removalPolicy });
+    singleSignOn.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(singleSignOn.api);
+    this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,
@@ -256,11 +290,16 @@ export class ServiceStack extends Stack {
       [StackOutputs.domainsTable]: tables.domains.tableName,
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
       [StackOutputs.visitorSaltsTable]: tables.visitorSalts.tableName,
+      [StackOutputs.membersTable]: tables.members.tableName,
+      [StackOutputs.auditTable]: tables.auditLog.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,
       [StackOutputs.shortBaseUrl]: shortDomain.baseUrl,
       [StackOutputs.dashboardUrl]: dashboard.url,
+      [StackOutputs.userPoolId]: signIn.userPool.userPoolId,
+      [StackOutputs.userPoolClientId]: signIn.client.userPoolClientId,
+      [StackOutputs.signInUrl]: signIn.domain.baseUrl(),
     };
     for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
 

@@ -33,6 +33,8 @@ export const DOMAINS_BY_OWNER_INDEX = 'byOwner';
 export const DOMAIN_WORK_INDEX = 'byWork';
 /** The members table's (sparse) index of each person's memberships: `GET /v2/me` and the workspace switcher read it. */
 export const MEMBERS_BY_USER_INDEX = 'byUser';
+/** The API keys table's (sparse) index of each account's keys by creation time: GET /v2/keys reads it. */
+export const KEYS_BY_ACCOUNT_INDEX = 'byAccount';
 
 export const EnvNames = {
   linksTable: 'LINKS_TABLE',
@@ -62,6 +64,11 @@ export const EnvNames = {
   membersTable: 'MEMBERS_TABLE',
   auditTable: 'AUDIT_TABLE',
   visitorSaltsTable: 'VISITOR_SALTS_TABLE',
+  tokenIssuer: 'TOKEN_ISSUER',
+  tokenJwksUrl: 'TOKEN_JWKS_URL',
+  tokenClientId: 'TOKEN_CLIENT_ID',
+  userPoolId: 'USER_POOL_ID',
+  localSsoAllow: 'LOCAL_SSO_ALLOW',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
   webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
@@ -95,6 +102,20 @@ export const config = {
   localHostsFile: () => optional(EnvNames.localHostsFile),
   /** A local run's TXT records (`name value` lines), read before DNS; never set on AWS. */
   localDnsTxtFile: () => optional(EnvNames.localDnsTxtFile),
+  /**
+   * Who signs people's access tokens and for which client: the user pool's issuer and JWKS on AWS, the local
+   * provider's in a local run; absent, the authorizer knows keys only.
+   */
+  accessTokens: () => {
+    const issuer = optional(EnvNames.tokenIssuer);
+    const jwksUrl = optional(EnvNames.tokenJwksUrl);
+    const clientId = optional(EnvNames.tokenClientId);
+    return issuer && jwksUrl && clientId ? { issuer, jwksUrl, clientId } : undefined;
+  },
+  /** The user pool whose identity providers the SSO function manages, and the app client they are offered on. */
+  ssoPool: () => ({ userPoolId: required(EnvNames.userPoolId), appClientId: required(EnvNames.tokenClientId) }),
+  /** A local run's stand-in customer providers (`host:port`, comma-separated), allowed over http; never set on AWS. */
+  localSsoHosts: (): ReadonlySet<string> => new Set((optional(EnvNames.localSsoAllow) ?? '').split(',').map((host) => host.trim()).filter(Boolean)),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
   webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */

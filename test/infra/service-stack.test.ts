@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|VisitorSalts)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog|Members|VisitorSalts)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,14 +35,17 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 13);
-    // Thirteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 15);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 15);
+    // Fifteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 17);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
-    expect(tableGrants(dev, 'authorizer')).toEqual(['ApiKeys:dynamodb:GetItem']);
+    expect(tableGrants(dev, 'authorizer')).toEqual(['Accounts:dynamodb:GetItem', 'ApiKeys:dynamodb:GetItem', 'ApiKeys:dynamodb:UpdateItem', 'Members:dynamodb:GetItem']);
+    // Keys and their audit records go in one transaction: its items' own actions, and the one index it lists from.
+    expect(tableGrants(dev, 'keys')).toEqual(['ApiKeys:dynamodb:PutItem', 'ApiKeys:dynamodb:Query', 'ApiKeys:dynamodb:UpdateItem', 'AuditLog:dynamodb:PutItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'docs')).toEqual([]);
+    expect(tableGrants(dev, 'me')).toEqual(['Members:dynamodb:Query']);
     for (const creator of ['create', 'batch']) {
       expect(tableGrants(dev, creator)).toEqual([
         'AliasOverrides:dynamodb:GetItem',
@@ -104,6 +107,15 @@ describe('functions', () => {
     expect(statements.map((statement) => statement.Condition)).toEqual([
       { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'clickSeq'] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': 'UPDATED_NEW' } },
     ]);
+    // The authorizer's one write is a key's last use: that attribute and no other, returning nothing.
+    const authorizerRole = (dev.toJSON().Resources[functionId(dev, 'authorizer')].Properties.Role['Fn::GetAtt'] as string[])[0];
+    const authorizerUpdates = Object.values(dev.findResources('AWS::IAM::Policy'))
+      .filter((policy) => (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === authorizerRole))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Condition?: unknown }>)
+      .filter((statement) => statement.Action === 'dynamodb:UpdateItem');
+    expect(authorizerUpdates.map((statement) => statement.Condition)).toEqual([
+      { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['keyHash', 'lastUsedAt'] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' } },
+    ]);
     expect(tableGrants(dev, 'webhook-deliverer')).toEqual([
       'Links:dynamodb:GetItem',
       'Webhooks:dynamodb:DeleteItem',
@@ -131,7 +143,7 @@ describe('functions', () => {
 
   it('may query only the one index each reads, never index/*', () => {
     const policies = JSON.stringify(dev.findResources('AWS::IAM::Policy'));
-    for (const index of ['byOwner', 'byDomain', 'byWork']) expect(policies).toContain(`/index/${index}`);
+    for (const index of ['byOwner', 'byDomain', 'byWork', 'byAccount']) expect(policies).toContain(`/index/${index}`);
     expect(policies).not.toContain('/index/*');
   });
 
@@ -168,6 +180,22 @@ describe('tables', () => {
           Projection: { ProjectionType: 'ALL' },
         },
       ]),
+    });
+  });
+
+  it('index API keys by account and creation time (sparse: keys from before accounts have none), so a workspace lists its keys with a Query', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'keyHash', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byAccount',
+          KeySchema: [
+            { AttributeName: 'accountId', KeyType: 'HASH' },
+            { AttributeName: 'createdAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
     });
   });
 

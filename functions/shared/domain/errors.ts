@@ -99,3 +99,15 @@ export class DomainCheckedRecently extends DomainError {
 
 /** Not one of the caller's webhooks, or none at all: the same answer (404). */
 export class WebhookNotFound extends DomainError {}
+
+/** Not one of the workspace's live keys, or none at all: the same answer (404). */
+export class KeyNotFound extends DomainError {}
+
+/** Not one of the workspace's SSO connections, or none at all: the same answer (404). */
+export class SsoConnectionNotFound extends DomainError {}
+
+/** The email domain is connected already, by this workspace or another (409, never saying whose). */
+export class SsoDomainInUse extends DomainError {}
+
+/** The domain's TXT record is not there (yet): the connection stays pending (409). */
+export class SsoChallengeMissing extends DomainError {}

@@ -8,6 +8,9 @@ import type { LinkRecord } from './links/link';
 import type { Rule, Utm, Variant } from './destinations/smart-link';
 import type { SmartFieldParsers } from './destinations/smart-link-request';
 import type { Role } from './accounts/permissions';
+import type { ApiKeyRecord } from './accounts/api-keys';
+import type { AuditRecord } from './audit/audit-record';
+import type { SsoConnection, SsoProtocol } from './sso/sso-connection';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -331,9 +334,63 @@ export interface Membership {
   joinedAt: string;
 }
 
+/** A person a verified access token names: their user pool `sub`, and their email when the token carries it. */
+export interface PersonIdentity {
+  sub: string;
+  email?: string;
+}
+
+/**
+ * People's access tokens, checked against the user pool's issuer, keys and app client, `token_use: access`, expiry.
+ * Undefined for any token that is not one (forged, expired, another issuer's or client's, `alg: none`, an HMAC
+ * signed with the public key); throws only when the pool's keys cannot be fetched (the gateway answers 500).
+ */
+export interface AccessTokenVerifier {
+  verify(token: string): Promise<PersonIdentity | undefined>;
+}
+
 /** Read consistently: a member removed or demoted a moment ago is refused or limited on their very next request. */
 export interface MembershipReader {
   membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
+}
+
+/** A workspace's keys as its people manage them (/v2/keys); each change is written with its audit record, or neither is. */
+export interface WorkspaceKeyStore {
+  /** The workspace's keys that are not revoked, oldest first. */
+  keysOf(accountId: string): Promise<ApiKeyRecord[]>;
+  add(record: ApiKeyRecord, audit: AuditRecord): Promise<void>;
+  /** False when the key is no longer a live key of that workspace (revoked meanwhile). */
+  revoke(record: ApiKeyRecord, audit: AuditRecord): Promise<boolean>;
+}
+
+/** Workspaces' SSO connections, each email domain connected once service-wide; every change with its audit record. */
+export interface SsoStore {
+  list(workspaceId: string): Promise<SsoConnection[]>;
+  find(workspaceId: string, domain: string): Promise<SsoConnection | undefined>;
+  /** Claims the domain for the workspace (pending), within `max` connections a workspace. */
+  add(connection: SsoConnection, max: number, audit: AuditRecord): Promise<'added' | 'taken' | 'overLimit'>;
+  /** Undefined when the connection is gone meanwhile. */
+  activate(workspaceId: string, domain: string, verifiedAt: string, audit: AuditRecord): Promise<SsoConnection | undefined>;
+  /** False when it was gone already. */
+  remove(workspaceId: string, domain: string, audit: AuditRecord): Promise<boolean>;
+}
+
+/** What registering a provider needs: the secret goes to the user pool and is never stored by the service. */
+export interface ProviderRegistration {
+  providerName: string;
+  protocol: SsoProtocol;
+  oidc?: { issuer: string; clientId: string; clientSecret: string };
+  saml?: { metadataUrl: string };
+}
+
+/** The user pool's identity providers (Cognito; locally the stand-in provider's federation list). */
+export interface IdentityProviders {
+  /** Creates the provider, or leaves one of this name as it is (a retry): nobody signs in through it yet. */
+  register(registration: ProviderRegistration): Promise<void>;
+  /** From now on the domain's people are sent to this provider when they sign in. */
+  enable(providerName: string, domain: string): Promise<void>;
+  /** Gone from the pool and the app client; a provider already gone is fine. */
+  remove(providerName: string): Promise<void>;
 }
 
 /** The unique-visitor sketches' daily salts (issue 30): random, one per UTC day, removed once the day is over. */

@@ -6,6 +6,7 @@ import {
   DomainInUse,
   DomainNotFound,
   WebhookNotFound,
+  KeyNotFound,
   IdempotencyKeyInProgress,
   IdempotencyKeyReused,
   InvalidRequest,
@@ -18,6 +19,9 @@ import {
   QuotaExceeded,
   RateLimited,
   SafetyCheckUnavailable,
+  SsoChallengeMissing,
+  SsoConnectionNotFound,
+  SsoDomainInUse,
   UnderMaintenance,
 } from '../domain/errors';
 import { Messages, OwnMessages } from '../domain/messages';
@@ -49,6 +53,9 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof LinkNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof DomainNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof WebhookNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof KeyNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof SsoConnectionNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof SsoDomainInUse || error instanceof SsoChallengeMissing) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof DomainInUse) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof DomainDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });

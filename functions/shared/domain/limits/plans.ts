@@ -3,7 +3,7 @@ import { PlanRequired } from '../errors';
 export const PLANS = ['FREE', 'INDIE', 'PRO', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks', 'webhooks'] as const;
+export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks', 'webhooks', 'singleSignOn'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 interface PlanTerms {
@@ -14,14 +14,16 @@ interface PlanTerms {
   customDomains: number | null;
 }
 
+/** Single sign-on for a company's email domain (issue 29) is ENTERPRISE's alone. */
+const PRO_FEATURES = FEATURES.filter((feature) => feature !== 'singleSignOn');
 /** Smart links' rules and variants (issue 18) are sold from PRO up. */
-const INDIE_FEATURES = FEATURES.filter((feature) => feature !== 'smartLinks');
+const INDIE_FEATURES = PRO_FEATURES.filter((feature) => feature !== 'smartLinks');
 
 /** The billing plans, cheapest first: the order is what "or higher" means. */
 const PLAN_TERMS: Record<Plan, PlanTerms> = {
   FREE: { features: ['linkExpiration'], monthlyCalls: 1_000, customDomains: 0 },
   INDIE: { features: INDIE_FEATURES, monthlyCalls: 10_000, customDomains: 1 },
-  PRO: { features: FEATURES, monthlyCalls: 100_000, customDomains: 10 },
+  PRO: { features: PRO_FEATURES, monthlyCalls: 100_000, customDomains: 10 },
   ENTERPRISE: { features: FEATURES, monthlyCalls: null, customDomains: null },
 };
 
@@ -34,6 +36,7 @@ const FEATURE_REQUIRES: Record<Feature, string> = {
   customDomains: 'Custom domains require',
   smartLinks: 'Smart links (rules and variants) require',
   webhooks: 'Webhooks require',
+  singleSignOn: 'Single sign-on requires',
 };
 
 export function isPlan(value: unknown): value is Plan {

@@ -11,6 +11,7 @@ import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
 import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from '../../domain/webhooks/webhook-request';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
+import { keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEY_NAME_LENGTH, MAX_KEYS_PER_WORKSPACE } from '../../domain/accounts/key-request';
 import {
   batchResultBody,
   createdLinkBody,
@@ -18,6 +19,8 @@ import {
   domainListBody,
   domainViewBody,
   healthBody,
+  keyListBody,
+  keyWithSecretBody,
   linkPageBody,
   linkStatsBody,
   liveStatsBody,
@@ -26,10 +29,14 @@ import {
   tagCountsBody,
   usageBody,
   webhookListBody,
+  meBody,
   webhookTestBody,
   webhookViewBody,
   webhookWithSecretBody,
+  ssoConnectionBody,
+  ssoListBody,
 } from './response-bodies';
+import { ssoRequestSchema } from '../../domain/sso/sso-request';
 
 /** The error answers the document describes once, in components.responses, by status. */
 export const ERROR_RESPONSES = {
@@ -48,7 +55,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Keys' | 'Single sign-on' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -62,7 +69,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key' | 'sso';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -87,6 +94,8 @@ const webhookRoute = (doc: Omit<OperationDoc, 'tag' | 'bearer' | 'guarded' | 'er
   errors: WEBHOOK_ERRORS,
   ...doc,
 });
+/** People only: an owner changes a workspace's sign-in (security:manage), every member reads it (workspace:read). */
+const ssoRoute = (doc: Omit<OperationDoc, 'tag' | 'bearer' | 'guarded'>): OperationDoc => ({ tag: 'Single sign-on', bearer: true, guarded: true, ...doc });
 const onDomain = ' Without `domain`, the account\'s default domain (the shared one when it has none).';
 const domainQuery = z.object({ domain: z.optional(z.string()) });
 
@@ -252,6 +261,17 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     success: { status: 200, description: 'The usage.', content: json(usageBody) },
     errors: [401, 429, 500, 503],
   },
+  'GET /v2/me': {
+    operationId: 'getMe',
+    summary: 'The signed-in person and their workspaces',
+    description:
+      "A person's own route (a Cognito access token, no `Shortener-Workspace` header needed): their user id (`sub`) and email, and every workspace they are a member of with their role there. API keys are refused (403): they belong to a workspace, not to a person. Not counted against any workspace's limits.",
+    tag: 'Account',
+    bearer: true,
+    guarded: false,
+    success: { status: 200, description: 'The person and their workspaces.', content: json(meBody) },
+    errors: [401, 403, 500],
+  },
   'GET /v2/domains': {
     operationId: 'listDomains',
     summary: "List the account's domains",
@@ -375,6 +395,74 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     query: deliveriesQuerySchema,
     success: { status: 200, description: 'A page of attempts; pass `nextCursor` as `cursor` for the next.', content: json(deliveryPageBody) },
   }),
+  'GET /v2/keys': {
+    operationId: 'listKeys',
+    summary: "List the workspace's keys",
+    description: 'Every key of the workspace that is not revoked, oldest first: its name, scopes, status, who made it, when it expires and when it was last used (to the hour). Never a secret: a key is shown once, when made.',
+    tag: 'Keys',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The keys.', content: json(keyListBody) },
+    errors: [401, 429, 500, 503],
+  },
+  'POST /v2/keys': {
+    operationId: 'createKey',
+    summary: 'Make a key',
+    description: `A key holding \`scopes\` only, and never more than its maker's role allows (a member cannot give \`domains:write\`: 403 naming the scope). \`name\` is 1 to ${MAX_KEY_NAME_LENGTH} characters; \`expiresAt\`, if set, is at most ${MAX_KEY_LIFETIME_DAYS} days ahead, after which the key is refused as inactive (401). The key itself is in this answer only. At most ${MAX_KEYS_PER_WORKSPACE} keys per workspace.`,
+    tag: 'Keys',
+    bearer: true,
+    guarded: true,
+    body: 'key',
+    success: { status: 201, description: 'The key, with its secret (shown this once).', content: json(keyWithSecretBody) },
+    errors: [400, 401, 413, 429, 500, 503],
+  },
+  'DELETE /v2/keys/{id}': {
+    operationId: 'revokeKey',
+    summary: 'Revoke a key',
+    description: "Its next request is refused (401). Another workspace's key and an unknown id answer 404 alike.",
+    tag: 'Keys',
+    bearer: true,
+    guarded: true,
+    success: { status: 204, description: 'The key was revoked.' },
+    errors: [401, 404, 429, 500, 503],
+  },
+  'GET /v2/sso': ssoRoute({
+    operationId: 'listSsoConnections',
+    summary: "List the workspace's single sign-on connections",
+    description: 'Each email domain connected to an identity provider, with the TXT record that proves the domain. Read by every member.',
+    success: { status: 200, description: 'The connections.', content: json(ssoListBody) },
+    errors: [401, 403, 429, 500, 503],
+  }),
+  'POST /v2/sso': ssoRoute({
+    operationId: 'addSsoConnection',
+    summary: 'Connect an email domain to an identity provider',
+    description:
+      "ENTERPRISE. Registers an OIDC or SAML provider for the domain's people; it stays `pending`, used by nobody, until the TXT record in `dnsRecord` is published and `POST /v2/sso/{domain}/verify` finds it. The OIDC client secret goes to the user pool and is never shown again or stored by the service. A domain is connected by one workspace only.",
+    body: 'sso',
+    success: { status: 201, description: 'The pending connection and its TXT record.', content: json(ssoConnectionBody) },
+    errors: [400, 401, 403, 409, 413, 429, 500, 503],
+  }),
+  'GET /v2/sso/{domain}': ssoRoute({
+    operationId: 'getSsoConnection',
+    summary: 'View a single sign-on connection',
+    description: "One of the workspace's connections; another workspace's or none at all is 404.",
+    success: { status: 200, description: 'The connection.', content: json(ssoConnectionBody) },
+    errors: [401, 403, 404, 429, 500, 503],
+  }),
+  'DELETE /v2/sso/{domain}': ssoRoute({
+    operationId: 'removeSsoConnection',
+    summary: 'Disconnect an email domain',
+    description: "The provider leaves the user pool first, so nobody signs in through a connection the workspace no longer has; the domain's people sign in with their passwords again.",
+    success: { status: 204, description: 'Disconnected.' },
+    errors: [401, 403, 404, 429, 500, 503],
+  }),
+  'POST /v2/sso/{domain}/verify': ssoRoute({
+    operationId: 'verifySsoConnection',
+    summary: "Prove the domain and send its people to the provider",
+    description: "Looks up the TXT record; found, the connection becomes `active` and the domain's people sign in through the provider from their next sign-in. Not found yet: 409, the connection stays pending.",
+    success: { status: 200, description: 'The active connection.', content: json(ssoConnectionBody) },
+    errors: [401, 403, 404, 409, 429, 500, 503],
+  }),
   'GET /v2/openapi.json': {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
@@ -434,6 +522,9 @@ export const REQUEST_BODIES = {
   webhook: webhookRequestSchema,
   webhookPatch: webhookPatchSchema,
   webhookRotation: webhookRotationSchema,
+  key: keyRequestSchema,
+  // The document describes AWS's rules (https only); a local run also allow-lists its stand-in provider's host.
+  sso: ssoRequestSchema(new Set()),
 } as const;
 
 /** Bodies a caller may leave out. */

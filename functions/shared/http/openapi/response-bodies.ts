@@ -10,9 +10,13 @@ import type { LiveStats } from '../../domain/analytics/live-stats';
 import { DEVICE_CLASSES } from '../../domain/analytics/click';
 import { DEVICES, OPERATING_SYSTEMS, UTM_FIELDS, DESTINATION_LABEL_PATTERN } from '../../domain/destinations/smart-link';
 import type { UsageReport } from '../../domain/limits/usage-report';
+import { SSO_PROTOCOLS, type SsoConnectionView } from '../../domain/sso/sso-connection';
 import { SUBSCRIBABLE_EVENTS, type DeliveryAttempt, type WebhookView } from '../../domain/webhooks/webhook';
 import type { ClickData } from '../../domain/webhooks/account-events';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, Messages, OwnMessages } from '../../domain/messages';
+import { KEY_VIEW_STATUSES, type KeyView } from '../../domain/accounts/key-management';
+import { PEOPLE_POWERS, ROLES, SCOPES } from '../../domain/accounts/permissions';
+import type { MeView } from '../../domain/accounts/me';
 
 /**
  * Every body the API answers with, as zod schemas: the OpenAPI document is generated from them, and the
@@ -141,6 +145,19 @@ export const domainViewBody = z.strictObject({
 
 export const domainListBody = z.strictObject({ domains: z.array(domainViewBody) });
 
+export const ssoConnectionBody = z.strictObject({
+  domain: z.string(),
+  protocol: z.enum(SSO_PROTOCOLS),
+  status: z.enum(['pending', 'active']),
+  dnsRecord: z.strictObject({ type: z.enum(['TXT', 'CNAME', 'A']), name: z.string(), value: z.string() }),
+  oidc: z.optional(z.strictObject({ issuer: z.string(), clientId: z.string() })),
+  saml: z.optional(z.strictObject({ metadataUrl: z.string() })),
+  createdAt: timestamp,
+  verifiedAt: z.optional(timestamp),
+});
+
+export const ssoListBody = z.strictObject({ connections: z.array(ssoConnectionBody) });
+
 export const webhookViewBody = z.strictObject({
   id: z.string(),
   url: z.string(),
@@ -168,6 +185,21 @@ export const deliveryAttemptBody = z.strictObject({
 });
 export const deliveryPageBody = z.strictObject({ deliveries: z.array(deliveryAttemptBody), nextCursor: z.optional(z.string()) });
 
+/** A key as listed: never its secret nor its hash. */
+export const keyViewBody = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  status: z.enum(KEY_VIEW_STATUSES),
+  createdBy: z.union([z.strictObject({ kind: z.literal('user'), userId: z.string(), email: z.string() }), z.strictObject({ kind: z.literal('operator') })]),
+  createdAt: timestamp,
+  expiresAt: z.nullable(timestamp),
+  lastUsedAt: z.nullable(timestamp),
+});
+/** The creation's answer: the one time the key itself is shown. */
+export const keyWithSecretBody = z.strictObject({ ...keyViewBody.shape, secret: z.string().check(z.regex(/^shk_[A-Za-z0-9_-]{43}$/)) });
+export const keyListBody = z.strictObject({ keys: z.array(keyViewBody) });
+
 /** What link.clicked carries: the stats' click, no address or user agent. */
 export const clickEventDataBody = z.strictObject({
   code: z.string(),
@@ -185,6 +217,11 @@ export const tagCountsBody = z.strictObject({ tags: z.array(z.strictObject({ tag
 
 export const healthBody = z.strictObject({ status: z.literal('ok') });
 
+export const meBody = z.strictObject({
+  user: z.strictObject({ sub: z.string(), email: z.nullable(z.string()) }),
+  workspaces: z.array(z.strictObject({ workspaceId: z.string(), role: z.enum(ROLES), joinedAt: timestamp })),
+});
+
 /** Spec 7.5's 400 shape; 413 shares it. */
 export const requestErrorBody = (statusCode: 400 | 413) =>
   z.strictObject({ statusCode: z.literal(statusCode), timestamp, path: z.string(), method: z.string(), message: z.string() });
@@ -200,6 +237,14 @@ export const planRequiredBody = z.strictObject({
   feature: z.enum(FEATURES),
   currentPlan: z.enum(PLANS),
   upgradeUrl: url,
+});
+
+/** A request outside what its caller may do: a key without the scope, a role without the permission, a key on a people-only route. */
+export const notPermittedBody = z.strictObject({
+  statusCode: z.literal(403),
+  message: z.string(),
+  error: z.literal('Forbidden'),
+  permission: z.enum([...SCOPES, ...PEOPLE_POWERS]),
 });
 
 export const rateLimitedBody = z.strictObject({
@@ -219,6 +264,7 @@ type Expect<T extends true> = T;
 /** Fails to compile when a schema and the type the domain returns drift apart. */
 export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof createdLinkBody>, CreatedLinkView>>,
+  Expect<Same<z.output<typeof meBody>, MeView>>,
   Expect<Same<z.output<typeof linkViewBody>, LinkView>>,
   Expect<Same<z.output<typeof linkPageBody>, LinkPage>>,
   Expect<Same<z.output<typeof linkStatsBody>, LinkStats>>,
@@ -227,6 +273,8 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof usageBody>, UsageReport>>,
   Expect<Same<z.output<typeof domainViewBody>, DomainView>>,
   Expect<Same<z.output<typeof webhookViewBody>, WebhookView>>,
+  Expect<Same<z.output<typeof keyViewBody>, KeyView>>,
+  Expect<Same<z.output<typeof ssoConnectionBody>, SsoConnectionView>>,
   Expect<Same<z.output<typeof tagCountsBody>, TagCounts>>,
   Expect<Same<z.output<typeof deliveryAttemptBody>, DeliveryAttempt>>,
   Expect<Same<z.output<typeof clickEventDataBody>, ClickData>>,
