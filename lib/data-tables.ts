@@ -44,6 +44,12 @@ export class DataTables extends Construct {
    * stream and no backups, unlike the usage table: a salt must outlive its day nowhere.
    */
   readonly visitorSalts: Table;
+  /**
+   * Imports (issue 31, adapters/dynamo-import-store.ts): each job (`job#<id>` / `job`, its chunks `chunk#<n>` and their
+   * results `result#<n>`, TTL 90 days), each workspace's jobs newest last (`ws#<id>` / `<ISO time>#<jobId>`), and the
+   * marker of every imported link (`mark#<workspace>` / `<source>#<id hash>`, kept as long as the link may be).
+   */
+  readonly imports: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -160,6 +166,12 @@ export class DataTables extends Construct {
     Validations.of(this.visitorSalts).acknowledge({
       id: 'AwsSolutions-DDB3',
       reason: 'Daily salts must be unrecoverable once their day is over: a backup would keep them for 35 days.',
+    });
+    this.imports = new Table(this, 'Imports', {
+      ...common,
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
     });
     this.accounts = new Table(this, 'Accounts', { ...common, partitionKey: { name: 'accountId', type: AttributeType.STRING } });
     this.aliasOverrides = new Table(this, 'AliasOverrides', {

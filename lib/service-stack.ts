@@ -19,6 +19,7 @@ import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
 import { PeopleSignIn } from './user-pool';
 import { SingleSignOn } from './single-sign-on';
+import { Imports } from './imports';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -233,6 +234,10 @@ export class ServiceStack extends Stack {
     flags.grantRead(webhooks.api);
     flags.grantRead(webhooks.router);
     this.api.addRoutesOf('webhooks', webhooks.api);
+    // The guard's flags and upgrade URL only: an import shows no short URL.
+    const imports = new Imports(this, 'Imports', { tables, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
+    flags.grantRead(imports.api);
+    this.api.addRoutesOf('imports', imports.api);
     // The aggregator queues link.clicked and adds up each workspace's clicks (issue 30): it reads a clicked link's
     // owner and tags, those attributes only, and the owner's webhooks.
     const aggregator = clickCounting.aggregator;
@@ -265,13 +270,13 @@ export class ServiceStack extends Stack {
     });
     const signIn = new PeopleSignIn(this, 'SignIn', { name: `${config.appName}-${config.stage}`, dashboardUrl: dashboard.url, selfSignUp: config.selfSignUp, removalPolicy });
     for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
-    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment, removalPolicy });
+    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
     singleSignOn.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(singleSignOn.api);
     this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,
@@ -292,6 +297,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.visitorSaltsTable]: tables.visitorSalts.tableName,
       [StackOutputs.membersTable]: tables.members.tableName,
       [StackOutputs.auditTable]: tables.auditLog.tableName,
+      [StackOutputs.importsTable]: tables.imports.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

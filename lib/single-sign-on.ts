@@ -9,7 +9,7 @@ import type { PeopleSignIn } from './user-pool';
 export interface SingleSignOnProps {
   tables: Pick<DataTables, 'members' | 'auditLog'>;
   signIn: PeopleSignIn;
-  /** What an API function needs (flags, base URL, upgrade URL). */
+  /** What the API guard needs (the flags' prefix and the upgrade URL). */
   apiEnvironment: Record<string, string>;
   removalPolicy: RemovalPolicy;
 }

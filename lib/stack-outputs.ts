@@ -12,6 +12,7 @@ export enum StackOutputs {
   visitorSaltsTable = 'VisitorSaltsTableName',
   membersTable = 'MembersTableName',
   auditTable = 'AuditLogTableName',
+  importsTable = 'ImportsTableName',
   flagsPrefix = 'FlagsParameterPrefix',
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',

@@ -69,6 +69,8 @@ export const EnvNames = {
   tokenClientId: 'TOKEN_CLIENT_ID',
   userPoolId: 'USER_POOL_ID',
   localSsoAllow: 'LOCAL_SSO_ALLOW',
+  importsTable: 'IMPORTS_TABLE',
+  importQueueUrl: 'IMPORT_QUEUE_URL',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
   webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
@@ -77,7 +79,7 @@ export const EnvNames = {
 
 export const config = {
   table: (
-    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable' | 'visitorSaltsTable',
+    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable' | 'importsTable' | 'visitorSaltsTable',
   ) => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),
@@ -117,6 +119,7 @@ export const config = {
   /** A local run's stand-in customer providers (`host:port`, comma-separated), allowed over http; never set on AWS. */
   localSsoHosts: (): ReadonlySet<string> => new Set((optional(EnvNames.localSsoAllow) ?? '').split(',').map((host) => host.trim()).filter(Boolean)),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
+  importQueueUrl: () => required(EnvNames.importQueueUrl),
   webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),

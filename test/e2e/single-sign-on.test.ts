@@ -3,7 +3,12 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { CognitoIdentityProviders } from '../../functions/shared/adapters/cognito-identity-providers';
 import { providerNameFor } from '../../functions/shared/domain/sso/sso-connection';
 import { LOCAL_REGION } from '../../bin/local/stack';
+import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member-store';
+import { WORKSPACE_HEADER } from '../../functions/shared/http/headers';
+import { StackOutputs } from '../../lib/stack-outputs';
 import { startCustomerIdp, type CustomerIdp } from '../support/customer-idp';
+import { publishDnsRecords } from '../support/local-dns';
+import { createApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress } from '../support/local-stack';
 import { authorizationUrl, exchangeCode, localSignInTarget, pkcePair, signIn, createUser, type SignInTarget } from '../support/sign-in';
 
 /**
@@ -115,5 +120,75 @@ describe('a company\'s people signing in through its own provider', () => {
     await providers.remove(providerNameFor('acct_e2e', domain));
     const person = await createUser({ email: `cy@${domain}` });
     await expect(signIn(person)).resolves.toMatchObject({ accessToken: expect.any(String) });
+  });
+});
+
+/** A new workspace on `plan` with a new person of `role` in it, signed in. */
+async function personIn(plan: 'PRO' | 'ENTERPRISE', role: 'owner' | 'admin') {
+  const { accountId, apiKey } = await createApiKey(plan);
+  const user = await createUser();
+  await new DynamoMemberStore(dynamo(), stackOutput(StackOutputs.membersTable)).addMember({ workspaceId: accountId, userId: user.sub, email: user.email, role, joinedAt: new Date().toISOString() });
+  const { accessToken } = await signIn(user);
+  const address = uniqueLoopbackAddress();
+  const call = async (method: string, path: string, body?: object) => {
+    const result = await http(method, path, { headers: { ...jsonHeaders(accessToken), [WORKSPACE_HEADER]: accountId }, localAddress: address, ...(body ? { body } : {}) });
+    return { status: result.status, body: result.text ? result.json() : undefined };
+  };
+  return { workspaceId: accountId, apiKey, call };
+}
+
+describe('/v2/sso: an ENTERPRISE owner connects the company\'s email domain', () => {
+  const companyDomain = `corp-${randomBytes(4).toString('hex')}.example`;
+
+  it('pending until the TXT record is there, then the domain\'s people sign in through the provider; listed, then disconnected', async () => {
+    const owner = await personIn('ENTERPRISE', 'owner');
+    const added = await owner.call('POST', '/v2/sso', { domain: companyDomain, protocol: 'oidc', oidc: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ domain: companyDomain, status: 'pending', dnsRecord: { type: 'TXT', name: `_shortener-challenge.${companyDomain}` } });
+    expect(JSON.stringify(added.body)).not.toContain(idp.clientSecret);
+    // Before the proof, the domain's people still see the password page.
+    expect((await signInAs(`early@${companyDomain}`)).hops).not.toContain(new URL(idp.issuer).host);
+    const early = await owner.call('POST', `/v2/sso/${companyDomain}/verify`);
+    expect(early.status).toBe(409);
+    publishDnsRecords({ dnsRecords: [(added.body as { dnsRecord: { type: string; name: string; value: string } }).dnsRecord] }, ['TXT']);
+    const verified = await owner.call('POST', `/v2/sso/${companyDomain}/verify`);
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ status: 'active' });
+    const outcome = await signInAs(`dana@${companyDomain}`);
+    expect(outcome.hops).toContain(new URL(idp.issuer).host);
+    expect(outcome.code).toBeTruthy();
+    expect((await owner.call('GET', '/v2/sso')).body).toMatchObject({ connections: [{ domain: companyDomain, status: 'active' }] });
+    expect((await owner.call('DELETE', `/v2/sso/${companyDomain}`)).status).toBe(204);
+    expect((await signInAs(`dana@${companyDomain}`)).hops).not.toContain(new URL(idp.issuer).host);
+    expect((await owner.call('GET', `/v2/sso/${companyDomain}`)).status).toBe(404);
+  });
+
+  it('refuses a domain another workspace connected, never saying whose, and the plans below ENTERPRISE', async () => {
+    const first = await personIn('ENTERPRISE', 'owner');
+    const second = await personIn('ENTERPRISE', 'owner');
+    const taken = `taken-${randomBytes(4).toString('hex')}.example`;
+    const body = { domain: taken, protocol: 'oidc', oidc: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } };
+    expect((await first.call('POST', '/v2/sso', body)).status).toBe(201);
+    const refused = await second.call('POST', '/v2/sso', body);
+    expect(refused).toMatchObject({ status: 409, body: { message: 'This email domain is already connected to single sign-on' } });
+    expect((await second.call('GET', `/v2/sso/${taken}`)).status).toBe(404);
+    const pro = await personIn('PRO', 'owner');
+    expect(await pro.call('POST', '/v2/sso', { ...body, domain: `pro-${taken}` })).toMatchObject({ status: 403, body: { feature: 'singleSignOn', currentPlan: 'PRO' } });
+  });
+
+  it('is the owners\' alone: an admin and any API key are refused, naming what is missing', async () => {
+    const admin = await personIn('ENTERPRISE', 'admin');
+    const body = { domain: `admin-${randomBytes(4).toString('hex')}.example`, protocol: 'oidc', oidc: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } };
+    expect(await admin.call('POST', '/v2/sso', body)).toMatchObject({ status: 403, body: { permission: 'security:manage' } });
+    expect((await admin.call('GET', '/v2/sso')).status).toBe(200);
+    const byKey = await http('POST', '/v2/sso', { headers: jsonHeaders(admin.apiKey), body, localAddress: uniqueLoopbackAddress() });
+    expect(byKey.status).toBe(403);
+    expect(byKey.json()).toMatchObject({ permission: 'security:manage', message: 'security:manage is for people signed in, not API keys' });
+  });
+
+  it('refuses an issuer over http that is not the local run\'s allowed provider', async () => {
+    const owner = await personIn('ENTERPRISE', 'owner');
+    const refused = await owner.call('POST', '/v2/sso', { domain: `http-${randomBytes(4).toString('hex')}.example`, protocol: 'oidc', oidc: { issuer: 'http://127.0.0.1:9/', clientId: 'x', clientSecret: 'y' } });
+    expect(refused).toMatchObject({ status: 400, body: { message: 'oidc must have issuer (an https URL), clientId and clientSecret (1 to 1000 characters each)' } });
   });
 });

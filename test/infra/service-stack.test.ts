@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog|Members|VisitorSalts)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog|Members|Imports|VisitorSalts)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 15);
-    // Fifteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 17);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 18);
+    // Eighteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 20);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -220,7 +220,7 @@ describe('tables', () => {
     dev.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
-      9,
+      10,
     );
     // Issue 16: counters expire within the hour (the month's quota within the month); 35 days of backups would outlive them.
     dev.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -229,7 +229,7 @@ describe('tables', () => {
     });
     const retained = Object.entries(dev.findResources('AWS::DynamoDB::Table')).filter(([, table]) => table.DeletionPolicy === 'Retain');
     expect(retained.map(([id]) => id).filter((id) => id.startsWith('DataIdempotency'))).toEqual([]);
-    expect(retained).toHaveLength(10);
+    expect(retained).toHaveLength(11);
   });
 
   it('keep idempotency records a day at most, through TTL, without backups', () => {
@@ -254,7 +254,7 @@ describe('tables', () => {
   });
 
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 12);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 13);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
   });
 });
@@ -275,8 +275,8 @@ describe('click counting', () => {
       MaximumRetryAttempts: 2,
       DestinationConfig: { OnFailure: { Destination: Match.objectLike({ 'Fn::GetAtt': Match.arrayWith(['Arn']) }) } },
     });
-    // With the webhooks' delivery queue and its two dead-letter queues.
-    dev.resourceCountIs('AWS::SQS::Queue', 4);
+    // With the webhooks' delivery queue and its two dead-letter queues, and the imports' chunk queue and its own.
+    dev.resourceCountIs('AWS::SQS::Queue', 6);
   });
 
   it('keeps aggregates per link and UTC day, expiring through TTL', () => {
@@ -491,7 +491,7 @@ describe('URL safety configuration', () => {
 });
 
 describe('webhooks (issue 19)', () => {
-  const queueId = logicalIdOf(dev, 'AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } });
+  const queueId = Object.keys(dev.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('WebhooksDeliveries')) ?? '';
 
   it('read the links table\'s stream and the usage table\'s monthly quota counters only, from committed changes', () => {
     const router = functionId(dev, 'webhook-events');
@@ -542,6 +542,32 @@ describe('webhooks (issue 19)', () => {
     const fnId = functionId(dev, 'webhooks');
     const methods = Object.values(dev.findResources('AWS::ApiGateway::Method')).filter((method) => JSON.stringify(method.Properties.Integration).includes(fnId));
     expect(methods).toHaveLength(ROUTES.filter((route) => route.target === 'webhooks').reduce((sum, route) => sum + route.methods.length, 0));
+    for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
+  });
+});
+
+describe('imports (issue 31)', () => {
+  it('give the API the job\'s reads and writes and the domains\' owner index, and the worker one conditional link write', () => {
+    expect(tableGrants(dev, 'imports')).toEqual(['Domains:dynamodb:Query', 'Imports:dynamodb:GetItem', 'Imports:dynamodb:PutItem', 'Imports:dynamodb:Query', 'Usage:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'import-worker')).toEqual(['Domains:dynamodb:Query', 'Imports:dynamodb:GetItem', 'Imports:dynamodb:PutItem', 'Imports:dynamodb:Query', 'Links:dynamodb:PutItem']);
+  });
+
+  it('queue chunks for 14 days, one at a time to the worker, at most five at once, keeping what fails five times', () => {
+    const chunks = Object.keys(dev.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('ImportsChunks')) ?? '';
+    dev.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 1_209_600, RedrivePolicy: { maxReceiveCount: 5, deadLetterTargetArn: Match.anyValue() } });
+    dev.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId(dev, 'import-worker') },
+      EventSourceArn: { 'Fn::GetAtt': [chunks, 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+  });
+
+  it('route /v2/imports and below to the imports function, behind the authorizer', () => {
+    const fnId = functionId(dev, 'imports');
+    const methods = Object.values(dev.findResources('AWS::ApiGateway::Method')).filter((method) => JSON.stringify(method.Properties.Integration).includes(fnId));
+    expect(methods).toHaveLength(3);
     for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 });

@@ -364,6 +364,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's imports
+         * @description The latest 20 imports, newest first, with their counts.
+         *
+         *     Permission: `links:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import links from another shortener
+         * @description Reads `content`, the text of a file exported by `source` (docs/imports.md says how each is read), and makes its links in the background with their slugs, titles, tags, dates and click totals (`importedClicks`). `onConflict`: `skip` (the default) or `rename` a row whose slug is taken or not allowed here. Up to 100000 rows; one call per 50 rows counts against the monthly quota. The same file again creates nothing new. A file that cannot be read at all is a 400.
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow an import
+         * @description `running` until every row is settled, then `done`; the counts, and each failed, renamed or skipped row with its reason.
+         *
+         *     Permission: `links:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhooks": {
         parameters: {
             query?: never;
@@ -980,6 +1030,11 @@ export interface components {
          *     - Request body must set at least one of isDefault, rootUrl, notFoundUrl, expiredUrl
          *     - domain <domain> is not an active domain of this account
          *     - Smart links (rules and variants) are currently disabled on this platform
+         *     - domain must be an email domain such as example.com
+         *     - protocol must be oidc or saml
+         *     - oidc must have issuer (an https URL), clientId and clientSecret (1 to 1000 characters each)
+         *     - saml must have metadataUrl (an https URL)
+         *     - A workspace can connect at most 10 email domains to single sign-on
          *     - rules[2].url: Please provide a valid URL
          *     - rules[0].when.country[1]: is not an ISO 3166-1 alpha-2 country code (such as DE or US)
          *     - variants: the weights must add up to 100
@@ -1066,7 +1121,7 @@ export interface components {
                 };
             };
         };
-        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain. */
+        /** @description The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, an email domain is connected to single sign-on already, or its TXT record is not there yet. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1076,7 +1131,7 @@ export interface components {
                     /** @constant */
                     statusCode: 409;
                     /** @enum {string} */
-                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed";
+                    message: "This link has been disabled by the platform" | "This link was visited in the last minute and copies of its redirect may still be served: set a click limit or password again after Retry-After seconds" | "A request with this Idempotency-Key is still in progress" | "This domain is already in use" | "This domain has been disabled by the platform and cannot be removed" | "This email domain is already connected to single sign-on" | "The connection's TXT record (its dnsRecord) was not found yet: publish it, then verify again";
                     /** @constant */
                     error: "Conflict";
                 };
@@ -2501,6 +2556,146 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The imports. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        imports: {
+                            id: string;
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            /** @enum {string} */
+                            status: "running" | "done" | "failed";
+                            /** Format: date-time */
+                            createdAt: string;
+                            read: number;
+                            created: number;
+                            renamed: number;
+                            skipped: number;
+                            failed: number;
+                            existing: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                    content: string;
+                    /** @enum {string} */
+                    onConflict?: "skip" | "rename";
+                };
+            };
+        };
+        responses: {
+            /** @description The import started: follow it at /v2/imports/{id}. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (`wh_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                        /** @enum {string} */
+                        status: "running" | "done" | "failed";
+                        /** Format: date-time */
+                        createdAt: string;
+                        read: number;
+                        created: number;
+                        renamed: number;
+                        skipped: number;
+                        failed: number;
+                        existing: number;
+                        results: {
+                            row: number;
+                            /** @enum {string} */
+                            outcome: "created" | "renamed" | "skipped" | "failed" | "existing";
+                            code?: string;
+                            domain?: string;
+                            reason?: string;
+                        }[];
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

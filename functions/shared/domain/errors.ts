@@ -111,3 +111,6 @@ export class SsoDomainInUse extends DomainError {}
 
 /** The domain's TXT record is not there (yet): the connection stays pending (409). */
 export class SsoChallengeMissing extends DomainError {}
+
+/** No import of that id in the caller's workspace (another's looks the same). */
+export class ImportNotFound extends DomainError {}

@@ -53,7 +53,7 @@ export const OwnMessages = {
   ssoInUse: 'This email domain is already connected to single sign-on',
   ssoNotFound: 'SSO connection not found',
   ssoLimit: (max: number) => `A workspace can connect at most ${max} email domains to single sign-on`,
-  ssoChallengeMissing: (name: string) => `The TXT record ${name} was not found yet: add it, then verify again`,
+  ssoChallengeMissing: "The connection's TXT record (its dnsRecord) was not found yet: publish it, then verify again",
   scopeMissing: (scope: string) => `This API key lacks the ${scope} scope`,
   roleForbids: (role: string, permission: string) => `Your role (${role}) does not allow ${permission}`,
   peopleOnly: (permission: string) => `${permission} is for people signed in, not API keys`,
@@ -142,4 +142,36 @@ export const VisitorMessages = {
   tooManyAttempts: 'Too many password attempts',
   previewOnly: 'Open this link in a browser to continue',
   internal: 'Something went wrong on our side, please try again',
+} as const;
+
+/**
+ * What an import says of a file it cannot read (a 400) and of each row it cannot take (the results file): reasons name
+ * the field, never echo the cell, so a results file carries nothing of a row but its number and this text.
+ */
+export const ImportMessages = {
+  notCsv: (source: string, detail: string) => `The file is not a ${source} CSV export this import can read: ${detail}`,
+  notJson: (source: string, detail: string) => `The file is not ${source} JSON this import can read: ${detail}`,
+  jsonShape: (source: string, expected: string) => `The file is JSON but not ${source}'s ${expected}`,
+  columnMissing: (source: string, field: string, headers: readonly string[]) => `The file has no ${field} column (${headers.join(', ')}): is it a ${source} export?`,
+  cellCount: (cells: number, columns: number) => `the row has ${cells} cells where the header names ${columns}`,
+  fieldEmpty: (field: string) => `${field} is empty`,
+  fieldType: (field: string, expected: string) => `${field} is not ${expected}`,
+  notADate: (field: string) => `${field} is not a date (ISO 8601, or seconds or milliseconds since 1970)`,
+  notACount: (field: string) => `${field} is not a whole number of clicks`,
+  notAShortLink: (field: string) => `${field} is not a short link (domain/slug)`,
+  notALink: 'the entry is not a JSON object',
+  repeats: (row: number) => `the same link as row ${row}: imported once`,
+  slugTaken: 'the slug is taken on this domain',
+  slugNotKept: (why: string) => `the slug cannot be kept here: ${why}`,
+  renamed: (why: string, code: string) => `${why}; created as ${code}`,
+  tagsNotKept: (count: number) => `${count} of the tags not kept (up to 10, each 1 to 32 letters, digits, - or _)`,
+  titleShortened: (length: number) => `the title was shortened to ${length} characters`,
+  expiryTooFar: 'the expiry is more than 10 years away and was not kept',
+  createdInFuture: 'the creation time is in the future: the import\'s time was kept',
+  noFreeCode: 'no free short code was found: try the file again',
+  sourceInvalid: 'source must be one of bitly, rebrandly, shortio, dub, shlink, kutt, yourls, csv',
+  contentInvalid: 'content must be the text of the file',
+  onConflictInvalid: 'onConflict must be skip or rename',
+  tooManyRows: (limit: number) => `The file has more than ${limit} rows: split it`,
+  notFound: 'Import not found',
 } as const;

@@ -7,6 +7,7 @@ import {
   DomainNotFound,
   WebhookNotFound,
   KeyNotFound,
+  ImportNotFound,
   IdempotencyKeyInProgress,
   IdempotencyKeyReused,
   InvalidRequest,
@@ -56,6 +57,7 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof KeyNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof SsoConnectionNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof SsoDomainInUse || error instanceof SsoChallengeMissing) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
+  if (error instanceof ImportNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof DomainInUse) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof DomainDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });

@@ -73,6 +73,20 @@ async function consumeMonthlyCall(caller: Caller, counter: UsageCounter, nowMs: 
   return quota.consumed ? { kind: 'counted', counterId } : { kind: 'refused', limit, resetDate: month.resetDate };
 }
 
+/**
+ * Work worth `calls` calls (an import: one per 50 rows, as its rows sent through the batch route would cost), counted
+ * after the request's own: refused whole, before any of it is counted, when the month has not that much left.
+ */
+export async function countMonthlyCalls(caller: Caller, counter: UsageCounter, nowMs: number, status: RateLimitStatus, calls: number): Promise<void> {
+  if (caller.kind !== 'apiKey' || calls <= 0) return;
+  const limit = monthlyCallLimit(caller.plan, caller.monthlyLimitOverride);
+  if (limit === null) return;
+  const month = calendarMonth(nowMs);
+  const counterId = monthlyQuotaCounter(caller.accountId, nowMs);
+  if ((await counter.current(counterId)) + calls > limit) throw new QuotaExceeded(limit, month.resetDate, status);
+  for (let call = 0; call < calls; call += 1) await counter.tryConsume(counterId, limit, month.resetsAt + COUNTER_GRACE_SECONDS);
+}
+
 /** The quota's 429 carries the minute window's headers too. */
 function refuseOverQuota(call: MonthlyCall, status: RateLimitStatus): void {
   if (call.kind === 'refused') throw new QuotaExceeded(call.limit, call.resetDate, status);

@@ -113,7 +113,7 @@ export async function verifySsoConnection(name: string, context: SsoContext, dep
   const connection = await ownConnection(name, context, deps.sso);
   if (connection.status === 'active') return toSsoView(connection);
   const expected = challengeRecord(connection.domain, connection.claimId);
-  if (!challengeMet(await deps.txt.lookup(expected.name), expected)) throw new SsoChallengeMissing(OwnMessages.ssoChallengeMissing(expected.name));
+  if (!challengeMet(await deps.txt.lookup(expected.name), expected)) throw new SsoChallengeMissing(OwnMessages.ssoChallengeMissing);
   await deps.providers.enable(connection.providerName, connection.domain);
   const verifiedAt = new Date(context.nowMs).toISOString();
   const active: SsoConnection = { ...connection, status: 'active', verifiedAt };

@@ -1,3 +1,4 @@
+import { MAX_SSO_CONNECTIONS } from '../../domain/sso/sso-connection';
 import * as z from 'zod/mini';
 import { batchRequestSchema } from '../../domain/links/batch-request';
 import { Messages, OwnMessages } from '../../domain/messages';
@@ -67,6 +68,8 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
   ...(['domainsDisabled', 'domainInvalid', 'domainParameter', 'domainPatchEmpty'] as const).map((key) => OwnMessages[key]),
   OwnMessages.domainNotUsable('<domain>'),
   OwnMessages.smartLinksDisabled,
+  ...(['ssoDomainInvalid', 'ssoProtocol', 'ssoOidc', 'ssoSaml'] as const).map((key) => OwnMessages[key]),
+  OwnMessages.ssoLimit(MAX_SSO_CONNECTIONS),
   // A smart-link field's problem names its path, however deep (issue 18).
   OwnMessages.smartFieldProblem('rules[2].url', Messages.invalidUrl),
   OwnMessages.smartFieldProblem('rules[0].when.country[1]', OwnMessages.countryUnknown),
@@ -86,8 +89,11 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   },
   NotFound: { description: 'No such link, domain, webhook or key in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
-    description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain.',
-    content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse, OwnMessages.domainDisabled])),
+    description:
+      'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, the platform disabled the domain, an email domain is connected to single sign-on already, or its TXT record is not there yet.',
+    content: jsonContent(
+      statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse, OwnMessages.domainDisabled, OwnMessages.ssoInUse, OwnMessages.ssoChallengeMissing]),
+    ),
   },
   Gone: { description: 'The link was used up or deleted and can no longer change.', content: jsonContent(statusErrorBody(410, 'Gone', [OwnMessages.linkGone])) },
   PayloadTooLarge: {
@@ -204,6 +210,7 @@ function operation(method: string, route: string, doc: OperationDoc): Json {
 
 const TAGS: Record<Tag, string> = {
   Links: 'Create, view, change and delete short links.',
+  Imports: 'Move links in from another shortener (Bitly, Rebrandly, Short.io, Dub, Shlink, Kutt, YOURLS) with their history.',
   Analytics: 'Clicks of a link.',
   Account: "The account's plan and usage.",
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",

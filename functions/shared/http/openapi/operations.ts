@@ -12,6 +12,7 @@ import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/dom
 import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from '../../domain/webhooks/webhook-request';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
 import { keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEY_NAME_LENGTH, MAX_KEYS_PER_WORKSPACE } from '../../domain/accounts/key-request';
+import { importRequestSchema, LISTED_IMPORTS, MAX_IMPORT_ROWS } from '../../domain/imports/import-management';
 import {
   batchResultBody,
   createdLinkBody,
@@ -21,6 +22,9 @@ import {
   healthBody,
   keyListBody,
   keyWithSecretBody,
+  importListBody,
+  importStartedBody,
+  importViewBody,
   linkPageBody,
   linkStatsBody,
   liveStatsBody,
@@ -55,7 +59,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Keys' | 'Single sign-on' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Imports' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Keys' | 'Single sign-on' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -69,7 +73,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key' | 'sso';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key' | 'sso' | 'import';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -338,6 +342,37 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     success: { status: 200, description: 'The domain after the check.', content: json(domainViewBody) },
     errors: DOMAIN_ERRORS,
   },
+  'POST /v2/imports': {
+    operationId: 'startImport',
+    summary: 'Import links from another shortener',
+    description: `Reads \`content\`, the text of a file exported by \`source\` (docs/imports.md says how each is read), and makes its links in the background with their slugs, titles, tags, dates and click totals (\`importedClicks\`). \`onConflict\`: \`skip\` (the default) or \`rename\` a row whose slug is taken or not allowed here. Up to ${MAX_IMPORT_ROWS} rows; one call per 50 rows counts against the monthly quota. The same file again creates nothing new. A file that cannot be read at all is a 400.`,
+    tag: 'Imports',
+    bearer: true,
+    guarded: true,
+    body: 'import',
+    success: { status: 202, description: 'The import started: follow it at /v2/imports/{id}.', content: json(importStartedBody) },
+    errors: [400, 401, 403, 413, 429, 500, 503],
+  },
+  'GET /v2/imports': {
+    operationId: 'listImports',
+    summary: "List the workspace's imports",
+    description: `The latest ${LISTED_IMPORTS} imports, newest first, with their counts.`,
+    tag: 'Imports',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The imports.', content: json(importListBody) },
+    errors: [401, 403, 429, 500, 503],
+  },
+  'GET /v2/imports/{id}': {
+    operationId: 'getImport',
+    summary: 'Follow an import',
+    description: '`running` until every row is settled, then `done`; the counts, and each failed, renamed or skipped row with its reason.',
+    tag: 'Imports',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The import.', content: json(importViewBody) },
+    errors: [401, 403, 404, 429, 500, 503],
+  },
   'GET /v2/webhooks': webhookRoute({
     operationId: 'listWebhooks',
     summary: "List the account's webhooks",
@@ -525,6 +560,7 @@ export const REQUEST_BODIES = {
   key: keyRequestSchema,
   // The document describes AWS's rules (https only); a local run also allow-lists its stand-in provider's host.
   sso: ssoRequestSchema(new Set()),
+  import: importRequestSchema,
 } as const;
 
 /** Bodies a caller may leave out. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { IMPORT_SOURCES } from '../../domain/imports/import-record';
 import { FEATURES, PLANS } from '../../domain/limits/plans';
 import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-domain';
 import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
@@ -279,3 +280,27 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof deliveryAttemptBody>, DeliveryAttempt>>,
   Expect<Same<z.output<typeof clickEventDataBody>, ClickData>>,
 ];
+
+/** Issue 31: an import job as GET /v2/imports/{id} answers it (domain/imports/import-job.ts `ImportSummary`). */
+export const importRowResultBody = z.strictObject({
+  row: count,
+  outcome: z.enum(['created', 'renamed', 'skipped', 'failed', 'existing']),
+  code: z.optional(z.string()),
+  domain: z.optional(z.string()),
+  reason: z.optional(z.string()),
+});
+const importCounts = {
+  id: z.string(),
+  source: z.enum(IMPORT_SOURCES),
+  status: z.enum(['running', 'done', 'failed']),
+  createdAt: timestamp,
+  read: count,
+  created: count,
+  renamed: count,
+  skipped: count,
+  failed: count,
+  existing: count,
+};
+export const importViewBody = z.strictObject({ ...importCounts, results: z.array(importRowResultBody) });
+export const importListBody = z.strictObject({ imports: z.array(z.strictObject(importCounts)) });
+export const importStartedBody = z.strictObject({ id: z.string() });

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod/mini';
+import type { ApiKeyCaller } from '../accounts/caller';
+import { ImportNotFound } from '../errors';
+import { countMonthlyCalls, type RateLimitStatus } from '../limits/rate-limits';
+import { ImportMessages } from '../messages';
+import type { DomainStore, UsageCounter } from '../ports';
+import { parseOrRefuse } from '../request-parsing';
+import { importCallCount, prepareImport, summaryOf, type ImportChunk, type ImportJob, type ImportSummary, type RowResult } from './import-job';
+import { IMPORT_SOURCES } from './import-record';
+import { ON_CONFLICT } from './link-mapping';
+
+/** The issue's ceiling: a file of more rows is split by its owner rather than held by one job for hours. */
+export const MAX_IMPORT_ROWS = 100_000;
+/** Jobs `GET /v2/imports` lists, newest first. */
+export const LISTED_IMPORTS = 20;
+
+export const importRequestSchema = z.object({
+  source: z.enum(IMPORT_SOURCES, { error: ImportMessages.sourceInvalid }),
+  content: z.string({ error: ImportMessages.contentInvalid }),
+  onConflict: z.optional(z.enum(ON_CONFLICT, { error: ImportMessages.onConflictInvalid })),
+});
+
+export interface ImportJobs {
+  saveJob(job: ImportJob, chunks: readonly ImportChunk[], nowMs: number): Promise<void>;
+  job(jobId: string): Promise<ImportJob | undefined>;
+  chunkResults(jobId: string): Promise<RowResult[][]>;
+  jobIds(owner: string, limit: number): Promise<string[]>;
+}
+
+/** Where the worker's chunks wait: one message per chunk. */
+export interface ImportQueue {
+  sendChunks(jobId: string, chunkCount: number): Promise<void>;
+}
+
+export interface ImportDeps {
+  jobs: ImportJobs;
+  queue: ImportQueue;
+  domains: Pick<DomainStore, 'listByOwner'>;
+  usage: UsageCounter;
+}
+
+export interface ImportContext {
+  caller: ApiKeyCaller;
+  rateLimit: RateLimitStatus;
+  nowMs: number;
+}
+
+const newImportId = () => `imp_${randomBytes(12).toString('base64url')}`;
+
+/**
+ * POST /v2/imports: the file read and mapped now (a file no parser can read is a 400 and no job), the quota charged,
+ * the job stored, its chunks queued; the worker makes the links.
+ */
+export async function startImport(body: unknown, context: ImportContext, deps: ImportDeps): Promise<{ id: string }> {
+  const request = parseOrRefuse(importRequestSchema, body);
+  const owner = context.caller.owner;
+  const active = (await deps.domains.listByOwner(owner)).filter((domain) => domain.status === 'active').map((domain) => domain.domain);
+  const id = newImportId();
+  const { job, chunks } = prepareImport({ id, owner, source: request.source, onConflict: request.onConflict ?? 'skip', content: request.content }, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
+  // The request itself was counted by the guard: the rest of the rows' calls now.
+  await countMonthlyCalls(context.caller, deps.usage, context.nowMs, context.rateLimit, importCallCount(job.read) - 1);
+  await deps.jobs.saveJob(job, chunks, context.nowMs);
+  await deps.queue.sendChunks(id, chunks.length);
+  return { id };
+}
+
+/** GET /v2/imports/{id}: the caller's own job only; another workspace's is not found, as one that never was. */
+export async function viewImport(id: string, context: Pick<ImportContext, 'caller'>, deps: Pick<ImportDeps, 'jobs'>): Promise<ImportSummary> {
+  const job = /^imp_[A-Za-z0-9_-]{16}$/.test(id) ? await deps.jobs.job(id) : undefined;
+  if (!job || job.owner !== context.caller.owner) throw new ImportNotFound(ImportMessages.notFound);
+  return summaryOf(job, await deps.jobs.chunkResults(id));
+}
+
+/** GET /v2/imports: the workspace's latest jobs, newest first, without their per-row results. */
+export async function listImports(context: Pick<ImportContext, 'caller'>, deps: Pick<ImportDeps, 'jobs'>): Promise<{ imports: Array<Omit<ImportSummary, 'results'>> }> {
+  const ids = await deps.jobs.jobIds(context.caller.owner, LISTED_IMPORTS);
+  const summaries = await Promise.all(ids.map((id) => viewImport(id, context, deps).then(({ results: _results, ...summary }) => summary)));
+  return { imports: summaries };
+}

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { importCallCount, importChunk, prepareImport, summaryOf, IMPORT_CHUNK_ROWS, type ImportedLinkRecord, type ImportedLinkWriter, type ImportMarker, type ImportWrite } from '../../../../functions/shared/domain/imports/import-job';
+import { ImportFileUnreadable } from '../../../../functions/shared/domain/imports/import-record';
+import { keyOf } from '../../../../functions/shared/domain/links/link';
+
+const NOW_MS = Date.parse('2026-01-01T00:00:00.000Z');
+const fixture = (file: string) => readFileSync(path.join(__dirname, '../../../fixtures/imports', file), 'utf8');
+
+/** The one-transaction write of the DynamoDB adapter: marker first (already imported), then the code (taken). */
+class MemoryImportStore implements ImportedLinkWriter {
+  readonly links = new Map<string, ImportedLinkRecord>();
+  readonly markers = new Map<string, ImportMarker>();
+  /** Throws on the write after this many more, as a worker that crashes midway. */
+  crashAfter = Number.POSITIVE_INFINITY;
+
+  async createImported(link: ImportedLinkRecord, marker: ImportMarker): Promise<ImportWrite> {
+    if (this.crashAfter-- <= 0) throw new Error('the worker stopped');
+    const existing = this.markers.get(`${marker.owner}#${marker.idempotencyKey}`);
+    if (existing) return { outcome: 'imported', marker: existing };
+    if (this.links.has(keyOf(link))) return { outcome: 'codeTaken' };
+    this.links.set(keyOf(link), link);
+    this.markers.set(`${marker.owner}#${marker.idempotencyKey}`, marker);
+    return { outcome: 'created' };
+  }
+}
+
+const codes = () => {
+  let next = 0;
+  return () => `Gen${String((next += 1)).padStart(4, '0')}`;
+};
+const prepare = (content: string, id = 'imp_1', source: 'kutt' | 'csv' | 'yourls' = 'kutt', onConflict: 'skip' | 'rename' = 'rename') =>
+  prepareImport({ id, owner: 'acct_1', source, onConflict, content }, { nowMs: NOW_MS, workspaceDomains: new Set(['k.example-shop.com']) });
+
+async function runAll(prepared: ReturnType<typeof prepare>, store: MemoryImportStore, generateCode = codes()) {
+  const results = [];
+  for (const chunk of prepared.chunks) results.push(await importChunk(prepared.job, chunk, { writer: store, generateCode, claimOf: () => 'claim_1' }));
+  return summaryOf(prepared.job, results);
+}
+
+describe('an accepted file becomes a job and its chunks', () => {
+  test('the kutt sample: three rows read, one refused before any write, one chunk', () => {
+    const { job, chunks } = prepare(fixture('kutt.json'));
+    expect(job).toEqual({ id: 'imp_1', owner: 'acct_1', source: 'kutt', onConflict: 'rename', createdAt: '2026-01-01T00:00:00.000Z', read: 3, chunkCount: 1, problems: [{ row: 3, reason: 'visit_count is not a whole number of clicks' }] });
+    expect(chunks.map((chunk) => chunk.drafts.map(({ row }) => row))).toEqual([[1, 2]]);
+  });
+
+  test(`rows go in chunks of ${IMPORT_CHUNK_ROWS}, in file order`, () => {
+    const rows = Array.from({ length: 250 }, (_, index) => `https://example.com/${index},code${index}`).join('\n');
+    expect(prepare(`url,alias\n${rows}\n`, 'imp_1', 'csv').chunks.map((chunk) => [chunk.index, chunk.drafts.length, chunk.drafts[0]?.row])).toEqual([[0, 50, 1], [1, 50, 51], [2, 50, 101], [3, 50, 151], [4, 50, 201]]);
+  });
+
+  test('a file no parser can read is refused when it is sent, before any job exists', () => {
+    expect(() => prepare('{"data": 3}')).toThrow(ImportFileUnreadable);
+  });
+
+  test('the monthly quota counts one call per 50 rows, as the batch route would', () => {
+    expect([0, 1, 50, 51, 100_000].map(importCallCount)).toEqual([1, 1, 1, 2, 2000]);
+  });
+});
+
+describe('the worker', () => {
+  test('makes each link with its history, on the workspace\'s domain of the same name, with that domain\'s claim', async () => {
+    const store = new MemoryImportStore();
+    const summary = await runAll(prepare(fixture('kutt.json')), store);
+    expect(summary).toEqual({
+      id: 'imp_1', source: 'kutt', status: 'done', createdAt: '2026-01-01T00:00:00.000Z', read: 3, created: 1, renamed: 1, skipped: 0, failed: 1, existing: 0,
+      results: [
+        { row: 2, outcome: 'renamed', code: 'Gen0001', domain: 'k.example-shop.com', reason: 'the slug cannot be kept here: Alias may contain only letters, digits and hyphens; created as Gen0001' },
+        { row: 3, outcome: 'failed', reason: 'visit_count is not a whole number of clicks' },
+      ],
+    });
+    expect(store.links.get('aB3dE')).toEqual({ code: 'aB3dE', url: 'https://docs.kutt.it/', isAlias: true, createdAt: '2020-02-13T18:05:04.000Z', clicks: 0, owner: 'acct_1', title: 'Kutt docs', importedClicks: 91, importedFrom: { source: 'kutt', sourceId: '8c5b3c0e-2f9b-4c55-9a55-0c9b3d2d6f10' } });
+    expect(store.links.get('k.example-shop.com/Gen0001')).toMatchObject({ domain: 'k.example-shop.com', claimId: 'claim_1', isAlias: false, expiresAt: '2027-01-01T00:00:00.000Z', importedClicks: 0 });
+  });
+
+  test('a taken slug is skipped or renamed as asked; a generated code that collides is replaced under the same reason', async () => {
+    const file = 'url,alias\nhttps://example.com/a,taken\n';
+    for (const [onConflict, expected] of [
+      ['skip', { row: 1, outcome: 'skipped', reason: 'the slug is taken on this domain' }],
+      ['rename', { row: 1, outcome: 'renamed', code: 'Gen0002', reason: 'the slug is taken on this domain; created as Gen0002' }],
+    ] as const) {
+      const store = new MemoryImportStore();
+      store.links.set('taken', { code: 'taken' } as ImportedLinkRecord);
+      store.links.set('Gen0001', { code: 'Gen0001' } as ImportedLinkRecord);
+      expect((await runAll(prepare(file, 'imp_1', 'csv', onConflict), store)).results).toEqual([expected]);
+    }
+  });
+
+  test('running the same file again creates nothing new: every row is one the earlier run imported', async () => {
+    const store = new MemoryImportStore();
+    await runAll(prepare(fixture('yourls.csv'), 'imp_1', 'yourls'), store);
+    const linksBefore = new Map(store.links);
+    const again = await runAll(prepare(fixture('yourls.csv'), 'imp_2', 'yourls'), store);
+    expect(store.links).toEqual(linksBefore);
+    expect(again).toMatchObject({ created: 0, renamed: 0, existing: 3, failed: 1 });
+  });
+
+  test('a worker that crashes midway and runs the chunk again settles every row the same way, each link made once', async () => {
+    const rows = Array.from({ length: 30 }, (_, index) => `https://example.com/${index},${index % 3 === 0 ? `é${index}` : `code${index}`}`).join('\n');
+    const prepared = prepare(`url,alias\n${rows}\n`, 'imp_1', 'csv');
+    const [chunk] = prepared.chunks;
+    const whole = new MemoryImportStore();
+    const expected = await importChunk(prepared.job, chunk!, { writer: whole, generateCode: codes(), claimOf: () => undefined });
+
+    const crashing = new MemoryImportStore();
+    crashing.crashAfter = 17;
+    const generateCode = codes();
+    await expect(importChunk(prepared.job, chunk!, { writer: crashing, generateCode, claimOf: () => undefined })).rejects.toThrow('the worker stopped');
+    crashing.crashAfter = Number.POSITIVE_INFINITY;
+    const retried = await importChunk(prepared.job, chunk!, { writer: crashing, generateCode, claimOf: () => undefined });
+
+    expect(crashing.links.size).toBe(30);
+    expect(retried.map(({ row, outcome }) => [row, outcome])).toEqual(expected.map(({ row, outcome }) => [row, outcome]));
+    // Rows settled before the crash keep the codes they were made under.
+    expect(retried.slice(0, 17)).toEqual(expected.slice(0, 17));
+  });
+
+  test('a job is running until every chunk has its results', () => {
+    const { job } = prepare(`url,alias\n${Array.from({ length: 75 }, (_, index) => `https://example.com/${index},c${index}x`).join('\n')}\n`, 'imp_1', 'csv');
+    expect(summaryOf(job, [[]]).status).toBe('running');
+    expect(summaryOf(job, [[], []]).status).toBe('done');
+  });
+});
