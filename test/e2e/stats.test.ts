@@ -188,19 +188,19 @@ describe('click statistics', () => {
     type Live = { minutes: Array<{ minute: string; clicks: number; bots: number }>; total: number };
     const live = await eventually(async () => {
       const body = await get<Live>('/v2/stats/live');
-      expect(body.total).toBe(4);
+      // The bot's visit came last and may be in a later delivery: both figures are waited for.
+      expect([body.total, body.minutes.reduce((sum, minute) => sum + minute.bots, 0)]).toEqual([4, 1]);
       return body;
     }, 30_000);
     // The aggregator's delay as measured here (docs/api.md): from the last visit to the live figure.
     process.stdout.write(`live hour caught up ${Date.now() - startedAt} ms after the first of five visits\n`);
     expect(live.minutes).toHaveLength(60);
-    expect(live.minutes.reduce((sum, minute) => sum + minute.bots, 0)).toBe(1);
     expect((await get<Live>(`/v2/links/${spring}/stats/live`)).total).toBe(3);
 
     type Workspace = { total: number; bots: number; unique: number; topLinks: Array<{ shortCode: string; clicks: number }>; days: Array<{ clicks: number }>; browsers: { top: Array<{ value: string; clicks: number }> } };
     const all = await eventually(async () => {
       const body = await get<Workspace>('/v2/stats?days=7');
-      expect(body.total).toBe(4);
+      expect([body.total, body.bots]).toEqual([4, 1]);
       return body;
     }, 30_000);
     expect([all.bots, all.days.length]).toEqual([1, 7]);
