@@ -36,12 +36,14 @@ program
 
 program
   .command('stats')
-  .description("a link's clicks")
-  .argument('<code>', 'the short code')
+  .description("a link's clicks, or without a code the whole workspace's")
+  .argument('[code]', 'the short code')
   .option('--days <n>', 'the window, 1 to 90 days (30 by default)')
-  .option('--domain <domain>', "the link's domain (by default the account's default domain)")
+  .option('--domain <domain>', "the link's domain (by default the account's default domain); for the workspace, only that custom domain's links")
+  .option('--tag <tag>', "the workspace's links carrying this tag only")
+  .option('--bots', "add bots' visits to every figure (they are always counted apart)")
   .option('--json', 'print the API answer as JSON')
-  .action((code: string, options: { days?: string; domain?: string; json?: boolean }) => linkStats(clientFromEnvironment(), code, options, io));
+  .action((code: string | undefined, options: { days?: string; domain?: string; tag?: string; bots?: boolean; json?: boolean }) => linkStats(clientFromEnvironment(), code, options, io));
 
 program
   .command('qr')

@@ -33,9 +33,10 @@ export class ClickCounting extends Construct {
       removalPolicy: props.removalPolicy,
     });
     this.aggregator
-      // It adds to a link's click total and touches nothing else of it (dynamo-click-stats.ts).
-      .bindTable(props.tables.links, EnvNames.linksTable, ['UpdateItem'], { onlyAttributes: ['code', 'clicks'] })
-      .bindTable(props.tables.clickStats, EnvNames.clickStatsTable, ['PutItem', 'UpdateItem']);
+      // It adds to a link's click and bot totals and touches nothing else of it (dynamo-click-stats.ts).
+      .bindTable(props.tables.links, EnvNames.linksTable, ['UpdateItem'], { onlyAttributes: ['code', 'clicks', 'bots'] })
+      // GetItem: a day's unique-visitor sketch is read before it is merged and written back (issue 30).
+      .bindTable(props.tables.clickStats, EnvNames.clickStatsTable, ['GetItem', 'PutItem', 'UpdateItem']);
 
     this.deadLetters = new Queue(this, 'DeadLetters', {
       retentionPeriod: Duration.days(14),

@@ -40,6 +40,11 @@ export class DataTables extends Construct {
   /** Every change to a workspace (`ws#<id>` / `<ISO time>#<id>`, newest last in the key so a reverse query pages newest first), TTL 365 days. */
   readonly auditLog: Table;
   /**
+   * The unique-visitor sketches' salts (issue 30): one random value per UTC day, removed once its day is over. No
+   * stream and no backups, unlike the usage table: a salt must outlive its day nowhere.
+   */
+  readonly visitorSalts: Table;
+  /**
    * Imports (issue 31, adapters/dynamo-import-store.ts): each job (`job#<id>` / `job`, its chunks `chunk#<n>` and their
    * results `result#<n>`, TTL 90 days), each workspace's jobs newest last (`ws#<id>` / `<ISO time>#<jobId>`), and the
    * marker of every imported link (`mark#<workspace>` / `<source>#<id hash>`, kept as long as the link may be).
@@ -150,6 +155,17 @@ export class DataTables extends Construct {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
+    });
+    this.visitorSalts = new Table(this, 'VisitorSalts', {
+      ...common,
+      partitionKey: { name: 'day', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.visitorSalts).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason: 'Daily salts must be unrecoverable once their day is over: a backup would keep them for 35 days.',
     });
     this.imports = new Table(this, 'Imports', {
       ...common,

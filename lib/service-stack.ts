@@ -154,7 +154,9 @@ export class ServiceStack extends Stack {
     redirect
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem'])
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem'])
-      .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem']);
+      .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem'])
+      // Today's salt made or read, and yesterday's removed, by one conditional update each (visitor-salts.ts).
+      .bindTable(tables.visitorSalts, EnvNames.visitorSaltsTable, ['UpdateItem']);
     flags.grantRead(redirect);
     originSecret.grantRead(redirect);
     clientKey.grantRead(redirect);
@@ -263,10 +265,11 @@ export class ServiceStack extends Stack {
     const imports = new Imports(this, 'Imports', { tables, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
     flags.grantRead(imports.api);
     this.api.addRoutesOf('imports', imports.api);
-    // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
+    // The aggregator queues link.clicked and adds up each workspace's clicks (issue 30): it reads a clicked link's
+    // owner and tags, those attributes only, and the owner's webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
-      .bindTable(tables.links, EnvNames.linksTable, ['GetItem'], { onlyAttributes: ['code', 'owner'] })
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem'], { onlyAttributes: ['code', 'owner', 'tags'] })
       .bindTable(tables.webhooks, EnvNames.webhooksTable, ['Query'])
       .addEnvironment(EnvNames.deliveryQueueUrl, webhooks.queue.queueUrl)
       .addEnvironment(EnvNames.flagsPrefix, flags.prefix);
@@ -325,6 +328,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
       [StackOutputs.domainsTable]: tables.domains.tableName,
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
+      [StackOutputs.visitorSaltsTable]: tables.visitorSalts.tableName,
       [StackOutputs.membersTable]: tables.members.tableName,
       [StackOutputs.auditTable]: tables.auditLog.tableName,
       [StackOutputs.importsTable]: tables.imports.tableName,

@@ -9,6 +9,7 @@ export enum StackOutputs {
   idempotencyTable = 'IdempotencyTableName',
   domainsTable = 'DomainsTableName',
   webhooksTable = 'WebhooksTableName',
+  visitorSaltsTable = 'VisitorSaltsTableName',
   membersTable = 'MembersTableName',
   auditTable = 'AuditLogTableName',
   importsTable = 'ImportsTableName',

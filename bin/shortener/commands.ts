@@ -62,9 +62,57 @@ export async function listLinks(client: ShortenerClient, options: { status?: str
 
 const counts = (entries: Array<[string, number]>) => (entries.length === 0 ? 'none' : entries.map(([name, clicks]) => `${name} ${clicks}`).join(', '));
 
-export async function linkStats(client: ShortenerClient, code: string, options: { days?: string; domain?: string; json?: boolean }, io: Io): Promise<void> {
+type TopValues = { top: Array<{ value: string; clicks: number }>; other: number };
+const top = (values: TopValues) => counts([...values.top.map((entry): [string, number] => [entry.value, entry.clicks]), ...(values.other > 0 ? [['(other)', values.other] as [string, number]] : [])]);
+
+/** The dimensions every stats body carries, a line each (issue 30's included). */
+function dimensionLines(data: {
+  unique: number;
+  countries: Array<{ country: string; clicks: number }>;
+  referrers: Array<{ host: string; clicks: number }>;
+  devices: Record<string, number>;
+  browsers: TopValues;
+  operatingSystems: TopValues;
+  regions: TopValues;
+  cities: TopValues;
+  utmSources: TopValues;
+  utmMediums: TopValues;
+  utmCampaigns: TopValues;
+}): string[] {
+  return [
+    `unique visitors: ${data.unique} (summed by day)`,
+    `countries: ${counts(data.countries.map((entry) => [entry.country, entry.clicks]))}`,
+    `referrers: ${counts(data.referrers.map((entry) => [entry.host, entry.clicks]))}`,
+    `devices:   ${counts(Object.entries(data.devices))}`,
+    `browsers:  ${top(data.browsers)}`,
+    `systems:   ${top(data.operatingSystems)}`,
+    `regions:   ${top(data.regions)}`,
+    `cities:    ${top(data.cities)}`,
+    `utm_source:   ${top(data.utmSources)}`,
+    `utm_medium:   ${top(data.utmMediums)}`,
+    `utm_campaign: ${top(data.utmCampaigns)}`,
+  ];
+}
+
+/** `shortener stats [code]`: a link's clicks, or without a code the whole workspace's (GET /v2/stats). */
+export async function linkStats(client: ShortenerClient, code: string | undefined, options: { days?: string; domain?: string; tag?: string; bots?: boolean; json?: boolean }, io: Io): Promise<void> {
+  const window = { ...(options.days ? { days: Number(options.days) } : {}), ...(options.bots ? { bots: 'include' as const } : {}) };
+  if (code === undefined) {
+    const { data, error, response } = await client.GET('/v2/stats', { params: { query: { ...window, ...(options.domain ? { domain: options.domain } : {}), ...(options.tag ? { tag: options.tag } : {}) } } });
+    if (!data) throw new ApiRefusal(messageOf(error, response.status));
+    if (options.json) return void io.out(`${JSON.stringify(data, null, 2)}\n`);
+    io.out(
+      [
+        `workspace: ${data.total} clicks and ${data.bots} bots in the last ${data.days.length} days`,
+        `top links: ${counts(data.topLinks.map((link) => [link.domain ? `${link.domain}/${link.shortCode}` : link.shortCode, link.clicks]))}`,
+        ...dimensionLines(data),
+        '',
+      ].join('\n'),
+    );
+    return;
+  }
   const { data, error, response } = await client.GET('/v2/links/{code}/stats', {
-    params: { path: { code }, query: { ...(options.days ? { days: Number(options.days) } : {}), ...(options.domain ? { domain: options.domain } : {}) } },
+    params: { path: { code }, query: { ...window, ...(options.domain ? { domain: options.domain } : {}) } },
   });
   // Without format=csv the answer is the JSON body (the document lists both).
   if (!data || typeof data === 'string') throw new ApiRefusal(messageOf(error, response.status));
@@ -75,10 +123,8 @@ export async function linkStats(client: ShortenerClient, code: string, options: 
   const inWindow = data.days.reduce((sum, day) => sum + day.clicks, 0);
   io.out(
     [
-      `${data.shortCode}: ${data.total} clicks in all, ${inWindow} in the last ${data.days.length} days`,
-      `countries: ${counts(data.countries.map((entry) => [entry.country, entry.clicks]))}`,
-      `referrers: ${counts(data.referrers.map((entry) => [entry.host, entry.clicks]))}`,
-      `devices:   ${counts(Object.entries(data.devices))}`,
+      `${data.shortCode}: ${data.total} clicks in all, ${inWindow} in the last ${data.days.length} days; ${data.bots} bots counted apart`,
+      ...dimensionLines(data),
       '',
     ].join('\n'),
   );

@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { countClicks } from '../shared/domain/analytics/click-counts';
 import { clickInLogLine } from '../shared/domain/analytics/click-lines';
+import { rollupClicks } from '../shared/domain/analytics/rollups';
 import { ClickFanout } from '../shared/domain/webhooks/click-fanout';
 import { decodeLogDelivery, deliveryId } from '../shared/http/log-delivery';
 import { MetricName } from '../shared/metric-names';
@@ -17,7 +18,7 @@ const fanout = new ClickFanout({ ownerOf: (key) => links.ownerOf(key), webhooks:
 
 /**
  * The redirect's click lines, delivered in batches by the log group's subscription filter: summed per (link, day,
- * dimension) and added exactly once per delivery, then each click queued as link.clicked for the owners'
+ * dimension) and added exactly once per delivery, then each person's click queued as link.clicked for the owners'
  * webhooks (accounts that take none cost nothing: see click-fanout.ts). A failure throws, so the delivery is retried (and, past the retries, kept in the dead-letter queue);
  * parts already applied are not applied again, and events already queued are queued again with the same ids.
  */
@@ -28,12 +29,16 @@ async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> 
   if (clicks.length === 0) return;
   const nowMs = Date.now();
   const id = deliveryId(delivery);
-  await stats.apply(id, countClicks(clicks), nowMs);
+  // Each clicked link's owner and tags, read once per delivery: the workspace's items and live hours (issue 30).
+  const keys = [...new Set(clicks.map((click) => click.code))];
+  const places = new Map(await Promise.all(keys.map(async (key) => [key, await links.placeOf(key)] as const)));
+  await stats.apply(id, countClicks(clicks), nowMs, rollupClicks(clicks, places));
   count(MetricName.clicksCounted, clicks.length);
   // How long the oldest click of the batch waited to be counted: the delivery-lag alarm watches its maximum.
   metrics.addMetric(MetricName.clickDeliveryLag, MetricUnit.Milliseconds, nowMs - Math.min(...clicks.map((click) => Date.parse(click.at))));
   if ((await flags.current()).webhooks) {
-    count(MetricName.webhookEventsQueued, await fanout.queue(clicks, id, nowMs));
+    // Bots' visits are counted apart and never a link.clicked event (issue 30).
+    count(MetricName.webhookEventsQueued, await fanout.queue(clicks.filter((click) => click.bot !== true), id, nowMs));
   }
 }
 

@@ -7,6 +7,8 @@ import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
 import type { LinkDomains } from '../shared/domain/domains/link-domains';
 import { parseStatsQuery, statsOfLink, statsRowsOfLink } from '../shared/domain/analytics/link-stats';
 import { STATS_ROW_HEADER } from '../shared/domain/analytics/stats-rows';
+import { parseWorkspaceStatsQuery, statsOfWorkspace } from '../shared/domain/analytics/workspace-stats';
+import { liveOfLink, liveOfWorkspace } from '../shared/domain/analytics/live-stats';
 import { csvDownload } from '../shared/http/csv';
 import { accountCaller, managementContext } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';
@@ -16,7 +18,7 @@ import { readJsonObject } from '../shared/http/json-body';
 import { json, noContent } from '../shared/http/responses';
 
 export interface LinksApi {
-  deps: ManagementDeps & { usage: UsageCounter; stats: Pick<ClickStatsStore, 'days'>; domains: LinkDomains };
+  deps: ManagementDeps & { usage: UsageCounter; stats: Pick<ClickStatsStore, 'days' | 'hours'>; domains: LinkDomains };
   shortBaseUrl: () => Promise<string>;
 }
 
@@ -40,11 +42,15 @@ export const OPERATIONS: Record<string, Operation<LinksApi>> = {
     return noContent();
   },
   'GET /v2/links/{code}/stats': async (event, admission, api) => {
-    const { days, format } = parseStatsQuery(event.queryStringParameters);
-    if (format === 'json') return json(200, await statsOfLink(code(event), days, await context(event, admission, api), api.deps));
-    const { shortCode, rows } = await statsRowsOfLink(code(event), days, await context(event, admission, api), api.deps);
-    return csvDownload(STATS_ROW_HEADER, rows, `${shortCode}-clicks-${days}d.csv`);
+    const query = parseStatsQuery(event.queryStringParameters);
+    if (query.format === 'json') return json(200, await statsOfLink(code(event), query, await context(event, admission, api), api.deps));
+    const { shortCode, rows } = await statsRowsOfLink(code(event), query, await context(event, admission, api), api.deps);
+    return csvDownload(STATS_ROW_HEADER, rows, `${shortCode}-clicks-${query.days}d.csv`);
   },
+  'GET /v2/links/{code}/stats/live': async (event, admission, api) => json(200, await liveOfLink(code(event), await context(event, admission, api), api.deps)),
+  'GET /v2/stats': async (event, admission, api) =>
+    json(200, await statsOfWorkspace(accountCaller(admission).owner, parseWorkspaceStatsQuery(event.queryStringParameters), Date.now(), api.deps.stats)),
+  'GET /v2/stats/live': async (_event, admission, api) => json(200, await liveOfWorkspace(accountCaller(admission).owner, Date.now(), api.deps.stats)),
   'GET /v2/tags': async (_event, admission, api) => json(200, await countTags(accountCaller(admission).owner, api.deps.links)),
   'GET /v2/usage': async (_event, admission, api) =>
     json(200, await usageReport(accountCaller(admission), admission.rateLimit, api.deps.usage, Date.now())),

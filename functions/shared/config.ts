@@ -66,6 +66,7 @@ export const EnvNames = {
   mailFrom: 'MAIL_FROM',
   dashboardUrl: 'DASHBOARD_URL',
   localDashboardUrl: 'LOCAL_DASHBOARD_URL',
+  visitorSaltsTable: 'VISITOR_SALTS_TABLE',
   tokenIssuer: 'TOKEN_ISSUER',
   tokenJwksUrl: 'TOKEN_JWKS_URL',
   tokenClientId: 'TOKEN_CLIENT_ID',
@@ -81,7 +82,7 @@ export const EnvNames = {
 
 export const config = {
   table: (
-    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable' | 'importsTable',
+    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable' | 'importsTable' | 'visitorSaltsTable',
   ) => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),

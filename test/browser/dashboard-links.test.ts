@@ -349,6 +349,7 @@ const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebK
 
 interface Stats {
   total: number;
+  unique: number;
   days: Array<{ date: string; clicks: number }>;
   countries: Array<{ country: string; clicks: number }>;
   referrers: Array<{ host: string; clicks: number }>;
@@ -372,13 +373,16 @@ describe('a link\'s stats', () => {
       { 'user-agent': CHROME_DESKTOP, 'cloudfront-viewer-country': 'DE' },
       { 'user-agent': CHROME_DESKTOP, 'cloudfront-viewer-country': 'DE', referer: 'https://news.example/other' },
       { 'user-agent': IPHONE, 'cloudfront-viewer-country': 'FR' },
-      { 'user-agent': IPHONE, 'cloudfront-viewer-country': 'FR', referer: 'https://social.example/' },
+      { 'user-agent': IPHONE, 'cloudfront-viewer-country': 'FR', referer: 'https://social.example/', 'cloudfront-viewer-city': '<script>alert(1)</script>' },
     ];
     // As CloudFront passes visits on: its viewer country is believed only beside the origin secret.
     for (const headers of visits) expect((await http('GET', `/${link.shortCode}`, { headers: await asCloudFront(headers) })).status).toBe(302);
+    // Issue 30: a bot, counted apart, and a campaign from the visit's own query.
+    expect((await http('GET', `/${link.shortCode}`, { headers: await asCloudFront({ 'user-agent': 'curl/8.5.0' }) })).status).toBe(302);
+    expect((await http('GET', `/${link.shortCode}?utm_source=newsletter&utm_campaign=%3Cb%3Elaunch%3C%2Fb%3E`, { headers: await asCloudFront({ 'user-agent': IPHONE }) })).status).toBe(302);
     const stats = await eventually(async () => {
       const body = (await api(apiKey, 'GET', `/v2/links/${link.shortCode}/stats?days=30`)).json<Stats>();
-      expect(body.total).toBe(5);
+      expect(body.total).toBe(6);
       return body;
     }, 30_000);
 
@@ -386,7 +390,22 @@ describe('a link\'s stats', () => {
     await signIn(page, apiKey);
     await page.goto(`${new URL(page.url()).origin}/app/links/${link.shortCode}`);
     await page.getByTestId('stats-total').waitFor();
-    await expect(page.getByTestId('stats-total').textContent()).resolves.toBe('5');
+    await expect(page.getByTestId('stats-total').textContent()).resolves.toBe('6');
+    await expect(page.getByTestId('stats-bots').textContent()).resolves.toBe('1');
+    await expect(page.getByTestId('stats-unique').textContent()).resolves.toBe(String(stats.unique));
+    // Values are text: the city and the campaign are shown as typed, and no element came of them.
+    expect(await tableRows(page, 'breakdown-cities')).toEqual([['unknown', 5], ['<script>alert(1)</script>', 1]]);
+    expect(await tableRows(page, 'breakdown-campaigns')).toEqual([['<b>launch</b>', 1]]);
+    expect(await tableRows(page, 'breakdown-browsers')).toEqual([['Chrome', 3], ['Mobile Safari', 3]]);
+    expect(await page.locator('.stats script, .stats b').count()).toBe(0);
+    // The live hour: this minute's clicks, read again every 10 s while the tab is visible.
+    await expect(page.getByTestId('live-total').textContent()).resolves.toBe('6');
+    await recordPage(page, 'stats-dimensions');
+    const totalShown = (clicks: string) => page.waitForFunction((expected) => document.querySelector('[data-testid="stats-total"]')?.textContent === expected, clicks);
+    await page.getByLabel('Include bots').check();
+    await totalShown('7');
+    await page.getByLabel('Include bots').uncheck();
+    await totalShown('6');
     expect(await tableRows(page, 'breakdown-countries')).toEqual(stats.countries.map((row) => [row.country, row.clicks]));
     expect(await tableRows(page, 'breakdown-referrers')).toEqual(stats.referrers.map((row) => [row.host, row.clicks]));
     expect(await tableRows(page, 'breakdown-devices')).toEqual(Object.entries(stats.devices));
@@ -410,7 +429,8 @@ describe('a link\'s stats', () => {
     const rows = parse(readFileSync(await download.path(), 'utf8'), { columns: true }) as Array<{ date: string; dimension: string; value: string; clicks: string }>;
     expect(Object.keys(rows[0] ?? {})).toEqual(['date', 'dimension', 'value', 'clicks']);
     expect(rows.filter((row) => row.dimension === 'clicks').map((row) => Number(row.clicks))).toEqual(week.days.map((day) => day.clicks));
-    expect(rows.filter((row) => row.dimension === 'country').reduce((sum, row) => sum + Number(row.clicks), 0)).toBe(5);
+    expect(rows.filter((row) => row.dimension === 'country').reduce((sum, row) => sum + Number(row.clicks), 0)).toBe(6);
+    expect(rows.filter((row) => row.dimension === 'bots').reduce((sum, row) => sum + Number(row.clicks), 0)).toBe(1);
   }, 90_000);
 });
 

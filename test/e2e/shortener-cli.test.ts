@@ -131,6 +131,12 @@ describe('npm run shortener -- list, stats, qr', () => {
     const stats = await shortener(['stats', shortCode, '--json'], apiKey);
     expect(stats.code).toBe(0);
     expect(JSON.parse(stats.stdout)).toMatchObject({ shortCode, total: 0 });
+    // Issue 30: the new dimensions, printed; without a code, the whole workspace.
+    const printed = await shortener(['stats', shortCode, '--bots'], apiKey);
+    expect(printed.stdout).toContain(`${shortCode}: 0 clicks in all, 0 in the last 30 days; 0 bots counted apart`);
+    for (const line of ['unique visitors: 0', 'browsers:  none', 'systems:   none', 'regions:   none', 'cities:    none', 'utm_campaign: none']) expect(printed.stdout).toContain(line);
+    const workspace = await shortener(['stats', '--days', '7', '--tag', 'spring'], apiKey);
+    expect([workspace.code, workspace.stdout.split('\n')[0]]).toEqual([0, 'workspace: 0 clicks and 0 bots in the last 7 days']);
 
     const svg = path.join(work, `${shortCode}.svg`);
     const qr = await shortener(['qr', shortCode, '--out', svg], apiKey);

@@ -141,8 +141,9 @@ describe('least privilege and logs', () => {
     expect(policies).toContain('ssm:GetParameters');
   });
 
-  it('lets the aggregator add to a link\'s clicks and touch nothing else of it', () => {
-    expect(policies).toContain('"dynamodb:Attributes":["code","clicks"]');
+  it('lets the aggregator add to a link\'s clicks and bots and touch nothing else of it', () => {
+    expect(policies).toContain('"dynamodb:Attributes":["code","clicks","bots"]');
+    expect(policies).toContain('"dynamodb:Attributes":["code","owner","tags"]');
     expect(policies).toContain('"dynamodb:ReturnValues":"NONE"');
   });
 

@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog|Members|Imports)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog|Members|Imports|VisitorSalts)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -58,7 +58,7 @@ describe('functions', () => {
         'Usage:dynamodb:UpdateItem',
       ].sort());
     }
-    expect(tableGrants(dev, 'redirect')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'redirect')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Links:dynamodb:UpdateItem', 'Usage:dynamodb:UpdateItem', 'VisitorSalts:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'links')).toEqual([
       'ClickStats:dynamodb:Query',
       'Domains:dynamodb:GetItem',
@@ -70,6 +70,7 @@ describe('functions', () => {
     ]);
     expect(tableGrants(dev, 'qr')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'aggregator')).toEqual([
+      'ClickStats:dynamodb:GetItem',
       'ClickStats:dynamodb:PutItem',
       'ClickStats:dynamodb:UpdateItem',
       'Links:dynamodb:GetItem',
@@ -267,8 +268,18 @@ describe('tables', () => {
     });
   });
 
+  it('keep the daily visitor salts nowhere past their day: TTL, no stream, no backups, deleted with the stack (issue 30)', () => {
+    const salts = Object.values(dev.findResources('AWS::DynamoDB::Table')).filter((table) => table.Properties.KeySchema?.[0]?.AttributeName === 'day' && table.Properties.KeySchema.length === 1);
+    expect(salts).toHaveLength(1);
+    expect(salts[0]).toMatchObject({
+      DeletionPolicy: 'Delete',
+      Properties: { TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true }, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false } },
+    });
+    expect(salts[0]?.Properties.StreamSpecification).toBeUndefined();
+  });
+
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 12);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 13);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
   });
 });

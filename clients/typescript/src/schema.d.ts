@@ -135,11 +135,77 @@ export interface paths {
         };
         /**
          * A link's clicks
-         * @description Counted redirects per day (UTC), country, referring host, device class and destination (`default`, `rules[i]`, `variants[i]`, `expiredUrl`: an A/B test read off) over the last `days` days; `total` is all clicks ever, which visits of an ended link sent to its expiredUrl do not add to. Without `domain`, the account's default domain (the shared one when it has none).
+         * @description Counted redirects per day (UTC), country, referring host, device class and destination (`default`, `rules[i]`, `variants[i]`, `expiredUrl`: an A/B test read off) over the last `days` days; `total` is all clicks ever, which visits of an ended link sent to its expiredUrl do not add to. Bots (isbot's list, link-preview fetchers, HEAD requests) are counted apart as `bots` and in no other figure unless `bots=include`. Browser, OS, region, city and the visit's own utm_source, utm_medium and utm_campaign come as their window's top 50 values with the rest as `other`; values are text as received, never markup. `unique` estimates distinct visitors per day (HyperLogLog, standard error 1.6 %) from a hash under a salt that changes every UTC day: the window's figure is the sum of its days, so a visitor who comes back on another day counts again. Without `domain`, the account's default domain (the shared one when it has none).
          *
          *     Permission: `stats:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["getLinkStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/links/{code}/stats/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A link's last hour, live
+         * @description People's clicks and bots' visits in each of the last 60 minutes (UTC), oldest first, as far as the aggregator has counted them (a few seconds behind the visits). Without `domain`, the account's default domain (the shared one when it has none).
+         *
+         *     Permission: `stats:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
+         */
+        get: operations["getLinkLiveStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole workspace at a glance
+         * @description Every link of the workspace added up over the last `days` days: clicks, unique visitors and bots per day, the ten most clicked links, and every dimension of a link's stats. `domain` narrows it to one custom domain's links, `tag` to the links carrying a tag (both: both). `total` and `bots` are the window's. Bots (isbot's list, link-preview fetchers, HEAD requests) are counted apart as `bots` and in no other figure unless `bots=include`. Browser, OS, region, city and the visit's own utm_source, utm_medium and utm_campaign come as their window's top 50 values with the rest as `other`; values are text as received, never markup. `unique` estimates distinct visitors per day (HyperLogLog, standard error 1.6 %) from a hash under a salt that changes every UTC day: the window's figure is the sum of its days, so a visitor who comes back on another day counts again.
+         *
+         *     Permission: `stats:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
+         */
+        get: operations["getWorkspaceStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/stats/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole workspace's last hour, live
+         * @description People's clicks and bots' visits on all the workspace's links in each of the last 60 minutes (UTC), oldest first, as far as the aggregator has counted them.
+         *
+         *     Permission: `stats:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
+         */
+        get: operations["getWorkspaceLiveStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1955,6 +2021,7 @@ export interface operations {
             query?: {
                 days?: number;
                 format?: "json" | "csv";
+                bots?: "include" | "exclude";
                 domain?: string;
             };
             header?: never;
@@ -1966,7 +2033,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The counts; with `format=csv`, the window as CSV (`date,dimension,value,clicks`): one row per day and dimension value, no top-10 cut. */
+            /** @description The counts; with `format=csv`, the window as CSV (`date,dimension,value,clicks`): one row per day and dimension value (`clicks`, `bots` and `unique` rows first), no top cut. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1978,11 +2045,15 @@ export interface operations {
                     "application/json": {
                         shortCode: string;
                         total: number;
+                        bots: number;
                         days: {
                             /** Format: date */
                             date: string;
                             clicks: number;
+                            bots: number;
+                            unique: number;
                         }[];
+                        unique: number;
                         countries: {
                             country: string;
                             clicks: number;
@@ -2001,6 +2072,55 @@ export interface operations {
                         destinations: {
                             [key: string]: number;
                         };
+                        browsers: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        operatingSystems: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        regions: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        cities: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmSources: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmMediums: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmCampaigns: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
                     };
                     "text/csv": string;
                 };
@@ -2009,6 +2129,201 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLinkLiveStats: {
+        parameters: {
+            query?: {
+                domain?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The short code (or alias). */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The minutes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        minutes: {
+                            /** Format: date-time */
+                            minute: string;
+                            clicks: number;
+                            bots: number;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkspaceStats: {
+        parameters: {
+            query?: {
+                days?: number;
+                bots?: "include" | "exclude";
+                domain?: string;
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        bots: number;
+                        topLinks: {
+                            shortCode: string;
+                            domain?: string;
+                            clicks: number;
+                        }[];
+                        days: {
+                            /** Format: date */
+                            date: string;
+                            clicks: number;
+                            bots: number;
+                            unique: number;
+                        }[];
+                        unique: number;
+                        countries: {
+                            country: string;
+                            clicks: number;
+                        }[];
+                        referrers: {
+                            host: string;
+                            clicks: number;
+                        }[];
+                        devices: {
+                            desktop: number;
+                            mobile: number;
+                            tablet: number;
+                            bot: number;
+                            other: number;
+                        };
+                        destinations: {
+                            [key: string]: number;
+                        };
+                        browsers: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        operatingSystems: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        regions: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        cities: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmSources: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmMediums: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                        utmCampaigns: {
+                            top: {
+                                value: string;
+                                clicks: number;
+                            }[];
+                            other: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkspaceLiveStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The minutes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        minutes: {
+                            /** Format: date-time */
+                            minute: string;
+                            clicks: number;
+                            bots: number;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

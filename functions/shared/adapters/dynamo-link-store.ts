@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isExpired, keyOf, removableAt, type LinkRecord } from '../domain/links/link';
+import type { LinkPlace } from '../domain/analytics/rollups';
 import { LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../config';
 import type { ClaimCondition, ClickOutcome, GuardedWrite, LinkChanges, LinkPosition, LinkStore, ManagedLinkStore } from '../domain/ports';
 import { AUDIT_STAMP_ATTRIBUTE } from '../domain/audit/link-audit';
@@ -301,6 +302,15 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
       new GetCommand({ TableName: this.tableName, Key: { code: key }, ProjectionExpression: '#code, #owner', ExpressionAttributeNames: { '#code': 'code', '#owner': 'owner' } }),
     );
     return typeof Item?.owner === 'string' ? Item.owner : undefined;
+  }
+
+  /** The link's owner and tags only (the aggregator's grant names no other attribute); undefined when the link is gone. */
+  async placeOf(key: string): Promise<LinkPlace | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { code: key }, ProjectionExpression: '#code, #owner, tags', ExpressionAttributeNames: { '#code': 'code', '#owner': 'owner' } }),
+    );
+    if (typeof Item?.owner !== 'string') return undefined;
+    return { owner: Item.owner, tags: Array.isArray(Item.tags) ? Item.tags.filter((tag): tag is string => typeof tag === 'string') : [] };
   }
 
   async retire(key: string): Promise<void> {

@@ -81,6 +81,8 @@ export const OwnMessages = {
   auditTargetParameter: 'target must be 1 to 300 characters: a link\'s code, a domain, a webhook id…',
   auditTimeParameter: (name: string) => `${name} must be an ISO 8601 date-time with a time zone, such as 2026-01-31T12:00:00Z`,
   auditRangeParameter: 'from must not be later than to',
+  botsParameter: 'bots must be include or exclude',
+  statsDomainParameter: 'domain must be a domain name',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
   idempotencyKeyReused: 'Idempotency-Key has already been used with a different request',
   idempotencyKeyInProgress: 'A request with this Idempotency-Key is still in progress',

@@ -1,3 +1,4 @@
+import type { LiveHour, WorkspaceDay } from './analytics/rollups';
 import type { DayCounts, LinkCounts } from './analytics/click-counts';
 import type { DeliveryAttempt, WebhookRecord } from './webhooks/webhook';
 import type { DeliveryTask } from './webhooks/delivery';
@@ -153,9 +154,11 @@ export interface ClickStatsStore {
    * Adds a delivered batch's counts exactly once, however often the batch is delivered: `batchId` marks it as
    * applied in the same transaction as its counts. Counts of links that no longer exist are dropped.
    */
-  apply(batchId: string, counts: readonly LinkCounts[], nowMs: number): Promise<void>;
-  /** The link's counted days from `fromDay` to `toDay` (inclusive, YYYY-MM-DD). */
+  apply(batchId: string, counts: readonly LinkCounts[], nowMs: number, rollups?: { workspaces: readonly WorkspaceDay[]; live: readonly LiveHour[] }): Promise<void>;
+  /** The link's (or workspace item's) counted days from `fromDay` to `toDay` (inclusive, YYYY-MM-DD). */
   days(code: string, fromDay: string, toDay: string): Promise<DayCounts[]>;
+  /** A live item's hours from `fromHour` to `toHour` (inclusive, YYYY-MM-DDTHH). */
+  hours(code: string, fromHour: string, toHour: string): Promise<LiveHour[]>;
 }
 
 /** Claiming a name: done, someone (the caller included) holds it, or the caller's plan allows no more. */
@@ -468,4 +471,12 @@ export interface IdentityProviders {
   enable(providerName: string, domain: string): Promise<void>;
   /** Gone from the pool and the app client; a provider already gone is fine. */
   remove(providerName: string): Promise<void>;
+}
+
+/** The unique-visitor sketches' daily salts (issue 30): random, one per UTC day, removed once the day is over. */
+export interface VisitorSaltStore {
+  /** The day's salt, made now if nobody made it yet (every container of the day gets the same one). */
+  saltOf(day: string): Promise<string>;
+  /** Removes the day's salt for good; a day without one is left as it is. */
+  forget(day: string): Promise<void>;
 }

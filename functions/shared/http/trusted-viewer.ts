@@ -121,3 +121,14 @@ export async function trustedViewerCountry(event: APIGatewayProxyEvent, originSe
   if (country === undefined || !(await cameThroughCloudFront(event, originSecrets))) return undefined;
   return country;
 }
+
+/**
+ * CloudFront's region and city of the viewer (`CloudFront-Viewer-Country-Region`, `CloudFront-Viewer-City`; issue 30),
+ * believed as the country is: only beside the origin secret. Both are stats only, never a destination's choice.
+ */
+export async function trustedViewerPlace(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<{ region?: string; city?: string }> {
+  const region = header(event, 'cloudfront-viewer-country-region');
+  const city = header(event, 'cloudfront-viewer-city');
+  if ((region === undefined && city === undefined) || !(await cameThroughCloudFront(event, originSecrets))) return {};
+  return { ...(region === undefined ? {} : { region }), ...(city === undefined ? {} : { city }) };
+}

@@ -6,7 +6,8 @@ import { variantInCookie } from './variant-cookie';
 import { CSRF_COOKIE, cookieValue, csrfTokensMatch } from './csrf';
 import type { ClientKeyer } from './client-key';
 import { header } from './headers';
-import { trustedClientIp, trustedViewerCountry, trustedViewerHost, type OriginSecrets } from './trusted-viewer';
+import { trustedClientIp, trustedViewerCountry, trustedViewerHost, trustedViewerPlace, type OriginSecrets } from './trusted-viewer';
+import { agentTraits, type AgentTraits } from '../domain/analytics/visitor-traits';
 
 /** A password form is a few dozen bytes; anything much larger is not one. */
 const MAX_FORM_BYTES = 4096;
@@ -19,6 +20,10 @@ export interface VisitorRequest {
   staleForm: boolean;
   /** Reached over HTTPS (through CloudFront and API Gateway), so cookies can be Secure. */
   secure: boolean;
+  /** What the stats keep of the User-Agent (isbot's verdict, browser and OS families): the agent itself goes no further. */
+  agent: AgentTraits;
+  /** CloudFront's region and city, as vouched for by the origin secret (issue 30). */
+  place: { region?: string; city?: string };
 }
 
 function postedForm(event: APIGatewayProxyEvent): URLSearchParams | undefined {
@@ -64,6 +69,7 @@ export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecr
   const csrfValid = csrfTokensMatch(cookieValue(header(event, 'cookie'), CSRF_COOKIE), form?.get('csrf') ?? undefined);
   const host = await trustedViewerHost(event, originSecrets);
   const country = await trustedViewerCountry(event, originSecrets);
+  const agent = agentTraits(header(event, 'user-agent'));
   return {
     visit: {
       code: event.pathParameters?.code ?? '',
@@ -71,11 +77,14 @@ export async function readVisitorRequest(event: APIGatewayProxyEvent, originSecr
       method,
       client: password !== undefined && csrfValid ? await keyClient(await trustedClientIp(event, originSecrets)) : '',
       previewBot: isLinkPreviewBot(header(event, 'user-agent')),
+      bot: agent.bot,
       ...(password !== undefined && csrfValid ? { submittedPassword: password } : {}),
       signals: visitorSignals(event, country),
     },
     wantsJson: wantsJson(header(event, 'accept')),
     staleForm: password !== undefined && !csrfValid,
     secure: header(event, 'x-forwarded-proto') === 'https',
+    agent,
+    place: await trustedViewerPlace(event, originSecrets),
   };
 }

@@ -1,5 +1,19 @@
 import { DEVICE_CLASSES, type Click } from './click';
 import { isDestinationLabel } from '../destinations/smart-link';
+import { MAX_DIMENSION_VALUE_LENGTH } from './visitor-traits';
+import { isRegisterUpdate } from './visitor-sketch';
+
+const TEXT_FIELDS = ['browser', 'os', 'region', 'city', 'utmSource', 'utmMedium', 'utmCampaign'] as const;
+
+/** Issue 30's optional text fields, each kept only when it is bounded text (a line is never trusted further). */
+function textFields(click: Record<string, unknown>): Partial<Record<(typeof TEXT_FIELDS)[number], string>> {
+  const kept: Partial<Record<(typeof TEXT_FIELDS)[number], string>> = {};
+  for (const field of TEXT_FIELDS) {
+    const value = click[field];
+    if (typeof value === 'string' && value.length > 0 && value.length <= 2 * MAX_DIMENSION_VALUE_LENGTH) kept[field] = value;
+  }
+  return kept;
+}
 
 /** The click in one log line the redirect wrote (see http/click-report.ts), or undefined for any other line. */
 export function clickInLogLine(line: string): Click | undefined {
@@ -18,5 +32,5 @@ export function clickInLogLine(line: string): Click | undefined {
   // Lines written before smart links carry no destination: their clicks went to the link's url.
   const sentTo = destination === undefined ? {} : isDestinationLabel(destination) ? { destination } : undefined;
   if (sentTo === undefined) return undefined;
-  return { code, at, country, referrer, device: device as Click['device'], counted, ...sentTo };
+  return { code, at, country, referrer, device: device as Click['device'], counted, ...sentTo, ...(click.bot === true ? { bot: true } : {}), ...textFields(click), ...(isRegisterUpdate(click.visitor) ? { visitor: click.visitor } : {}) };
 }

@@ -1,8 +1,10 @@
 import type { DestinationLabel } from '../destinations/smart-link';
+import { dimensionValue } from './visitor-traits';
+import type { RegisterUpdate } from './visitor-sketch';
 
 /**
- * One counted click, as the redirect reports it: the link, the time, three classified values and the destination
- * it was sent to, nothing else. No address, user agent, full referring URL, cookie or visitor identifier is ever part of it.
+ * One counted click, as the redirect reports it: the link, the time, classified values and the destination it was
+ * sent to, nothing else. No address, user agent, full referring URL, cookie or visitor identifier is ever part of it.
  */
 export interface Click {
   /** The link's key (links/link.ts `linkKey`): its code, prefixed `<domain>/` on a custom domain. */
@@ -21,6 +23,23 @@ export interface Click {
   counted: boolean;
   /** Which of the link's destinations the visitor was sent to (smart links, issue 18); absent: its url. */
   destination?: DestinationLabel;
+  /** A bot (isbot, a link-preview fetcher, a HEAD request): counted apart from people (issue 30). Absent: a person. */
+  bot?: true;
+  /** ua-parser-js's family names only (issue 30; absent on older lines: "unknown"). */
+  browser?: string;
+  os?: string;
+  /** CloudFront's subdivision, prefixed with the country (`US-CA`), and city, both "unknown" when not vouched for. */
+  region?: string;
+  city?: string;
+  /** The visit's own `utm_source`, `utm_medium`, `utm_campaign`, when given. */
+  utmSource?: string;
+  utmMedium?: string;
+  utmCampaign?: string;
+  /**
+   * A person's unique-visitor sketch update (visitor-sketch.ts): a register and a rank derived from the day's salted
+   * hash, never the hash, the address or the agent. Absent for bots and when the day's salt could not be read.
+   */
+  visitor?: RegisterUpdate;
 }
 
 export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet', 'bot', 'other'] as const;
@@ -63,4 +82,23 @@ export function referrerHost(referer: string | undefined): string {
 export function viewerCountry(header: string | undefined): string {
   const code = header?.trim().toUpperCase();
   return code && /^[A-Z]{2}$/.test(code) ? code : 'unknown';
+}
+
+/** CloudFront's subdivision code (ISO 3166-2, up to three letters or digits) under its country: `US-CA`, else "unknown". */
+export function viewerRegion(country: string, header: string | undefined): string {
+  const code = header?.trim().toUpperCase();
+  return country !== 'unknown' && code && /^[A-Z0-9]{1,3}$/.test(code) ? `${country}-${code}` : 'unknown';
+}
+
+/** CloudFront's city name, stored as given (bounded, control characters dropped), or "unknown". */
+export const viewerCity = (header: string | undefined): string => dimensionValue(header, 'unknown');
+
+/** The campaign parameters of the visit's own query (the first of each), bounded like every dimension value. */
+export function campaignOf(query: ReadonlyArray<readonly [string, string]>): Pick<Click, 'utmSource' | 'utmMedium' | 'utmCampaign'> {
+  const first = (name: string) => {
+    const value = dimensionValue(query.find(([key]) => key === name)?.[1], '');
+    return value === '' ? undefined : value;
+  };
+  const [utmSource, utmMedium, utmCampaign] = [first('utm_source'), first('utm_medium'), first('utm_campaign')];
+  return { ...(utmSource === undefined ? {} : { utmSource }), ...(utmMedium === undefined ? {} : { utmMedium }), ...(utmCampaign === undefined ? {} : { utmCampaign }) };
 }

@@ -38,7 +38,7 @@ export function isManagedBy(link: LinkRecord, context: ManagementContext): boole
 }
 
 /** Another account's link and no link at all answer the same: the other account's link is never revealed. */
-async function ownedLink(code: string, context: ManagementContext, links: ManagedLinkStore): Promise<LinkRecord> {
+export async function ownedLink(code: string, context: ManagementContext, links: ManagedLinkStore): Promise<LinkRecord> {
   const link = looksLikeShortCode(code) ? await links.find(linkKey(context.domain, code)) : undefined;
   if (!link || !isManagedBy(link, context)) throw new LinkNotFound(OwnMessages.linkNotFound);
   return link;

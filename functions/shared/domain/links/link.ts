@@ -19,6 +19,8 @@ export interface LinkRecord extends SmartFields {
   expiresAt?: string;
   maxClicks?: number;
   clicks: number;
+  /** Bots' visits (issue 30), added by the aggregator beside `clicks`, which counts people only; absent: none yet. */
+  bots?: number;
   owner: string;
   /** Set when maxClicks was reached: the code stays taken and answers 410 forever. */
   retired?: boolean;

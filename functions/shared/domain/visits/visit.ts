@@ -25,6 +25,11 @@ export interface Visit {
   client: string;
   /** A chat or social app fetching a preview card, not a person. */
   previewBot: boolean;
+  /**
+   * Another bot isbot recognises from the User-Agent (issue 30): answered as a person would be, but it never uses
+   * up a maxClicks link's click. Absent: not known to be one.
+   */
+  bot?: boolean;
   /** What the visitor typed into the password form (POST only). */
   submittedPassword?: string;
   /** What a smart link's rules and variants read (issue 18). */
@@ -128,7 +133,7 @@ async function countedRedirect(link: LinkRecord & { url: string }, key: string, 
  * the link as it is now.
  */
 async function countedStraightAway(visit: Visit, key: string, deps: VisitDeps, flags: Flags, nowMs: number): Promise<VisitOutcome | undefined> {
-  if (visit.method === 'HEAD' || visit.previewBot || deps.links.countsClicks?.(key) !== true) return undefined;
+  if (visit.method === 'HEAD' || visit.previewBot || visit.bot === true || deps.links.countsClicks?.(key) !== true) return undefined;
   const click = await deps.links.consumeClick(key, nowMs, { passwordless: true });
   switch (click.kind) {
     case 'counted':
@@ -175,6 +180,11 @@ async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flag
 
   if (link.maxClicks === undefined) return redirectTo(link, visit, flags.smartLinks, nowMs);
   if (visit.method === 'HEAD') return { kind: 'preview' };
+  // A bot goes where a person would, from the link as just read, and leaves the clicks to people.
+  if (visit.bot === true) {
+    if (link.clicks >= link.maxClicks) return ended(link.expiredUrl, { kind: 'gone', reason: 'usedUp' });
+    return { ...redirectTo(link, visit, flags.smartLinks, nowMs), cacheable: false };
+  }
 
   const click = await deps.links.consumeClick(key, nowMs);
   if (click.kind === 'disabled') return { kind: 'gone', reason: 'disabled' };

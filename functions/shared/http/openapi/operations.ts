@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { statsQuerySchema } from '../../domain/analytics/link-stats';
+import { workspaceStatsQuerySchema } from '../../domain/analytics/workspace-stats';
+import { SKETCH_STANDARD_ERROR } from '../../domain/analytics/visitor-sketch';
 import { MAX_BATCH_ITEMS } from '../../domain/links/batch-request';
 import { linkPatchSchema, linkRequestSchema } from '../../domain/links/link-request';
 import { smartLinkPatchShape, smartLinkRequestShape } from '../../domain/destinations/smart-link-request';
@@ -29,6 +31,8 @@ import {
   importViewBody,
   linkPageBody,
   linkStatsBody,
+  liveStatsBody,
+  workspaceStatsBody,
   linkViewBody,
   tagCountsBody,
   usageBody,
@@ -84,6 +88,9 @@ const json = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
 
 const CREATION_ERRORS = [400, 409, 413, 422, 429, 500, 503] as const;
 const LINK_ERRORS = [401, 404, 429, 500, 503] as const;
+
+/** What every stats body says of bots, dimensions and unique visitors (issue 30). */
+const STATS_NOTES = `Bots (isbot's list, link-preview fetchers, HEAD requests) are counted apart as \`bots\` and in no other figure unless \`bots=include\`. Browser, OS, region, city and the visit's own utm_source, utm_medium and utm_campaign come as their window's top 50 values with the rest as \`other\`; values are text as received, never markup. \`unique\` estimates distinct visitors per day (HyperLogLog, standard error ${(SKETCH_STANDARD_ERROR * 100).toFixed(1)} %) from a hash under a salt that changes every UTC day: the window's figure is the sum of its days, so a visitor who comes back on another day counts again.`;
 /** Every domain route answers 400 while the customDomains flag is off. */
 const DOMAIN_ERRORS = [400, 401, 404, 429, 500, 503] as const;
 /** Every webhook route answers 400 while the webhooks flag is off and 403 on FREE. */
@@ -198,17 +205,49 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'GET /v2/links/{code}/stats': {
     operationId: 'getLinkStats',
     summary: "A link's clicks",
-    description: `Counted redirects per day (UTC), country, referring host, device class and destination (\`default\`, \`rules[i]\`, \`variants[i]\`, \`expiredUrl\`: an A/B test read off) over the last \`days\` days; \`total\` is all clicks ever, which visits of an ended link sent to its expiredUrl do not add to.${onDomain}`,
+    description: `Counted redirects per day (UTC), country, referring host, device class and destination (\`default\`, \`rules[i]\`, \`variants[i]\`, \`expiredUrl\`: an A/B test read off) over the last \`days\` days; \`total\` is all clicks ever, which visits of an ended link sent to its expiredUrl do not add to. ${STATS_NOTES}${onDomain}`,
     tag: 'Analytics',
     bearer: true,
     guarded: true,
     query: z.extend(statsQuerySchema, domainQuery.shape),
     success: {
       status: 200,
-      description: 'The counts; with `format=csv`, the window as CSV (`date,dimension,value,clicks`): one row per day and dimension value, no top-10 cut.',
+      description: 'The counts; with `format=csv`, the window as CSV (`date,dimension,value,clicks`): one row per day and dimension value (`clicks`, `bots` and `unique` rows first), no top cut.',
       content: { ...json(linkStatsBody), 'text/csv': { raw: { schema: { type: 'string' } } } },
     },
     errors: [400, ...LINK_ERRORS],
+  },
+  'GET /v2/links/{code}/stats/live': {
+    operationId: 'getLinkLiveStats',
+    summary: "A link's last hour, live",
+    description: `People's clicks and bots' visits in each of the last 60 minutes (UTC), oldest first, as far as the aggregator has counted them (a few seconds behind the visits).${onDomain}`,
+    tag: 'Analytics',
+    bearer: true,
+    guarded: true,
+    query: domainQuery,
+    success: { status: 200, description: 'The minutes.', content: json(liveStatsBody) },
+    errors: LINK_ERRORS,
+  },
+  'GET /v2/stats': {
+    operationId: 'getWorkspaceStats',
+    summary: 'The whole workspace at a glance',
+    description: `Every link of the workspace added up over the last \`days\` days: clicks, unique visitors and bots per day, the ten most clicked links, and every dimension of a link's stats. \`domain\` narrows it to one custom domain's links, \`tag\` to the links carrying a tag (both: both). \`total\` and \`bots\` are the window's. ${STATS_NOTES}`,
+    tag: 'Analytics',
+    bearer: true,
+    guarded: true,
+    query: workspaceStatsQuerySchema,
+    success: { status: 200, description: 'The counts.', content: json(workspaceStatsBody) },
+    errors: [400, 401, 429, 500, 503],
+  },
+  'GET /v2/stats/live': {
+    operationId: 'getWorkspaceLiveStats',
+    summary: 'The whole workspace\'s last hour, live',
+    description: 'People\'s clicks and bots\' visits on all the workspace\'s links in each of the last 60 minutes (UTC), oldest first, as far as the aggregator has counted them.',
+    tag: 'Analytics',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The minutes.', content: json(liveStatsBody) },
+    errors: [401, 429, 500, 503],
   },
   'GET /v2/tags': {
     operationId: 'listTags',

@@ -5,6 +5,9 @@ import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-do
 import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
 import type { LinkPage, TagCounts } from '../../domain/links/link-listing';
 import type { LinkStats } from '../../domain/analytics/link-stats';
+import { TOP_DIMENSIONS } from '../../domain/analytics/window-stats';
+import type { WorkspaceStats } from '../../domain/analytics/workspace-stats';
+import type { LiveStats } from '../../domain/analytics/live-stats';
 import { DEVICE_CLASSES } from '../../domain/analytics/click';
 import { DEVICES, OPERATING_SYSTEMS, UTM_FIELDS, DESTINATION_LABEL_PATTERN } from '../../domain/destinations/smart-link';
 import type { UsageReport } from '../../domain/limits/usage-report';
@@ -106,14 +109,37 @@ export const auditEntryBody = z.strictObject({
 
 export const auditPageBody = z.strictObject({ records: z.array(auditEntryBody), nextCursor: z.nullable(z.string()) });
 
-export const linkStatsBody = z.strictObject({
-  shortCode: z.string(),
-  total: count,
-  days: z.array(z.strictObject({ date, clicks: count })),
+/** Issue 30's dimensions: the window's top 50 values (text as given: never markup) and the rest's clicks. */
+const topValuesBody = z.strictObject({ top: z.array(z.strictObject({ value: z.string(), clicks: count })), other: count });
+
+/** What a window of days adds up to, for a link or a workspace (window-stats.ts). */
+const windowStatsShape = {
+  days: z.array(z.strictObject({ date, clicks: count, bots: count, unique: count })),
+  unique: count,
   countries: z.array(z.strictObject({ country: z.string(), clicks: count })),
   referrers: z.array(z.strictObject({ host: z.string(), clicks: count })),
   devices: z.strictObject(Object.fromEntries(DEVICE_CLASSES.map((device) => [device, count])) as Record<(typeof DEVICE_CLASSES)[number], typeof count>),
   destinations: z.record(z.string().check(z.regex(DESTINATION_LABEL_PATTERN)), count),
+  ...(Object.fromEntries(Object.keys(TOP_DIMENSIONS).map((name) => [name, topValuesBody])) as Record<keyof typeof TOP_DIMENSIONS, typeof topValuesBody>),
+};
+
+export const linkStatsBody = z.strictObject({
+  shortCode: z.string(),
+  total: count,
+  bots: count,
+  ...windowStatsShape,
+});
+
+export const workspaceStatsBody = z.strictObject({
+  total: count,
+  bots: count,
+  topLinks: z.array(z.strictObject({ shortCode: z.string(), domain: z.optional(z.string()), clicks: count })),
+  ...windowStatsShape,
+});
+
+export const liveStatsBody = z.strictObject({
+  minutes: z.array(z.strictObject({ minute: timestamp, clicks: count, bots: count })),
+  total: count,
 });
 
 export const usageBody = z.strictObject({
@@ -265,6 +291,8 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof linkPageBody>, LinkPage>>,
   Expect<Same<z.output<typeof auditPageBody>, AuditPage>>,
   Expect<Same<z.output<typeof linkStatsBody>, LinkStats>>,
+  Expect<Same<z.output<typeof workspaceStatsBody>, WorkspaceStats>>,
+  Expect<Same<z.output<typeof liveStatsBody>, LiveStats>>,
   Expect<Same<z.output<typeof usageBody>, UsageReport>>,
   Expect<Same<z.output<typeof domainViewBody>, DomainView>>,
   Expect<Same<z.output<typeof webhookViewBody>, WebhookView>>,

@@ -1,7 +1,9 @@
 import { deviceClass, referrerHost, viewerCountry, type Click } from '../../../../functions/shared/domain/analytics/click';
 import { countClicks } from '../../../../functions/shared/domain/analytics/click-counts';
 import { clickInLogLine } from '../../../../functions/shared/domain/analytics/click-lines';
-import { linkStats, statsWindow } from '../../../../functions/shared/domain/analytics/link-stats';
+import { statsWindow } from '../../../../functions/shared/domain/analytics/link-stats';
+import { windowStats } from '../../../../functions/shared/domain/analytics/window-stats';
+import { dayOf } from '../../../support/day-counts';
 
 describe('device classes', () => {
   it.each([
@@ -52,6 +54,9 @@ describe('viewer countries', () => {
 
 const click = (fields: Partial<Click>): Click => ({ code: 'abc', at: '2026-11-22T10:00:00.000Z', country: 'DE', referrer: 'direct', device: 'desktop', counted: false, ...fields });
 
+/** What a click line written before issue 30 gives the new dimensions. */
+const unknown = (clicks: number) => ({ browser: { unknown: clicks }, os: { unknown: clicks }, region: { unknown: clicks }, city: { unknown: clicks } });
+
 describe('summing a delivery', () => {
   it('sums per link, day and dimension, sorted, and counts what the link itself still lacks', () => {
     const counts = countClicks([
@@ -64,13 +69,36 @@ describe('summing a delivery', () => {
       {
         code: 'a',
         uncounted: 2,
+        bots: 0,
         days: [
-          { day: '2026-11-21', clicks: 1, countries: { DE: 1 }, referrers: { direct: 1 }, devices: { mobile: 1 }, destinations: {} },
-          { day: '2026-11-22', clicks: 2, countries: { FR: 1, DE: 1 }, referrers: { direct: 2 }, devices: { desktop: 2 }, destinations: { 'variants[1]': 1 } },
+          dayOf('2026-11-21', 1, { country: { DE: 1 }, referrer: { direct: 1 }, device: { mobile: 1 }, ...unknown(1) }),
+          dayOf('2026-11-22', 2, { country: { FR: 1, DE: 1 }, referrer: { direct: 2 }, device: { desktop: 2 }, destination: { 'variants[1]': 1 }, ...unknown(2) }),
         ],
       },
-      { code: 'b', uncounted: 1, days: [{ day: '2026-11-22', clicks: 1, countries: { DE: 1 }, referrers: { direct: 1 }, devices: { desktop: 1 }, destinations: {} }] },
+      { code: 'b', uncounted: 1, bots: 0, days: [dayOf('2026-11-22', 1, { country: { DE: 1 }, referrer: { direct: 1 }, device: { desktop: 1 }, ...unknown(1) })] },
     ]);
+  });
+
+  it('counts bots apart: never among the clicks, the link\'s own count or the people\'s dimensions', () => {
+    const [link] = countClicks([click({}), click({ bot: true, country: 'US', device: 'bot', browser: 'curl' }), click({ bot: true, counted: true })]);
+    expect(link).toMatchObject({ code: 'abc', uncounted: 1, bots: 2 });
+    expect(link?.days[0]).toMatchObject({ clicks: 1, bots: 2 });
+    expect(link?.days[0]?.dimensions.country).toEqual({ DE: 1 });
+    expect(link?.days[0]?.botDimensions.country).toEqual({ US: 1, DE: 1 });
+    expect(link?.days[0]?.botDimensions.browser).toEqual({ curl: 1, unknown: 1 });
+  });
+
+  it('breaks people\'s clicks down by browser, OS, region, city and campaign, leaving out parameters a visit did not carry', () => {
+    const [link] = countClicks([
+      click({ browser: 'Firefox', os: 'Linux', region: 'DE-BE', city: 'Berlin', utmSource: 'newsletter', utmCampaign: 'launch' }),
+      click({ browser: 'Firefox', os: 'Windows', city: '<script>alert(1)</script>' }),
+    ]);
+    const { dimensions } = link?.days[0] ?? dayOf('', 0);
+    expect(dimensions.browser).toEqual({ Firefox: 2 });
+    expect(dimensions.os).toEqual({ Linux: 1, Windows: 1 });
+    expect(dimensions.region).toEqual({ 'DE-BE': 1, unknown: 1 });
+    expect(dimensions.city).toEqual({ Berlin: 1, '<script>alert(1)</script>': 1 });
+    expect([dimensions.utmSource, dimensions.utmMedium, dimensions.utmCampaign]).toEqual([{ newsletter: 1 }, {}, { launch: 1 }]);
   });
 });
 
@@ -90,22 +118,22 @@ describe('click lines', () => {
 
 describe('the stats body', () => {
   const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
+  const window = statsWindow(3, nowMs);
 
   it('has every day of the window, oldest first, ending today', () => {
-    expect(statsWindow(3, nowMs)).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
+    expect(window).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
   });
 
-  it('sums the window, keeps the top 10 by clicks (ties by name), and takes the all-time total from the link', () => {
+  it('sums the window, keeps the top 10 countries and hosts by clicks (ties by name), and leaves out days outside it', () => {
     const countries = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`C${String.fromCharCode(65 + i)}`, i + 1]));
-    const stats = linkStats('abc', 99, statsWindow(3, nowMs), [
-      { day: '2026-11-22', clicks: 78, countries, referrers: { 'b.example': 2, 'a.example': 2 }, devices: { desktop: 78 }, destinations: {} },
-      { day: '2026-11-01', clicks: 5, countries: { OLD: 5 }, referrers: {}, devices: { bot: 5 }, destinations: {} },
-    ]);
-    expect(stats.total).toBe(99);
+    const stats = windowStats(window, [
+      dayOf('2026-11-22', 78, { country: countries, referrer: { 'b.example': 2, 'a.example': 2 }, device: { desktop: 78 } }),
+      dayOf('2026-11-01', 5, { country: { OLD: 5 }, device: { mobile: 5 } }),
+    ], false);
     expect(stats.days).toEqual([
-      { date: '2026-11-20', clicks: 0 },
-      { date: '2026-11-21', clicks: 0 },
-      { date: '2026-11-22', clicks: 78 },
+      { date: '2026-11-20', clicks: 0, bots: 0, unique: 0 },
+      { date: '2026-11-21', clicks: 0, bots: 0, unique: 0 },
+      { date: '2026-11-22', clicks: 78, bots: 0, unique: 0 },
     ]);
     expect(stats.countries).toHaveLength(10);
     expect(stats.countries[0]).toEqual({ country: 'CL', clicks: 12 });
@@ -119,13 +147,36 @@ describe('the stats body', () => {
   });
 
   it('counts clicks per destination, the link\'s url taking the clicks no other destination took (older days included)', () => {
-    const day = (date: string, clicks: number, destinations: Record<string, number>) => ({ day: date, clicks, countries: {}, referrers: {}, devices: {}, destinations });
-    const stats = linkStats('abc', 30, statsWindow(3, nowMs), [
-      day('2026-11-20', 4, {}),
-      day('2026-11-21', 10, { 'variants[0]': 3, 'variants[1]': 5 }),
-      day('2026-11-22', 6, { 'variants[1]': 2, 'rules[0]': 1, expiredUrl: 3 }),
-    ]);
+    const stats = windowStats(window, [
+      dayOf('2026-11-20', 4),
+      dayOf('2026-11-21', 10, { destination: { 'variants[0]': 3, 'variants[1]': 5 } }),
+      dayOf('2026-11-22', 6, { destination: { 'variants[1]': 2, 'rules[0]': 1, expiredUrl: 3 } }),
+    ], false);
     expect(stats.destinations).toEqual({ default: 6, 'variants[0]': 3, 'variants[1]': 7, 'rules[0]': 1, expiredUrl: 3 });
-    expect(linkStats('abc', 0, statsWindow(3, nowMs), []).destinations).toEqual({});
+    expect(windowStats(window, [], false).destinations).toEqual({});
+  });
+
+  it('keeps the top 50 values of the new dimensions and sums the rest as other, summing items of the same day (a workspace\'s links)', () => {
+    const cities = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`city ${String(i).padStart(2, '0')}`, 100 - i]));
+    const stats = windowStats(window, [dayOf('2026-11-22', 10, { city: cities }), dayOf('2026-11-22', 5, { city: { 'city 59': 100 } })], false);
+    expect(stats.cities.top).toHaveLength(50);
+    expect(stats.cities.top[0]).toEqual({ value: 'city 59', clicks: 141 });
+    expect(stats.cities.other).toBe(Array.from({ length: 10 }, (_, i) => 100 - 49 - i).reduce((a, b) => a + b, 0));
+    expect(stats.days[2]).toEqual({ date: '2026-11-22', clicks: 15, bots: 0, unique: 0 });
+  });
+
+  it('adds bots to every figure only when asked', () => {
+    const day = { ...dayOf('2026-11-22', 2, { country: { DE: 2 }, device: { desktop: 2 } }), bots: 3 };
+    day.botDimensions.country = { US: 3 };
+    day.botDimensions.device = { bot: 3 };
+    const apart = windowStats(window, [day], false);
+    expect([apart.days[2], apart.countries, apart.devices.bot, apart.destinations]).toEqual([{ date: '2026-11-22', clicks: 2, bots: 3, unique: 0 }, [{ country: 'DE', clicks: 2 }], 0, { default: 2 }]);
+    const together = windowStats(window, [day], true);
+    expect([together.days[2], together.countries, together.devices.bot, together.destinations]).toEqual([
+      { date: '2026-11-22', clicks: 5, bots: 3, unique: 0 },
+      [{ country: 'US', clicks: 3 }, { country: 'DE', clicks: 2 }],
+      3,
+      { default: 5 },
+    ]);
   });
 });

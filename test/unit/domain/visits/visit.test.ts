@@ -60,6 +60,15 @@ describe('resolving a visit', () => {
     expect(await setup({}).visit({ previewBot: true })).toMatchObject({ kind: 'redirect' });
   });
 
+  it('redirects a bot isbot knows as a person, without using up a maxClicks click, and answers 410 once people did', async () => {
+    const { visit, links } = setup({ maxClicks: 1 });
+    expect(await visit({ bot: true })).toMatchObject({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false });
+    expect(await visit({ bot: true })).toMatchObject({ kind: 'redirect' });
+    expect(links.links.get('abc123')?.clicks).toBe(0);
+    expect(await visit()).toMatchObject({ kind: 'redirect', counted: true });
+    expect(await visit({ bot: true })).toEqual({ kind: 'gone', reason: 'usedUp' });
+  });
+
   it('never counts a HEAD request', async () => {
     const { visit, links } = setup({ maxClicks: 1 });
     expect(await visit({ method: 'HEAD' })).toEqual({ kind: 'preview' });
@@ -258,6 +267,13 @@ describe('a maxClicks link a container has read before', () => {
     expect([reads(), links.clickWrites]).toEqual([1, 3]);
     expect(links.links.get('abc123')).toMatchObject({ retired: true, clicks: 3 });
     expect(await visit()).toEqual({ kind: 'gone', reason: 'usedUp' });
+  });
+
+  it('is never counted for a bot: the bot reads the link and goes where a person would', async () => {
+    const { links, visit } = remembered({});
+    await visit();
+    expect(await visit({ bot: true })).toMatchObject({ kind: 'redirect', counted: false });
+    expect([links.clickWrites, links.links.get('abc123')?.clicks]).toEqual([1, 1]);
   });
 
   it("answers a link another container used up from its refused write alone, its expiredUrl included", async () => {
