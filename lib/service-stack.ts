@@ -17,6 +17,7 @@ import { ShortDomain } from './short-domain';
 import { CustomDomains } from './custom-domains';
 import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
+import { PeopleSignIn } from './user-pool';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -155,11 +156,15 @@ export class ServiceStack extends Stack {
     const clickCounting = new ClickCounting(this, 'Clicks', { source: redirect, tables, removalPolicy });
     const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
       name: 'authorizer',
-      description: 'Bearer API keys for the v2 routes',
+      description: 'Bearer API keys and people\'s access tokens for the v2 routes',
       reservedConcurrentExecutions: config.reservedConcurrency.authorizer,
       removalPolicy,
     });
-    authorizer.bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['GetItem']);
+    // A person's request: their membership (read consistently) and the workspace's account record, side by side.
+    authorizer
+      .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['GetItem'])
+      .bindTable(tables.members, EnvNames.membersTable, ['GetItem'])
+      .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem']);
 
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
@@ -232,6 +237,8 @@ export class ServiceStack extends Stack {
       webAclArn: props.apiWebAclArn,
       removalPolicy,
     });
+    const signIn = new PeopleSignIn(this, 'SignIn', { name: `${config.appName}-${config.stage}`, dashboardUrl: dashboard.url, selfSignUp: config.selfSignUp, removalPolicy });
+    for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
       functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
@@ -252,11 +259,16 @@ export class ServiceStack extends Stack {
       [StackOutputs.idempotencyTable]: tables.idempotency.tableName,
       [StackOutputs.domainsTable]: tables.domains.tableName,
       [StackOutputs.webhooksTable]: tables.webhooks.tableName,
+      [StackOutputs.membersTable]: tables.members.tableName,
+      [StackOutputs.auditTable]: tables.auditLog.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,
       [StackOutputs.shortBaseUrl]: shortDomain.baseUrl,
       [StackOutputs.dashboardUrl]: dashboard.url,
+      [StackOutputs.userPoolId]: signIn.userPool.userPoolId,
+      [StackOutputs.userPoolClientId]: signIn.client.userPoolClientId,
+      [StackOutputs.signInUrl]: signIn.domain.baseUrl(),
     };
     for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
 

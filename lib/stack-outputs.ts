@@ -9,9 +9,16 @@ export enum StackOutputs {
   idempotencyTable = 'IdempotencyTableName',
   domainsTable = 'DomainsTableName',
   webhooksTable = 'WebhooksTableName',
+  membersTable = 'MembersTableName',
+  auditTable = 'AuditLogTableName',
   flagsPrefix = 'FlagsParameterPrefix',
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',
   shortBaseUrl = 'ShortBaseUrl',
   dashboardUrl = 'DashboardUrl',
+  /** People's sign-in: the user pool and the dashboard's app client (played locally by bin/local/oidc-provider.ts). */
+  userPoolId = 'UserPoolId',
+  userPoolClientId = 'UserPoolClientId',
+  /** The managed login pages' base URL (https://<prefix>.auth.<region>.amazoncognito.com). */
+  signInUrl = 'SignInUrl',
 }

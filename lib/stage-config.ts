@@ -29,6 +29,8 @@ export interface StageConfig {
    * unreserved, for accounts whose concurrency limit is below the defaults' needs (capacity.ts).
    */
   reservedConcurrency: { redirect?: number; authorizer?: number; webhookRouter?: number };
+  /** People may create their own account in the user pool (`selfSignUp=true`); off by default: invitations bring them. */
+  selfSignUp: boolean;
 }
 
 function text(node: Node, key: string): string | undefined {
@@ -46,6 +48,7 @@ export function readStageConfig(node: Node): StageConfig {
     stage: stage as Stage,
     upgradeUrl,
     originSecretGeneration: wholeNumber(node, 'originSecretGeneration', 1) ?? 1,
+    selfSignUp: flag(node, 'selfSignUp'),
     reservedConcurrency: {
       ...optionalReservation('redirect', wholeNumber(node, 'redirectConcurrency', RESERVED_CONCURRENCY.redirect)),
       ...optionalReservation('authorizer', wholeNumber(node, 'authorizerConcurrency', RESERVED_CONCURRENCY.authorizer)),
@@ -63,6 +66,14 @@ export function readStageConfig(node: Node): StageConfig {
   }
   if (config.shortDomain && !config.certificateArn) throw new Error('shortDomain needs certificateArn (an ACM certificate in us-east-1)');
   return config;
+}
+
+/** `true` or `false` from context (a string on the command line, a boolean in cdk.json); false when absent. */
+function flag(node: Node, key: string): boolean {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined || value === false || value === 'false') return false;
+  if (value === true || value === 'true') return true;
+  throw new Error(`${key} must be true or false`);
 }
 
 /** A whole number from context, `fallback` when absent, undefined for `none`. */

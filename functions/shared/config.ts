@@ -61,6 +61,9 @@ export const EnvNames = {
   accountsTable: 'ACCOUNTS_TABLE',
   membersTable: 'MEMBERS_TABLE',
   auditTable: 'AUDIT_TABLE',
+  tokenIssuer: 'TOKEN_ISSUER',
+  tokenJwksUrl: 'TOKEN_JWKS_URL',
+  tokenClientId: 'TOKEN_CLIENT_ID',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
   webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
@@ -94,6 +97,16 @@ export const config = {
   localHostsFile: () => optional(EnvNames.localHostsFile),
   /** A local run's TXT records (`name value` lines), read before DNS; never set on AWS. */
   localDnsTxtFile: () => optional(EnvNames.localDnsTxtFile),
+  /**
+   * Who signs people's access tokens and for which client: the user pool's issuer and JWKS on AWS, the local
+   * provider's in a local run; absent, the authorizer knows keys only.
+   */
+  accessTokens: () => {
+    const issuer = optional(EnvNames.tokenIssuer);
+    const jwksUrl = optional(EnvNames.tokenJwksUrl);
+    const clientId = optional(EnvNames.tokenClientId);
+    return issuer && jwksUrl && clientId ? { issuer, jwksUrl, clientId } : undefined;
+  },
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
   webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */

@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|Members)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -41,7 +41,7 @@ describe('functions', () => {
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
-    expect(tableGrants(dev, 'authorizer')).toEqual(['ApiKeys:dynamodb:GetItem']);
+    expect(tableGrants(dev, 'authorizer')).toEqual(['Accounts:dynamodb:GetItem', 'ApiKeys:dynamodb:GetItem', 'Members:dynamodb:GetItem']);
     expect(tableGrants(dev, 'docs')).toEqual([]);
     for (const creator of ['create', 'batch']) {
       expect(tableGrants(dev, creator)).toEqual([

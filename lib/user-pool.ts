@@ -1,0 +1,117 @@
+import { Aws, Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  CfnManagedLoginBranding,
+  FeaturePlan,
+  ManagedLoginVersion,
+  Mfa,
+  OAuthScope,
+  StandardThreatProtectionMode,
+  UserPool,
+  type UserPoolClient,
+  UserPoolClientIdentityProvider,
+  type UserPoolDomain,
+} from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+import { EnvNames } from '../functions/shared/config';
+
+/** The dashboard's page that receives the authorization code (under its /app/ URL): the only sign-in callback. */
+export const SIGN_IN_CALLBACK_PAGE = 'signed-in';
+/** A person's access token lives 15 minutes: a removed member's token is refused at once anyway (membership read per request). */
+export const ACCESS_TOKEN_MINUTES = 15;
+/** How long a dashboard tab may renew its access token without signing in again. */
+export const REFRESH_TOKEN_HOURS = 12;
+
+export interface PeopleSignInProps {
+  /** `<appName>-<stage>`: the pool's name and the managed login domain's prefix (with the account id). */
+  name: string;
+  /** https://<dashboard>/app/: its sign-in callback page is the client's only redirect URI. */
+  dashboardUrl: string;
+  /** Whether people may create their own account (context `selfSignUp=true`); otherwise an admin or an invitation does. */
+  selfSignUp: boolean;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * People sign in with Amazon Cognito (issue 29): a user pool (email as the user name, TOTP optional, threat
+ * protection on the Plus plan), its managed login pages, and one public app client for the dashboard (authorization
+ * code with PKCE, no secret, exact callback). The authorizer verifies the pool's access tokens with the issuer, JWKS
+ * and client id this construct puts in its environment (`environment`); locally, bin/local/oidc-provider.ts plays
+ * the pool and the client from the template.
+ */
+export class PeopleSignIn extends Construct {
+  readonly userPool: UserPool;
+  readonly client: UserPoolClient;
+  readonly domain: UserPoolDomain;
+
+  constructor(scope: Construct, id: string, props: PeopleSignInProps) {
+    super(scope, id);
+    this.userPool = new UserPool(this, 'UserPool', {
+      userPoolName: props.name,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      selfSignUpEnabled: props.selfSignUp,
+      // TOTP only: SMS would need a phone number and an SNS spending limit, and is weaker.
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true, tempPasswordValidity: Duration.days(7) },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      // Plus: threat protection (compromised credentials, risky sign-ins blocked) and passkeys on the managed pages.
+      featurePlan: FeaturePlan.PLUS,
+      standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
+      deletionProtection: false,
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason: 'MFA (TOTP) is optional in the pool and enforced per workspace by its owner (issue 29): API machines use keys, not people.',
+    });
+
+    const signedIn = `${props.dashboardUrl}${SIGN_IN_CALLBACK_PAGE}`;
+    this.client = this.userPool.addClient('DashboardClient', {
+      userPoolClientName: `${props.name}-dashboard`,
+      // A browser page holds no secret: the authorization code is bound to the tab by PKCE instead.
+      generateSecret: false,
+      authFlows: { userSrp: true },
+      oAuth: {
+        flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+        callbackUrls: [signedIn],
+        logoutUrls: [props.dashboardUrl],
+      },
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      accessTokenValidity: Duration.minutes(ACCESS_TOKEN_MINUTES),
+      idTokenValidity: Duration.minutes(ACCESS_TOKEN_MINUTES),
+      refreshTokenValidity: Duration.hours(REFRESH_TOKEN_HOURS),
+      enableTokenRevocation: true,
+      preventUserExistenceErrors: true,
+    });
+    this.domain = this.userPool.addDomain('ManagedLogin', {
+      // Prefixes are unique per region across all accounts: the account id makes this one ours.
+      cognitoDomain: { domainPrefix: `${props.name}-${Aws.ACCOUNT_ID}` },
+      managedLoginVersion: ManagedLoginVersion.NEWER_MANAGED_LOGIN,
+    });
+    // The newer managed login pages need a style for the client; Cognito's own is enough.
+    new CfnManagedLoginBranding(this, 'ManagedLoginBranding', {
+      userPoolId: this.userPool.userPoolId,
+      clientId: this.client.userPoolClientId,
+      useCognitoProvidedValues: true,
+    });
+  }
+
+  /** The issuer of the pool's tokens, as their `iss` claim names it. */
+  get issuer(): string {
+    return `https://cognito-idp.${Stack.of(this).region}.${Stack.of(this).urlSuffix}/${this.userPool.userPoolId}`;
+  }
+
+  /** What a function that verifies people's access tokens needs (functions/shared/adapters/access-token-verifier.ts). */
+  get environment(): Record<string, string> {
+    return {
+      [EnvNames.tokenIssuer]: this.issuer,
+      [EnvNames.tokenJwksUrl]: `${this.issuer}/.well-known/jwks.json`,
+      [EnvNames.tokenClientId]: this.client.userPoolClientId,
+    };
+  }
+}

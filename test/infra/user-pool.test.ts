@@ -1,0 +1,72 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { EnvNames } from '../../functions/shared/config';
+import { ACCESS_TOKEN_MINUTES, SIGN_IN_CALLBACK_PAGE } from '../../lib/user-pool';
+import { buildStack } from './app-factory';
+
+const dev = Template.fromStack(buildStack({ stage: 'dev' }).stack);
+const json = dev.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+const [poolId] = Object.keys(dev.findResources('AWS::Cognito::UserPool'));
+const [clientId] = Object.keys(dev.findResources('AWS::Cognito::UserPoolClient'));
+
+describe('the user pool people sign in with', () => {
+  it('is one pool, email as the user name, TOTP optional, no SMS, self sign-up off unless asked for', () => {
+    dev.resourceCountIs('AWS::Cognito::UserPool', 1);
+    dev.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      UsernameConfiguration: { CaseSensitive: false },
+      AutoVerifiedAttributes: ['email'],
+      MfaConfiguration: 'OPTIONAL',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+    });
+    const open = Template.fromStack(buildStack({ stage: 'dev', selfSignUp: 'true' }).stack);
+    open.hasResourceProperties('AWS::Cognito::UserPool', { AdminCreateUserConfig: { AllowAdminCreateUserOnly: false } });
+  });
+
+  it('refuses a selfSignUp context that is neither true nor false', () => {
+    expect(() => buildStack({ stage: 'dev', selfSignUp: 'yes' })).toThrow('selfSignUp must be true or false');
+  });
+
+  it('is on the Plus plan with threat protection enforcing, and a strong password policy', () => {
+    dev.hasResourceProperties('AWS::Cognito::UserPool', {
+      UserPoolTier: 'PLUS',
+      UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true }) },
+    });
+  });
+
+  it('has one public client for the dashboard: code flow, no secret, the exact callback, 15-minute access tokens, revocable refresh tokens', () => {
+    dev.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    const client = json.Resources[clientId as string]?.Properties ?? {};
+    expect(client.GenerateSecret).toBe(false);
+    expect(client.AllowedOAuthFlows).toEqual(['code']);
+    expect(client.AllowedOAuthFlowsUserPoolClient).toBe(true);
+    expect(client.SupportedIdentityProviders).toEqual(['COGNITO']);
+    expect(client.AccessTokenValidity).toBe(ACCESS_TOKEN_MINUTES);
+    expect(client.TokenValidityUnits).toMatchObject({ AccessToken: 'minutes' });
+    expect(client.EnableTokenRevocation).toBe(true);
+    expect(client.PreventUserExistenceErrors).toBe('ENABLED');
+    // One URL, the dashboard distribution's sign-in page: no wildcard, no localhost.
+    expect(client.CallbackURLs).toHaveLength(1);
+    const callback = JSON.stringify(client.CallbackURLs);
+    expect(callback).toContain('DashboardDistribution');
+    expect(callback).toContain(`/app/${SIGN_IN_CALLBACK_PAGE}`);
+    expect(callback).not.toMatch(/\*|localhost/);
+  });
+
+  it('has a managed login domain with the newer pages and Cognito\'s own style for the client', () => {
+    dev.hasResourceProperties('AWS::Cognito::UserPoolDomain', { ManagedLoginVersion: 2, UserPoolId: { Ref: poolId } });
+    dev.hasResourceProperties('AWS::Cognito::ManagedLoginBranding', { UseCognitoProvidedValues: true, ClientId: { Ref: clientId } });
+  });
+
+  it('gives the authorizer the pool\'s issuer, JWKS and client id, and the membership and account reads it needs', () => {
+    const [, authorizer] = Object.entries(json.Resources).find(([, resource]) => resource.Type === 'AWS::Lambda::Function' && JSON.stringify(resource.Properties.Environment).includes('"authorizer"')) ?? [];
+    const variables = (authorizer?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(JSON.stringify(variables[EnvNames.tokenIssuer])).toContain('https://cognito-idp.');
+    expect(JSON.stringify(variables[EnvNames.tokenIssuer])).toContain(`"Ref":"${poolId}"`);
+    expect(JSON.stringify(variables[EnvNames.tokenJwksUrl])).toContain('/.well-known/jwks.json');
+    expect(variables[EnvNames.tokenClientId]).toEqual({ Ref: clientId });
+    expect(variables[EnvNames.membersTable]).toBeDefined();
+    expect(variables[EnvNames.accountsTable]).toBeDefined();
+  });
+});
