@@ -1,6 +1,9 @@
 /** The dashboard's pages and their addresses: pure, so the tests and the router read the same rules. */
 export const BASE = '/app';
 
+/** The deployment's sign-in settings, beside the page (written by lib/dashboard.ts, or the local static site). */
+export const SIGN_IN_CONFIG_FILE = 'config.json';
+
 /** The dashboard's pages, by path under /app. */
 export type Place =
   | { page: 'links' }

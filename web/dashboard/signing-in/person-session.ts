@@ -1,5 +1,6 @@
 import { discover, idTokenClaims, refreshTokens, signInConfigOf, signOutAt, type ProviderEndpoints, type SignInConfig, type Tokens } from './oidc';
 import { keepTokens } from '../session';
+import { BASE, SIGN_IN_CONFIG_FILE } from '../places';
 
 /** Renewed this long before it expires, so no request leaves with a token that dies on the way. */
 const RENEW_BEFORE_MS = 30_000;
@@ -14,7 +15,7 @@ let setup: Promise<SignInSetup> | undefined;
 /** The deployment's sign-in settings (`/app/config.json`, next to the page) and the provider's endpoints, read once per tab. */
 export function signInSetup(): Promise<SignInSetup> {
   setup ??= (async () => {
-    const response = await fetch(`${location.origin}/app/config.json`, { headers: { accept: 'application/json' }, cache: 'no-cache' });
+    const response = await fetch(`${location.origin}${BASE}/${SIGN_IN_CONFIG_FILE}`, { headers: { accept: 'application/json' }, cache: 'no-cache' });
     const config = signInConfigOf(response.ok ? await response.json().catch(() => undefined) : undefined);
     return { config, endpoints: await discover(config) };
   })();
