@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     port: apiPort,
     dynamoDbPort: port('LOCAL_DYNAMODB_PORT', 8000),
     ssmPort: port('LOCAL_SSM_PORT', 8100),
+    signInPort: port('LOCAL_SIGN_IN_PORT', 3100),
     inMemory: process.env.LOCAL_IN_MEMORY === '1',
     shortBaseUrl: process.env.SHORT_BASE_URL ?? `http://localhost:${apiPort}`,
     synth: process.env.LOCAL_SKIP_SYNTH !== '1',
@@ -39,6 +40,10 @@ async function main(): Promise<void> {
   console.log(`API reference:  ${stack.apiUrl}/docs`);
   console.log(`Dashboard:      ${stack.apiUrl}/app/   (sign in with the dev API key below)`);
   console.log(`Chaos:          kill -USR2 ${process.pid}   (crashes the queue and stream consumers mid-work)`);
+  if (stack.signIn) {
+    console.log(`Sign-in issuer: ${stack.signIn.issuer}   (${stack.signIn.issuer}/.well-known/openid-configuration)`);
+    console.log(`Dev user:       ${stack.signIn.devUser.email} / ${stack.signIn.devUser.password}   (owner of the dev key's workspace)`);
+  }
   console.log(`Dev API key:    ${stack.devApiKey}   (PRO plan)`);
   console.log(`Try: curl -s -X POST ${stack.apiUrl}/v2/shorten -H 'Authorization: Bearer ${stack.devApiKey}' -H 'Content-Type: application/json' -d '{"url":"https://example.com"}'`);
 }

@@ -16,6 +16,8 @@ export interface LocalStackProcess {
   dynamoDbPort: number;
   ssmPort: number;
   devApiKey: string;
+  /** The local user pool's issuer and development user, as `npm start` printed them (absent from stacks before issue 29). */
+  signIn?: { issuer: string; devUser: { email: string; password: string } };
   /** The stack's own process: SIGUSR2 to it crashes the queue and stream consumers. */
   pid: number;
   /** SIGTERM (or the given signal) and wait; resolves with the exit code. */
@@ -42,10 +44,10 @@ export function freePort(): Promise<number> {
  * Node, so that two stacks compared differ in their code, not in their runtime.
  */
 export async function spawnLocalStack(environment: Record<string, string> = {}, root = ROOT): Promise<LocalStackProcess> {
-  const [port, dynamoDbPort, ssmPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, dynamoDbPort, ssmPort, signInPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const child = spawn(PINNED_NODE, ['--import', 'tsx', 'bin/start-local.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoDbPort), LOCAL_SSM_PORT: String(ssmPort), LOCAL_IN_MEMORY: '1', ...environment },
+    env: { ...process.env, PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoDbPort), LOCAL_SSM_PORT: String(ssmPort), LOCAL_SIGN_IN_PORT: String(signInPort), LOCAL_IN_MEMORY: '1', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -76,7 +78,10 @@ export async function spawnLocalStack(environment: Record<string, string> = {}, 
     return exited;
   };
   const pid = Number(/kill -USR2 (\d+)/.exec(output)?.[1]);
-  return { child, url: `http://localhost:${port}`, port, dynamoDbPort, ssmPort, devApiKey, pid, stop };
+  const issuer = /Sign-in issuer:\s+(\S+)/.exec(output)?.[1];
+  const devUser = /Dev user:\s+(\S+) \/ (\S+)/.exec(output);
+  const signIn = issuer && devUser?.[1] && devUser[2] ? { issuer, devUser: { email: devUser[1], password: devUser[2] } } : undefined;
+  return { child, url: `http://localhost:${port}`, port, dynamoDbPort, ssmPort, devApiKey, ...(signIn ? { signIn } : {}), pid, stop };
 }
 
 /** The variables through which tests and benchmarks find a running local stack (see test/support/local-stack.ts). */
@@ -88,5 +93,8 @@ export function localStackEnvironment(stack: LocalStackProcess): Record<string, 
     LOCAL_SSM_PORT: String(stack.ssmPort),
     PORT: String(stack.port),
     LOCAL_STACK_PID: String(stack.pid),
+    ...(stack.signIn
+      ? { LOCAL_SIGN_IN_ISSUER: stack.signIn.issuer, LOCAL_DEV_USER_EMAIL: stack.signIn.devUser.email, LOCAL_DEV_USER_PASSWORD: stack.signIn.devUser.password }
+      : {}),
   };
 }

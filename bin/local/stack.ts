@@ -7,7 +7,8 @@ import { config, EnvNames, SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functi
 import { StackOutputs } from '../../lib/stack-outputs';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
-import { hashApiKey } from '../../functions/shared/domain/accounts/api-keys';
+import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member-store';
+import { accountOfKey, hashApiKey } from '../../functions/shared/domain/accounts/api-keys';
 import { AccountDirectory } from '../ops/account-directory';
 import { DynamoDbLocal } from './dynamodb-local';
 import { LocalCustomerEdge } from './customer-edge';
@@ -20,7 +21,9 @@ import { KmsStandIn } from './kms-standin';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
 import { LocalStreamSource } from './stream-source';
-import { loadTemplate, readTopology, type OriginHeaderSpec, type Topology } from './template';
+import { loadTemplate, readTopology, type FunctionSpec, type OriginHeaderSpec, type Topology, type UserPoolSpec } from './template';
+import { startLocalSignIn, type LocalSignIn } from './oidc-provider';
+import { LocalUserDirectory } from './user-directory';
 
 export const PROJECT_ROOT = path.join(__dirname, '..', '..');
 const CLOUD_ASSEMBLY_DIR = path.join(PROJECT_ROOT, 'cdk.out');
@@ -31,6 +34,8 @@ export interface LocalStackOptions {
   port: number;
   dynamoDbPort: number;
   ssmPort: number;
+  /** The local user pool's provider (its issuer is http://localhost:<port>/<poolId>); 0 picks a free one. */
+  signInPort: number;
   /** Keep nothing on disk (LOCAL_IN_MEMORY=1). */
   inMemory: boolean;
   shortBaseUrl: string;
@@ -44,6 +49,8 @@ export interface RunningLocalStack {
   apiUrl: string;
   shortBaseUrl: string;
   devApiKey: string;
+  /** The local user pool's issuer, and the development user: an owner of the dev key's workspace. */
+  signIn?: { issuer: string; adminEndpoint: string; devUser: { email: string; password: string } };
   topology: Topology;
   stop(): Promise<void>;
 }
@@ -142,11 +149,28 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     const directory = new AccountDirectory(keys, new DynamoAccountStore(documents, String(topology.outputs[StackOutputs.accountsTable])));
     const devApiKey = await ensureDevApiKey(directory, keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
 
+    // The user pool, played by an OpenID provider; the functions that verify its tokens are pointed at it.
+    const pool = topology.userPools[0];
+    let signIn: (LocalSignIn & { devUser: { email: string; password: string } }) | undefined;
+    if (pool) {
+      const users = new LocalUserDirectory(options.inMemory ? undefined : path.join(dataDir, 'users.json'));
+      const provider = await startLocalSignIn({ pool: servedOverHttp(pool, options.shortBaseUrl), users, port: options.signInPort, ...(options.inMemory ? {} : { keysFile: path.join(dataDir, 'sign-in-keys.json') }) });
+      stopping.push(() => provider.close());
+      for (const spec of topology.functions.values()) pointAtLocalIssuer(spec, provider);
+      const devUser = await ensureDevUser(users, options.inMemory ? undefined : path.join(dataDir, 'dev-user'));
+      const devKey = await keys.findByHash(hashApiKey(devApiKey));
+      if (!devKey) throw new Error('the development key was not stored');
+      const members = new DynamoMemberStore(documents, String(topology.outputs[StackOutputs.membersTable]));
+      await members.addMember({ workspaceId: accountOfKey(devKey).accountId, userId: devUser.sub, email: devUser.email, role: 'owner', joinedAt: new Date().toISOString() });
+      signIn = Object.assign(provider, { devUser: { email: devUser.email, password: devUser.password } });
+    }
+
     // No CloudWatch here: metrics stay off unless asked for (LOCAL_METRICS=1 prints their EMF lines). No CloudFront
     // either: customer domains are checked with the resolver, LOCAL_HOSTS_FILE first (resolver-attachments.ts), and their
     // TXT challenges with LOCAL_DNS_TXT_FILE first (dns-txt-records.ts).
     const sharedEnvironment = {
       ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort, { sqsPort, kmsPort }),
+      ...(signIn ? { AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: signIn.adminEndpoint } : {}),
       // Receivers on this machine a local run may deliver webhooks to, and the retry schedule's scale (README).
       ...(process.env.LOCAL_WEBHOOK_ALLOW ? { [EnvNames.localWebhookAllow]: process.env.LOCAL_WEBHOOK_ALLOW } : {}),
       ...(process.env.LOCAL_WEBHOOK_TIME_SCALE ? { [EnvNames.localWebhookTimeScale]: process.env.LOCAL_WEBHOOK_TIME_SCALE } : {}),
@@ -214,7 +238,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     };
     process.on('SIGUSR2', crashConsumers);
     stopping.push(() => process.off('SIGUSR2', crashConsumers));
-    return { apiUrl: `http://localhost:${options.port}`, shortBaseUrl: options.shortBaseUrl, devApiKey, topology, stop };
+    return {
+      apiUrl: `http://localhost:${options.port}`,
+      shortBaseUrl: options.shortBaseUrl,
+      devApiKey,
+      ...(signIn ? { signIn: { issuer: signIn.issuer, adminEndpoint: signIn.adminEndpoint, devUser: signIn.devUser } } : {}),
+      topology,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -229,6 +260,44 @@ function originHeaderValues(headers: readonly OriginHeaderSpec[], ssm: SsmStandI
       return [header.name, String((JSON.parse(stored) as Record<string, unknown>)[header.jsonKey] ?? '')];
     }),
   );
+}
+
+/**
+ * The clients' callbacks name the dashboard's distribution over https; here the local gateway serves that host over
+ * http (the short base URL's origin), so the same pages are the callbacks. Nothing else is rewritten: other URLs
+ * stay as exact as the template has them.
+ */
+export function servedOverHttp(pool: UserPoolSpec, shortBaseUrl: string): UserPoolSpec {
+  const local = new URL(shortBaseUrl);
+  const served = (url: string) => (url.startsWith(`https://${local.host}/`) ? `${local.origin}${url.slice(`https://${local.host}`.length)}` : url);
+  return { ...pool, clients: pool.clients.map((client) => ({ ...client, callbackUrls: client.callbackUrls.map(served), logoutUrls: client.logoutUrls.map(served) })) };
+}
+
+/**
+ * The template names Cognito's issuer (https://cognito-idp.<region>.amazonaws.com/<pool>); a local run's tokens come
+ * from the local provider instead. The client id is the template's either way (its logical id, as Ref answers here).
+ */
+function pointAtLocalIssuer(spec: FunctionSpec, provider: LocalSignIn): void {
+  if (spec.environment[EnvNames.tokenIssuer] === undefined) return;
+  spec.environment[EnvNames.tokenIssuer] = provider.issuer;
+  spec.environment[EnvNames.tokenJwksUrl] = provider.jwksUrl;
+}
+
+const DEV_USER_EMAIL = 'developer@example.com';
+
+/** The development user (its password kept beside the dev key unless the data is in memory), confirmed. */
+async function ensureDevUser(users: LocalUserDirectory, file: string | undefined): Promise<{ sub: string; email: string; password: string }> {
+  const saved = file && existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+  const known = users.findByEmail(DEV_USER_EMAIL);
+  if (known && saved && (await users.signIn(DEV_USER_EMAIL, saved))) return { sub: known.sub, email: known.email, password: saved };
+  const password = `Dev-${randomBytes(12).toString('base64url')}-1`;
+  const user = known ? await users.setPassword(DEV_USER_EMAIL, password, true) : await users.create(DEV_USER_EMAIL, password, { permanent: true });
+  if (!user) throw new Error('the development user could not be created');
+  if (file) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  }
+  return { sub: user.sub, email: user.email, password };
 }
 
 /** A PRO account's key for development, kept across restarts unless the data is in memory. */

@@ -157,8 +157,28 @@ export interface StaticSiteSpec {
   keyPrefix: string;
 }
 
+/** A user pool's app client, as the local OpenID provider plays it (bin/local/oidc-provider.ts). */
+export interface UserPoolClientSpec {
+  id: string;
+  /** Exact redirect URIs: a request naming any other is refused. */
+  callbackUrls: string[];
+  logoutUrls: string[];
+  scopes: string[];
+  accessTokenSeconds: number;
+  idTokenSeconds: number;
+  refreshTokenSeconds: number;
+}
+
+/** A Cognito user pool: its id (the logical id, as Ref answers locally), MFA setting and app clients. */
+export interface UserPoolSpec {
+  id: string;
+  mfa: 'OFF' | 'OPTIONAL' | 'ON';
+  clients: UserPoolClientSpec[];
+}
+
 export interface Topology {
   stage: string;
+  userPools: UserPoolSpec[];
   staticSite?: StaticSiteSpec;
   queues: QueueSpec[];
   queueSources: QueueSourceSpec[];
@@ -471,12 +491,40 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
   }
 
   const kmsKeys = resourcesOfType(template, 'AWS::KMS::Key').map(([id]) => id);
+  const userPools = readUserPools(template, resolve);
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const customerEdge = readCustomerEdge(template);
   const staticSite = readStaticSite(template, cloudAssemblyDir, resolve);
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
-  return { stage: String(stage ?? 'local'), queues, queueSources, kmsKeys, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+  return { stage: String(stage ?? 'local'), userPools, queues, queueSources, kmsKeys, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
+}
+
+const VALIDITY_UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 };
+
+/** The pools and their clients, token lifetimes in seconds (Cognito's defaults where the template says nothing). */
+function readUserPools(template: Template, resolve: (value: Json) => Json): UserPoolSpec[] {
+  const clients = resourcesOfType(template, 'AWS::Cognito::UserPoolClient');
+  return resourcesOfType(template, 'AWS::Cognito::UserPool').map(([poolId, pool]) => ({
+    id: poolId,
+    mfa: String(pool.Properties?.MfaConfiguration ?? 'OFF') as UserPoolSpec['mfa'],
+    clients: clients
+      .filter(([, client]) => referencedId(client.Properties?.UserPoolId) === poolId)
+      .map(([clientId, client]): UserPoolClientSpec => {
+        const properties = client.Properties ?? {};
+        const units = (properties.TokenValidityUnits ?? {}) as Record<string, string>;
+        const seconds = (value: Json | undefined, unit: string | undefined, fallback: number) => (typeof value === 'number' ? value * (VALIDITY_UNIT_SECONDS[unit ?? ''] ?? 1) : fallback);
+        return {
+          id: clientId,
+          callbackUrls: ((resolve(properties.CallbackURLs ?? []) as Json[]) ?? []).map(String),
+          logoutUrls: ((resolve(properties.LogoutURLs ?? []) as Json[]) ?? []).map(String),
+          scopes: ((properties.AllowedOAuthScopes ?? []) as Json[]).map(String),
+          accessTokenSeconds: seconds(properties.AccessTokenValidity, units.AccessToken ?? 'hours', 3600),
+          idTokenSeconds: seconds(properties.IdTokenValidity, units.IdToken ?? 'hours', 3600),
+          refreshTokenSeconds: seconds(properties.RefreshTokenValidity, units.RefreshToken ?? 'days', 30 * 86_400),
+        };
+      }),
+  }));
 }
 
 const RATE_UNITS_MS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };

@@ -33,7 +33,7 @@ export const PAGE_CONTENT_SECURITY_POLICY = [
   // No form-action: browsers apply it to the redirect that follows the password form, which leaves the site.
 ].join('; ');
 
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { AwsJsonError, type AwsJsonProtocol } from './aws-json-server';
+import type { LocalUser, LocalUserDirectory } from './user-directory';
+
+/** Cognito's user pool API as the SDK sends it (AWS JSON 1.1). */
+export const COGNITO_PROTOCOL: AwsJsonProtocol = { targetPrefix: 'AWSCognitoIdentityProviderService', contentType: 'application/x-amz-json-1.1' };
+
+/**
+ * The slice of Cognito's admin API a local run needs to manage people (tests add users, an operator could too):
+ * AdminCreateUser, AdminSetUserPassword and AdminGetUser on the template's pool, over the local user directory.
+ * Users are named by their email (the pool's user name) or their `sub`, as on a pool with email as user name.
+ */
+export class CognitoStandIn {
+  constructor(private readonly poolId: string, private readonly users: LocalUserDirectory) {}
+
+  handle(operation: string, input: Record<string, unknown>): Promise<unknown> | unknown {
+    if (input.UserPoolId !== this.poolId) throw new AwsJsonError('ResourceNotFoundException', `User pool ${String(input.UserPoolId)} does not exist.`);
+    switch (operation) {
+      case 'AdminCreateUser':
+        return this.createUser(input);
+      case 'AdminSetUserPassword':
+        return this.setPassword(input);
+      case 'AdminGetUser': {
+        const user = this.userNamed(input.Username);
+        return { Username: user.sub, UserAttributes: attributesOf(user), UserStatus: user.status, Enabled: true, UserCreateDate: Date.parse(user.createdAt) / 1000 };
+      }
+      default:
+        throw new AwsJsonError('UnknownOperationException', `${operation} is not played locally`);
+    }
+  }
+
+  private async createUser(input: Record<string, unknown>): Promise<unknown> {
+    const attributes = (Array.isArray(input.UserAttributes) ? input.UserAttributes : []) as Array<{ Name?: unknown; Value?: unknown }>;
+    const email = String(attributes.find((attribute) => attribute.Name === 'email')?.Value ?? input.Username ?? '');
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AwsJsonError('InvalidParameterException', 'Invalid email address format.');
+    const verified = attributes.find((attribute) => attribute.Name === 'email_verified')?.Value;
+    const temporary = typeof input.TemporaryPassword === 'string' ? input.TemporaryPassword : randomBytes(12).toString('base64url');
+    const user = await this.users.create(email, temporary, { permanent: false, emailVerified: verified === undefined ? false : String(verified) === 'true' });
+    if (!user) throw new AwsJsonError('UsernameExistsException', 'An account with the given email already exists.');
+    return { User: { Username: user.sub, Attributes: attributesOf(user), UserStatus: user.status, Enabled: true, UserCreateDate: Date.parse(user.createdAt) / 1000 } };
+  }
+
+  private async setPassword(input: Record<string, unknown>): Promise<unknown> {
+    const user = this.userNamed(input.Username);
+    if (typeof input.Password !== 'string' || input.Password.length === 0) throw new AwsJsonError('InvalidPasswordException', 'Password does not conform to policy.');
+    await this.users.setPassword(user.email, input.Password, input.Permanent === true);
+    return {};
+  }
+
+  private userNamed(name: unknown): LocalUser {
+    const user = typeof name === 'string' ? (this.users.findByEmail(name) ?? this.users.find(name)) : undefined;
+    if (!user) throw new AwsJsonError('UserNotFoundException', 'User does not exist.');
+    return user;
+  }
+}
+
+function attributesOf(user: LocalUser): Array<{ Name: string; Value: string }> {
+  return [
+    { Name: 'sub', Value: user.sub },
+    { Name: 'email', Value: user.email },
+    { Name: 'email_verified', Value: String(user.emailVerified) },
+  ];
+}

@@ -1,0 +1,221 @@
+import { generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import * as path from 'node:path';
+import type Provider from 'oidc-provider';
+import type { GrantInstance } from 'oidc-provider';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages';
+import { awsJsonListener } from './aws-json-server';
+import { COGNITO_PROTOCOL, CognitoStandIn } from './cognito-standin';
+import { listen } from './listen';
+import { signInPage, type SignInPageState } from './sign-in-page';
+import type { UserPoolClientSpec, UserPoolSpec } from './template';
+import type { LocalUserDirectory } from './user-directory';
+
+/**
+ * The template's user pool played by an OpenID Connect provider (oidc-provider, OpenID-certified): the same issuer
+ * shape as Cognito's (`http://localhost:<port>/<poolId>`, JWKS at `<issuer>/.well-known/jwks.json`), access tokens
+ * as JWTs signed RS256 with Cognito's claims (`sub`, `token_use: access`, `client_id`, `scope`, `username`, and the
+ * person's `email` and `email_verified`), the clients' exact redirect URIs and token lifetimes, PKCE (S256)
+ * required, and a plain sign-in page. The same port answers Cognito's admin API (cognito-standin.ts) for the
+ * pool's users. One pool: the template has one.
+ */
+export interface LocalSignIn {
+  issuer: string;
+  jwksUrl: string;
+  poolId: string;
+  /** The template's app client (the dashboard's). */
+  client: UserPoolClientSpec;
+  /** Where the SDK's Cognito client reaches the admin API (AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER). */
+  adminEndpoint: string;
+  close(): Promise<void>;
+}
+
+/** Every access token names this resource: it is what makes oidc-provider issue them as JWTs (resource indicators). */
+const API_RESOURCE = 'urn:shortener:api';
+/** Sign-in forms are small; anything larger is not one. */
+const MAX_FORM_BYTES = 16 * 1024;
+const INTERACTION_SECONDS = 10 * 60;
+
+interface KeyMaterial {
+  signing: JsonWebKey & { kid: string };
+  cookieKeys: string[];
+}
+
+/** The signing key and cookie keys, kept beside the users (tokens stay valid across restarts) unless in memory. */
+function keyMaterial(file: string | undefined): KeyMaterial {
+  if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeyMaterial;
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const material: KeyMaterial = { signing: { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' } as KeyMaterial['signing'], cookieKeys: [randomBytes(32).toString('base64url')] };
+  if (file) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(material), { mode: 0o600 });
+  }
+  return material;
+}
+
+interface TokenContext {
+  oidc: {
+    client?: { clientId: string };
+    session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
+    result?: { consent?: { grantId?: string } };
+    provider: Provider;
+  };
+}
+
+export async function startLocalSignIn(options: { pool: UserPoolSpec; users: LocalUserDirectory; port: number; keysFile?: string }): Promise<LocalSignIn> {
+  const { pool, users } = options;
+  const client = pool.clients[0];
+  if (!client) throw new Error(`user pool ${pool.id} has no app client to play`);
+  const server = createServer();
+  const port = await listen(server, options.port, '127.0.0.1');
+  const issuer = `http://localhost:${port}/${pool.id}`;
+  const keys = keyMaterial(options.keysFile);
+  const clientOf = (clientId: string | undefined) => pool.clients.find((candidate) => candidate.id === clientId) ?? client;
+
+  // ESM only: loaded when a local stack starts, never by a Lambda bundle.
+  const { default: OidcProvider } = await import('oidc-provider');
+  const provider = new OidcProvider(issuer, {
+    clients: pool.clients.map((spec) => ({
+      client_id: spec.id,
+      // Public clients, as the template's (GenerateSecret false): PKCE binds the code to whoever asked for it.
+      token_endpoint_auth_method: 'none',
+      redirect_uris: spec.callbackUrls,
+      post_logout_redirect_uris: spec.logoutUrls,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      scope: spec.scopes.join(' '),
+    })),
+    jwks: { keys: [keys.signing] },
+    cookies: { keys: keys.cookieKeys },
+    pkce: { required: () => true },
+    scopes: ['openid', 'email', 'profile'],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: [] },
+    routes: { jwks: '/.well-known/jwks.json' },
+    findAccount: (_ctx: unknown, sub: string) => {
+      const user = users.find(sub);
+      return user && { accountId: sub, claims: () => ({ sub, email: user.email, email_verified: user.emailVerified }) };
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/${pool.id}/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => API_RESOURCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, _resource: string, requester: { clientId: string }) => ({
+          scope: clientOf(requester.clientId).scopes.join(' '),
+          accessTokenTTL: clientOf(requester.clientId).accessTokenSeconds,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+    // The dashboard is the pool's own client: signing in is consent, as on Cognito's managed pages.
+    loadExistingGrant: async (ctx: TokenContext): Promise<GrantInstance | undefined> => {
+      const clientId = ctx.oidc.client?.clientId;
+      const accountId = ctx.oidc.session?.accountId;
+      if (!clientId || !accountId) return undefined;
+      const existing = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(clientId);
+      if (existing) return ctx.oidc.provider.Grant.find(existing);
+      const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
+      const scopes = clientOf(clientId).scopes.join(' ');
+      grant.addOIDCScope(scopes);
+      grant.addResourceScope(API_RESOURCE, scopes);
+      await grant.save();
+      return grant;
+    },
+    // Cognito's access-token claims; its access tokens carry no email, a pre-token-generation trigger would add it.
+    extraTokenClaims: (_ctx: unknown, token: { kind: string; accountId?: string }) => {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const user = users.find(token.accountId);
+      return { token_use: 'access', username: token.accountId, ...(user ? { email: user.email, email_verified: user.emailVerified } : {}) };
+    },
+    issueRefreshToken: (_ctx: unknown, requester: { grantTypeAllowed(type: string): boolean }) => requester.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: false,
+    ttl: {
+      AccessToken: (_ctx: unknown, _token: unknown, requester: { clientId: string }) => clientOf(requester.clientId).accessTokenSeconds,
+      IdToken: (_ctx: unknown, _token: unknown, requester: { clientId: string }) => clientOf(requester.clientId).idTokenSeconds,
+      RefreshToken: (_ctx: unknown, _token: unknown, requester: { clientId: string }) => clientOf(requester.clientId).refreshTokenSeconds,
+      AuthorizationCode: 60,
+      Interaction: INTERACTION_SECONDS,
+      Session: client.refreshTokenSeconds,
+      Grant: client.refreshTokenSeconds,
+    },
+    renderError: (ctx: { type: string; body: string; status: number }, out: { error?: string; error_description?: string }) => {
+      ctx.type = 'html';
+      ctx.body = signInPage({ kind: 'error', message: out.error_description ?? out.error ?? 'Sign-in failed.' });
+    },
+  });
+  const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`);
+  const admin = awsJsonListener((operation, input) => cognito.handle(operation, input), COGNITO_PROTOCOL);
+  const cognito = new CognitoStandIn(pool.id, users);
+  const oidc = provider.callback();
+  const mount = `/${pool.id}`;
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const url = request.url ?? '/';
+    if (request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith(`${COGNITO_PROTOCOL.targetPrefix}.`)) return admin(request, response);
+    if (url.startsWith(interactions.prefix)) return void interactions.handle(request, response);
+    if (url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`)) {
+      // Mounted under the pool's id, as Cognito's issuer is: oidc-provider reads its mount path off originalUrl.
+      Object.assign(request, { originalUrl: url, url: url.slice(mount.length) || '/' });
+      return oidc(request, response);
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+  });
+
+  return {
+    issuer,
+    jwksUrl: `${issuer}/.well-known/jwks.json`,
+    poolId: pool.id,
+    client,
+    adminEndpoint: `http://127.0.0.1:${port}`,
+    close: () => closeServer(server),
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+/** The sign-in page of an interaction: GET shows the form, POST checks the email and password. */
+class InteractionPages {
+  constructor(private readonly provider: Provider, private readonly users: LocalUserDirectory, readonly prefix: string) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      const details = await this.provider.interactionDetails(request, response);
+      if (request.method === 'GET') return this.render(response, 200, { kind: 'password', action: `${this.prefix}${details.uid}` });
+      if (request.method !== 'POST') return this.render(response, 405, { kind: 'error', message: 'Method not allowed.' });
+      const form = await readForm(request);
+      const email = form.get('email') ?? '';
+      const user = await this.users.signIn(email, form.get('password') ?? '');
+      // Cognito's own wording, the same for an unknown email and a wrong password.
+      if (!user) return this.render(response, 401, { kind: 'password', action: `${this.prefix}${details.uid}`, email, error: 'Incorrect username or password.' });
+      await this.provider.interactionFinished(request, response, { login: { accountId: user.sub } }, { mergeWithLastSubmission: false });
+    } catch {
+      // An unknown, expired or foreign interaction (its cookie is missing): start again from the application.
+      this.render(response, 400, { kind: 'error', message: 'This sign-in has expired or is not yours. Start again from the application.' });
+    }
+  }
+
+  private render(response: ServerResponse, status: number, state: SignInPageState): void {
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CONTENT_SECURITY_POLICY }).end(signInPage(state));
+  }
+}
+
+async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_FORM_BYTES) throw new Error('form too large');
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}

@@ -1,0 +1,27 @@
+import { escapeHtml, layout } from '../../functions/shared/http/pages';
+
+/** What the local provider's page shows: the email and password form (again, with an error), or a dead end. */
+export type SignInPageState =
+  | { kind: 'password'; action: string; email?: string; error?: string }
+  | { kind: 'error'; message: string };
+
+/**
+ * The local user pool's sign-in page, in the visitors' pages' layout (no script, every value escaped; served with
+ * their Content-Security-Policy). It stands in for Cognito's managed login pages in a local run only.
+ */
+export function signInPage(state: SignInPageState): string {
+  if (state.kind === 'error') return layout('Sign-in failed', `<h1>Sign-in failed</h1>\n<p>${escapeHtml(state.message)}</p>`);
+  return layout(
+    'Sign in',
+    `<h1>Sign in</h1>
+<p>Local user pool: the development stand-in for Amazon Cognito's sign-in pages.</p>
+${state.error ? `<p class="error" role="alert">${escapeHtml(state.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(state.action)}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(state.email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}

@@ -1,0 +1,164 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AdminCreateUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { readLocalTopology, servedOverHttp, LOCAL_REGION } from '../../bin/local/stack';
+
+/**
+ * People's sign-in for end-to-end and browser tests: a person's access token from the local user pool's provider
+ * through the real authorization-code flow with PKCE (plain HTTP with cookies, no browser), and extra local users
+ * made through the pool's admin API (the local Cognito stand-in), as an operator would on AWS.
+ *
+ *   const { accessToken } = await signIn(devUser());
+ *   const user = await createUser();            // a confirmed user with a fresh email and password
+ *   const { accessToken } = await signIn(user);
+ */
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface Tokens {
+  accessToken: string;
+  idToken: string;
+  refreshToken?: string;
+  expiresIn: number;
+}
+
+/** Where a sign-in goes: the provider's issuer, the app client, and the client's registered callback. */
+export interface SignInTarget {
+  issuer: string;
+  clientId: string;
+  redirectUri: string;
+  poolId: string;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: these tests run in the "stack" project, whose global setup starts the local stack`);
+  return value;
+}
+
+/** The development user `npm start` printed: an owner of the dev key's workspace. */
+export function devUser(): Credentials {
+  return { email: required('LOCAL_DEV_USER_EMAIL'), password: required('LOCAL_DEV_USER_PASSWORD') };
+}
+
+/** The running local stack's pool and its (dashboard's) client, read from the template as the stack reads them. */
+export function localSignInTarget(): SignInTarget {
+  const baseUrl = required('LOCAL_STACK_URL');
+  const pool = readLocalTopology(baseUrl).userPools[0];
+  const client = pool && servedOverHttp(pool, baseUrl).clients[0];
+  const redirectUri = client?.callbackUrls[0];
+  if (!pool || !client || !redirectUri) throw new Error('the template has no user pool client with a callback');
+  return { issuer: required('LOCAL_SIGN_IN_ISSUER'), clientId: client.id, redirectUri, poolId: pool.id };
+}
+
+/** A browser's cookies, just enough of them: one host, every path. */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  take(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      if (at > 0) this.cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+/** PKCE's pair: the secret verifier kept by the client, its S256 challenge sent with the request. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** The authorization request's URL; `overrides` replace or (with undefined) drop parameters, for abuse tests. */
+export function authorizationUrl(target: SignInTarget, challenge: string, overrides: Record<string, string | undefined> = {}): string {
+  const url = new URL(`${target.issuer}/auth`);
+  const parameters: Record<string, string | undefined> = {
+    client_id: target.clientId,
+    redirect_uri: target.redirectUri,
+    response_type: 'code',
+    scope: 'openid email profile',
+    state: randomBytes(12).toString('base64url'),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...overrides,
+  };
+  for (const [name, value] of Object.entries(parameters)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.href;
+}
+
+async function step(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string> | undefined), cookie: jar.header() } });
+  jar.take(response);
+  return response;
+}
+
+function locationOf(response: Response, base: string, what: string): string {
+  const location = response.headers.get('location');
+  if (response.status < 300 || response.status > 399 || !location) throw new Error(`${what}: expected a redirect, got ${response.status} at ${response.url}`);
+  return new URL(location, base).href;
+}
+
+/**
+ * Signs in as a person would: the authorization request, the sign-in page's form, the redirect back to the
+ * client's callback with a code, and the code exchanged (with the PKCE verifier) at the token endpoint.
+ */
+export async function signIn(credentials: Credentials, target: SignInTarget = localSignInTarget()): Promise<Tokens> {
+  const jar = new CookieJar();
+  const { verifier, challenge } = pkcePair();
+  const started = await step(jar, authorizationUrl(target, challenge));
+  const pageUrl = locationOf(started, target.issuer, 'the authorization request');
+  const page = await step(jar, pageUrl);
+  const action = /<form method="post" action="([^"]+)"/.exec(await page.text())?.[1];
+  if (page.status !== 200 || !action) throw new Error(`the sign-in page answered ${page.status}`);
+  const submitted = await step(jar, new URL(action.replaceAll('&#47;', '/'), pageUrl).href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: credentials.email, password: credentials.password }).toString(),
+  });
+  if (submitted.status === 401) throw new Error(`signing in as ${credentials.email} was refused`);
+  let next = locationOf(submitted, pageUrl, 'the sign-in form');
+  // The provider resumes the authorization, then sends the browser to the callback with the code.
+  while (!next.startsWith(target.redirectUri)) next = locationOf(await step(jar, next), next, 'the resumed authorization');
+  const code = new URL(next).searchParams.get('code');
+  if (!code) throw new Error(`the callback carried no code: ${next}`);
+  return exchangeCode(target, code, verifier);
+}
+
+/** The token endpoint's answer to a code (and the verifier its challenge was made from). */
+export async function exchangeCode(target: SignInTarget, code: string, verifier: string, redirectUri = target.redirectUri): Promise<Tokens> {
+  const response = await fetch(`${target.issuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: target.clientId, code_verifier: verifier }).toString(),
+  });
+  const body = (await response.json()) as { access_token?: string; id_token?: string; refresh_token?: string; expires_in?: number; error?: string };
+  if (!response.ok || !body.access_token || !body.id_token) throw new Error(`the token endpoint answered ${response.status} ${body.error ?? ''}`);
+  return { accessToken: body.access_token, idToken: body.id_token, ...(body.refresh_token ? { refreshToken: body.refresh_token } : {}), expiresIn: Number(body.expires_in) };
+}
+
+/** The local pool's admin API (Cognito's, played on the provider's port). */
+function cognito(): CognitoIdentityProviderClient {
+  return new CognitoIdentityProviderClient({ region: LOCAL_REGION, endpoint: new URL(required('LOCAL_SIGN_IN_ISSUER')).origin, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+}
+
+/** A new confirmed user of the local pool (a fresh email and password unless given), and their `sub`. */
+export async function createUser(credentials: Partial<Credentials> = {}): Promise<Credentials & { sub: string }> {
+  const email = credentials.email ?? `person-${randomBytes(6).toString('hex')}@example.com`;
+  const password = credentials.password ?? `Pw-${randomBytes(12).toString('base64url')}-1`;
+  const { poolId } = localSignInTarget();
+  const client = cognito();
+  const created = await client.send(
+    new AdminCreateUserCommand({ UserPoolId: poolId, Username: email, UserAttributes: [{ Name: 'email', Value: email }, { Name: 'email_verified', Value: 'true' }], MessageAction: 'SUPPRESS' }),
+  );
+  await client.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId, Username: email, Password: password, Permanent: true }));
+  const sub = created.User?.Username;
+  if (!sub) throw new Error('AdminCreateUser returned no user');
+  return { email, password, sub };
+}
