@@ -18,6 +18,7 @@ import { CustomDomains } from './custom-domains';
 import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
 import { PeopleSignIn } from './user-pool';
+import { AuditLog } from './audit-log';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -208,6 +209,14 @@ export class ServiceStack extends Stack {
     flags.grantRead(webhooks.api);
     flags.grantRead(webhooks.router);
     this.api.addRoutesOf('webhooks', webhooks.api);
+    // The reader is guarded (flags, limits, the upgrade URL of 429s) and shows no short URL.
+    const guardEnvironment = { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl };
+    const auditLog = new AuditLog(this, 'Audit', { tables, guardEnvironment, removalPolicy });
+    flags.grantRead(auditLog.reader);
+    this.api.addRoutesOf('audit', auditLog.reader);
+    // Domains' and webhooks' changes write their records in their own transactions.
+    auditLog.grantAppend(domains);
+    auditLog.grantAppend(webhooks.api);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator

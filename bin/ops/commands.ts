@@ -11,6 +11,7 @@ import { DynamoUsageCounter } from '../../functions/shared/adapters/dynamo-usage
 import { ALIAS_PATTERN } from '../../functions/shared/domain/links/aliases';
 import { accountOfKey } from '../../functions/shared/domain/accounts/api-keys';
 import { statusOf } from '../../functions/shared/domain/links/link';
+import { auditStamp, OPERATOR } from '../../functions/shared/domain/audit/audit-stamp';
 import { monthlyQuotaCounter } from '../../functions/shared/domain/limits/rate-limits';
 import { calendarMonth } from '../../functions/shared/domain/limits/usage-windows';
 import { FLAG_NAMES, formatFlagValue, isFlagName, parseFlagValue } from '../../functions/shared/domain/limits/flags';
@@ -29,7 +30,8 @@ type Print = (line: string) => void;
 const keyStore = (target: OpsTarget) => new DynamoKeyStore(target.dynamo, output(target, StackOutputs.apiKeysTable));
 const directory = (target: OpsTarget) => new AccountDirectory(keyStore(target), new DynamoAccountStore(target.dynamo, output(target, StackOutputs.accountsTable)));
 const linkStore = (target: OpsTarget) => new DynamoLinkStore(target.dynamo, output(target, StackOutputs.linksTable));
-const domainStore = (target: OpsTarget) => new DynamoDomainStore(target.dynamo, output(target, StackOutputs.domainsTable));
+/** Operators' takedowns and releases of a workspace's domain are recorded in its audit log, in the same transaction. */
+const domainStore = (target: OpsTarget) => new DynamoDomainStore(target.dynamo, output(target, StackOutputs.domainsTable), output(target, StackOutputs.auditTable));
 
 function planOption(value: string | undefined): Plan {
   const plan = value?.toUpperCase();
@@ -127,14 +129,16 @@ export async function linksShow(target: OpsTarget, { positionals }: Parsed, prin
 export async function linksDisable(target: OpsTarget, { positionals, values }: Parsed, print: Print): Promise<void> {
   const code = positionals[2];
   if (!code || !values.reason?.trim()) throw new OpsError('usage: links disable <code> --reason "<text>"');
-  if (!(await linkStore(target).setDisabled(code, values.reason.trim(), Date.now()))) throw new OpsError(`no link with code ${code}`);
+  const nowMs = Date.now();
+  if (!(await linkStore(target).setDisabled(code, values.reason.trim(), nowMs, auditStamp('link.disabled', OPERATOR, nowMs)))) throw new OpsError(`no link with code ${code}`);
   print(`${code} is disabled: visitors get 410 from their next uncached visit (at most 60 s)`);
 }
 
 export async function linksEnable(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
   const code = positionals[2];
   if (!code) throw new OpsError('usage: links enable <code>');
-  if (!(await linkStore(target).setDisabled(code, undefined, Date.now()))) throw new OpsError(`no link with code ${code}`);
+  const nowMs = Date.now();
+  if (!(await linkStore(target).setDisabled(code, undefined, nowMs, auditStamp('link.enabled', OPERATOR, nowMs)))) throw new OpsError(`no link with code ${code}`);
   print(`${code} is enabled again`);
 }
 

@@ -3,12 +3,12 @@ import { apiGuard } from '../shared/http/api-guard';
 import { routedHandler } from '../shared/http/guarded-handler';
 import { claimRulesOnFirstUse, domainAttachments, txtRecords } from '../shared/domain-wiring';
 import { logger } from '../shared/observability';
-import { domainStore, flagSource, safetyChecker, shortBaseUrlReader, usageCounter } from '../shared/wiring';
+import { auditedDomainStore, flagSource, safetyChecker, shortBaseUrlReader, usageCounter } from '../shared/wiring';
 import { OPERATIONS, type DomainsApi } from './operations';
 
 const api: DomainsApi = {
   deps: {
-    domains: domainStore(),
+    domains: auditedDomainStore(),
     attachments: domainAttachments(),
     txt: txtRecords(),
     safety: safetyChecker(),

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { addDomain, editDomain, listDomains, removeDomain, verifyDomain, viewDomain, type DomainContext, type DomainDeps } from '../shared/domain/domains/domain-management';
 import { accountCaller } from '../shared/http/account-caller';
+import { changeAuthor } from '../shared/http/change-author';
 import type { Admission } from '../shared/http/api-guard';
 import type { Operation } from '../shared/http/guarded-handler';
 import { MAX_BODY_BYTES } from '../shared/http/body-limits';
@@ -20,6 +21,7 @@ async function ownHosts(event: APIGatewayProxyEvent, api: DomainsApi): Promise<s
 
 const context = async (event: APIGatewayProxyEvent, admission: Admission, api: DomainsApi): Promise<DomainContext> => ({
   caller: accountCaller(admission),
+  author: changeAuthor(accountCaller(admission), event),
   flags: admission.flags,
   nowMs: Date.now(),
   ownHosts: await ownHosts(event, api),

@@ -25,6 +25,8 @@ export const keyStore = () => new DynamoKeyStore(dynamo(), config.table('apiKeys
 export const aliasOverrides = () => new DynamoAliasOverrides(dynamo(), config.table('aliasOverridesTable'));
 export const clickStats = () => new DynamoClickStatsStore(dynamo(), config.table('clickStatsTable'), config.table('linksTable'));
 export const domainStore = () => new DynamoDomainStore(dynamo(), config.table('domainsTable'));
+/** The domains API's store: an owner's changes write their audit records in the same transaction. */
+export const auditedDomainStore = () => new DynamoDomainStore(dynamo(), config.table('domainsTable'), config.table('auditTable'));
 export const flagSource = () => new SsmFlagSource(ssm(), config.flagsPrefix(), logger);
 
 /**

@@ -2,11 +2,11 @@ import { config } from '../shared/config';
 import { apiGuard } from '../shared/http/api-guard';
 import { routedHandler } from '../shared/http/guarded-handler';
 import { flagSource, safetyChecker, usageCounter } from '../shared/wiring';
-import { deliveryQueue, localReceivers, secretSealer, webhookStore } from '../shared/webhook-wiring';
+import { deliveryQueue, localReceivers, secretSealer, auditedWebhookStore } from '../shared/webhook-wiring';
 import { OPERATIONS, type WebhooksApi } from './operations';
 
 const api: WebhooksApi = {
-  deps: { webhooks: webhookStore(), queue: deliveryQueue(), safety: safetyChecker(), secrets: secretSealer() },
+  deps: { webhooks: auditedWebhookStore(), queue: deliveryQueue(), safety: safetyChecker(), secrets: secretSealer() },
   localReceivers: localReceivers(),
   timeScale: config.webhookTimeScale(),
 };

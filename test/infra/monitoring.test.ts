@@ -88,6 +88,6 @@ describe('webhook alarms', () => {
 
 describe('functions', () => {
   it('emit their metrics under one namespace', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 13);
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 15);
   });
 });

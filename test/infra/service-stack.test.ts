@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|Members)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|Members|AuditLog)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 13);
-    // Thirteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 15);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 15);
+    // Fifteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 17);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -75,6 +75,7 @@ describe('functions', () => {
       'Webhooks:dynamodb:UpdateItem',
     ]);
     expect(tableGrants(dev, 'webhooks')).toEqual([
+      'AuditLog:dynamodb:PutItem',
       'Usage:dynamodb:UpdateItem',
       'Webhooks:dynamodb:DeleteItem',
       'Webhooks:dynamodb:GetItem',
@@ -111,6 +112,7 @@ describe('functions', () => {
       'Webhooks:dynamodb:UpdateItem',
     ]);
     expect(tableGrants(dev, 'domains')).toEqual([
+      'AuditLog:dynamodb:PutItem',
       'Domains:dynamodb:DeleteItem',
       'Domains:dynamodb:GetItem',
       'Domains:dynamodb:PutItem',
@@ -126,6 +128,25 @@ describe('functions', () => {
       'Links:dynamodb:Query',
       'Links:dynamodb:UpdateItem',
     ]);
+  });
+
+  it('let nobody change or delete an audit record: the reader queries, the writers put (conditionally, in code)', () => {
+    expect(tableGrants(dev, 'audit')).toEqual(['AuditLog:dynamodb:Query', 'Usage:dynamodb:UpdateItem']);
+    expect(tableGrants(dev, 'audit-events')).toEqual([
+      'AuditLog:dynamodb:PutItem',
+      'Links:dynamodb:DescribeStream',
+      'Links:dynamodb:GetRecords',
+      'Links:dynamodb:GetShardIterator',
+      'none:dynamodb:ListStreams',
+    ]);
+    const names = Object.values(dev.findResources('AWS::Lambda::Function')).map((fn) => String(fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME ?? ''));
+    const onAudit = Object.fromEntries(names.filter(Boolean).map((name) => [name, tableGrants(dev, name).filter((grant) => grant.startsWith('AuditLog:'))]));
+    expect(Object.entries(onAudit).filter(([, grants]) => grants.length > 0)).toEqual([
+      ['domains', ['AuditLog:dynamodb:PutItem']],
+      ['webhooks', ['AuditLog:dynamodb:PutItem']],
+      ['audit', ['AuditLog:dynamodb:Query']],
+      ['audit-events', ['AuditLog:dynamodb:PutItem']],
+    ].sort(([a], [b]) => names.indexOf(a as string) - names.indexOf(b as string)));
   });
 
   it('may query only the one index each reads, never index/*', () => {
@@ -236,8 +257,8 @@ describe('click counting', () => {
       MaximumRetryAttempts: 2,
       DestinationConfig: { OnFailure: { Destination: Match.objectLike({ 'Fn::GetAtt': Match.arrayWith(['Arn']) }) } },
     });
-    // With the webhooks' delivery queue and its two dead-letter queues.
-    dev.resourceCountIs('AWS::SQS::Queue', 4);
+    // With the webhooks' delivery queue and its two dead-letter queues, and the audit recorder's.
+    dev.resourceCountIs('AWS::SQS::Queue', 5);
   });
 
   it('keeps aggregates per link and UTC day, expiring through TTL', () => {

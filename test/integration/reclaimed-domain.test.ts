@@ -96,6 +96,7 @@ describe('a domain of 5,000 links removed and claimed by another account', () =>
   it('lets the former owner manage none of them through the name, and the new owner none of the former\'s', async () => {
     const context = (owner: string): ManagementContext => ({
       caller: keyCaller({ keyId: `key_${owner}`, accountId: owner, owner: `acct:${owner}`, plan: 'PRO' }),
+      author: { actor: { kind: 'key', keyId: `key_${owner}` } },
       flags: SAFE_DEFAULT_FLAGS,
       nowMs,
       shortBaseUrl: 'https://sho.rt',

@@ -1,6 +1,7 @@
 import { CACHE_LEASE_MS, isLeasable, LEASE_RENEWAL_MARGIN_MS, memoryLifetimeMs } from '../domain/links/cache-lease';
 import { isExpired, type LinkRecord } from '../domain/links/link';
 import type { ClickOutcome, LinkStore } from '../domain/ports';
+import type { AuditStamp } from '../domain/audit/audit-stamp';
 
 /**
  * How long a password link's form may be answered from a copy: an owner's edit or an operator's block shows on its
@@ -54,8 +55,8 @@ export class CachedLinkStore implements LinkStore {
     return renewal.leased && renewal.link ? this.remember(code, renewal.link, nowMs) : renewal.link;
   }
 
-  createIfAbsent(link: LinkRecord): Promise<boolean> {
-    return this.inner.createIfAbsent(link);
+  createIfAbsent(link: LinkRecord, stamp?: AuditStamp): Promise<boolean> {
+    return this.inner.createIfAbsent(link, stamp);
   }
 
   consumeClick(code: string, nowMs: number, options?: { passwordless: boolean }): Promise<ClickOutcome> {

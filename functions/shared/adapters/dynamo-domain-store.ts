@@ -4,6 +4,8 @@ import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX } from '../config';
 import type { DomainRecord } from '../domain/domains/custom-domain';
 import type { CleanupProgress, DomainCleanup, DomainClaim, DomainHold, DomainSettings, DomainStore, DomainTransition } from '../domain/ports';
 import { scanAll } from './scan-all';
+import { auditPut } from './audit-items';
+import type { AuditRecord } from '../domain/audit/audit-record';
 
 /**
  * One table, keyed by `domain`, holds four kinds of item; `#` never occurs in a host name, so they cannot meet:
@@ -43,12 +45,35 @@ function refused(error: unknown): undefined {
 }
 
 export class DynamoDomainStore implements DomainStore {
+  /** `auditTable`: where the audited changes' records go, each in its change's own transaction (audit-items.ts). */
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly auditTable?: string,
   ) {}
 
-  async claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim> {
+  /** The record's put, to end the change's transaction with; none for a change nobody asked to record. */
+  private audited(audit: AuditRecord | undefined): ReturnType<typeof auditPut>[] {
+    if (audit === undefined) return [];
+    if (this.auditTable === undefined) throw new Error('an audited domain change reached a store with no audit table');
+    return [auditPut(this.auditTable, audit)];
+  }
+
+  /** One update alone, or with its record in one transaction (which returns no item: it is read back after). */
+  private async updateItem(update: Record<string, unknown>, audit: AuditRecord | undefined): Promise<DomainRecord | undefined> {
+    try {
+      if (audit === undefined) {
+        const { Attributes } = await this.client.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' } as never));
+        return toRecord(Attributes ?? {});
+      }
+      await this.client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...this.audited(audit)] as never }));
+    } catch (error) {
+      return refused(error);
+    }
+    return this.find(String((update.Key as { domain: string }).domain));
+  }
+
+  async claim(record: DomainRecord, allowance: number | null, audit?: AuditRecord): Promise<DomainClaim> {
     const nowMs = Date.parse(record.createdAt);
     const { Item: existing } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { domain: record.domain }, ConsistentRead: true }));
     const over = existing ? this.replaceable(existing, record.owner, nowMs) : { condition: 'attribute_not_exists(#domain)', names: { '#domain': 'domain' }, values: {} };
@@ -80,6 +105,7 @@ export class DynamoDomainStore implements DomainStore {
       ...(counted ? [count(record.owner, 1, allowance)] : []),
       ...(failed && counted ? [count(failed.owner, -1, null)] : []),
       ...(failed ? [{ Put: { TableName: this.tableName, Item: cleanupItem(failed, nowMs) } }] : []),
+      ...this.audited(audit),
     ];
     try {
       await this.client.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -145,7 +171,7 @@ export class DynamoDomainStore implements DomainStore {
     return typeof Item?.defaultDomain === 'string' ? Item.defaultDomain : undefined;
   }
 
-  async updateSettings(domain: string, owner: string, settings: DomainSettings): Promise<DomainRecord | undefined> {
+  async updateSettings(domain: string, owner: string, settings: DomainSettings, audit?: AuditRecord): Promise<DomainRecord | undefined> {
     const sets: string[] = [];
     const removes: string[] = [];
     const values: Record<string, unknown> = { ':owner': owner };
@@ -157,26 +183,21 @@ export class DynamoDomainStore implements DomainStore {
       }
     }
     if (sets.length === 0 && removes.length === 0) return this.owned(domain, owner);
-    try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { domain },
-          UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')}` : ''}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toRecord(Attributes ?? {});
-    } catch (error) {
-      return refused(error);
-    }
+    return this.updateItem(
+      {
+        TableName: this.tableName,
+        Key: { domain },
+        UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')}` : ''}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: values,
+      },
+      audit,
+    );
   }
 
   /** The summary names the default; the flag on each domain follows it in the same transaction. */
-  async setDefault(domain: string, owner: string, isDefault: boolean): Promise<DomainRecord | undefined> {
+  async setDefault(domain: string, owner: string, isDefault: boolean, audit?: AuditRecord): Promise<DomainRecord | undefined> {
     const previous = await this.defaultOf(owner);
     const owned = { ConditionExpression: '#owner = :owner', ExpressionAttributeNames: { '#owner': 'owner' } };
     const flag = (name: string, value: boolean) => ({
@@ -196,6 +217,7 @@ export class DynamoDomainStore implements DomainStore {
       flag(domain, isDefault),
       { Update: summary },
       ...(isDefault && previous !== undefined ? [flag(previous, false)] : []),
+      ...this.audited(audit),
     ];
     try {
       await this.client.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -205,7 +227,7 @@ export class DynamoDomainStore implements DomainStore {
     return this.owned(domain, owner);
   }
 
-  async transition(domain: string, transition: DomainTransition): Promise<DomainRecord | undefined> {
+  async transition(domain: string, transition: DomainTransition, audit?: AuditRecord): Promise<DomainRecord | undefined> {
     const { change } = transition;
     // History records changes of status; a check that leaves a domain pending updates its reason only.
     const changed = !transition.from.includes(change.status);
@@ -233,26 +255,21 @@ export class DynamoDomainStore implements DomainStore {
     }
     const from = transition.from.map((_, index) => `:from${index}`);
     transition.from.forEach((status, index) => (values[`:from${index}`] = status));
-    try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { domain },
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: `#status IN (${from.join(', ')})`,
-          // `status` and `work` are reserved words of DynamoDB's expressions.
-          ExpressionAttributeNames: { '#status': 'status', '#work': 'work' },
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toRecord(Attributes ?? {});
-    } catch (error) {
-      return refused(error);
-    }
+    return this.updateItem(
+      {
+        TableName: this.tableName,
+        Key: { domain },
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: `#status IN (${from.join(', ')})`,
+        // `status` and `work` are reserved words of DynamoDB's expressions.
+        ExpressionAttributeNames: { '#status': 'status', '#work': 'work' },
+        ExpressionAttributeValues: values,
+      },
+      audit,
+    );
   }
 
-  async remove(record: DomainRecord, nowMs: number, heldUntilMs?: number): Promise<boolean> {
+  async remove(record: DomainRecord, nowMs: number, heldUntilMs?: number, audit?: AuditRecord): Promise<boolean> {
     const { domain, owner } = record;
     const asRead = {
       TableName: this.tableName,
@@ -280,6 +297,7 @@ export class DynamoDomainStore implements DomainStore {
               },
             },
             { Put: { TableName: this.tableName, Item: cleanupItem(record, nowMs) } },
+            ...this.audited(audit),
           ],
         }),
       );

@@ -4,6 +4,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isExpired, keyOf, removableAt, type LinkRecord } from '../domain/links/link';
 import { LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../config';
 import type { ClaimCondition, ClickOutcome, GuardedWrite, LinkChanges, LinkPosition, LinkStore, ManagedLinkStore } from '../domain/ports';
+import { AUDIT_STAMP_ATTRIBUTE } from '../domain/audit/link-audit';
+import type { AuditStamp } from '../domain/audit/audit-stamp';
 
 /** DynamoDB's TTL attribute: epoch seconds, when DynamoDB may remove the link (see link.ts `removableAt`). */
 export const TTL_ATTRIBUTE = 'ttl';
@@ -16,7 +18,7 @@ const DESTINATION_NAMES = { '#url': 'url', '#rules': 'rules', '#variants': 'vari
 /** Fields an edit sets or (null) removes as they are; expiresAt goes with the TTL. */
 const EDITABLE_ATTRIBUTES = ['url', 'maxClicks', 'passwordHash', 'tags', 'rules', 'variants', 'forwardQuery', 'utm', 'expiredUrl'] as const;
 
-type LinkItem = LinkRecord & { [TTL_ATTRIBUTE]?: number };
+type LinkItem = LinkRecord & { [TTL_ATTRIBUTE]?: number; [AUDIT_STAMP_ATTRIBUTE]?: AuditStamp };
 
 /** The item's `code` attribute is the link's key (link.ts `linkKey`); the record holds the bare code and the domain. */
 function toItem(link: LinkRecord): LinkItem {
@@ -24,9 +26,9 @@ function toItem(link: LinkRecord): LinkItem {
   return link.expiresAt ? { ...item, [TTL_ATTRIBUTE]: removableAt(link.expiresAt) } : item;
 }
 
-/** A stored item as the domain's record (the stream's images too). */
+/** A stored item as the domain's record (the stream's images too): the audit stamp is the audit log's alone. */
 export function toRecord(item: Record<string, unknown>): LinkRecord {
-  const { [TTL_ATTRIBUTE]: _ttl, ...record } = item as unknown as LinkItem;
+  const { [TTL_ATTRIBUTE]: _ttl, [AUDIT_STAMP_ATTRIBUTE]: _stamp, ...record } = item as unknown as LinkItem;
   return record.domain === undefined ? record : { ...record, code: record.code.slice(record.domain.length + 1) };
 }
 
@@ -34,6 +36,11 @@ export function toRecord(item: Record<string, unknown>): LinkRecord {
 function refusedWith(error: unknown): GuardedWrite {
   if (!(error instanceof ConditionalCheckFailedException)) throw error;
   return error.Item ? { done: false, current: toRecord(unmarshall(error.Item)) } : { done: false };
+}
+
+/** `SET …` of an audited change's stamp (see audit-stamp.ts), with its value; nothing for an unaudited write. */
+function stamped(stamp: AuditStamp | undefined): { set: string; values: Record<string, unknown> } {
+  return stamp === undefined ? { set: '', values: {} } : { set: `, ${AUDIT_STAMP_ATTRIBUTE} = :auditStamp`, values: { ':auditStamp': stamp } };
 }
 
 /** The link belongs to the caller and can still change: not used up, deleted or disabled. */
@@ -56,10 +63,12 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     private readonly tableName: string,
   ) {}
 
-  async createIfAbsent(link: LinkRecord): Promise<boolean> {
+  async createIfAbsent(link: LinkRecord, stamp?: AuditStamp): Promise<boolean> {
     try {
+      // The stamp rides on the item: the audit log reads it off the stream, no second write (audit-stamp.ts).
+      const item = stamp === undefined ? toItem(link) : { ...toItem(link), [AUDIT_STAMP_ATTRIBUTE]: stamp };
       await this.client.send(
-        new PutCommand({ TableName: this.tableName, Item: toItem(link), ConditionExpression: 'attribute_not_exists(code)' }),
+        new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(code)' }),
       );
       return true;
     } catch (error) {
@@ -160,12 +169,13 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     return { links: Items.slice(0, page.limit).map(toRecord), more: Items.length > page.limit || LastEvaluatedKey !== undefined };
   }
 
-  async update(key: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite> {
-    const sets = ['updatedAt = :now'];
+  async update(key: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite> {
+    const audit = stamped(stamp);
+    const sets = [`updatedAt = :now${audit.set}`];
     const removes: string[] = [];
     const names: Record<string, string> = { '#owner': 'owner' };
     const claimed = underClaim(claim);
-    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
+    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values, ...audit.values, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
     // Attribute names by placeholder: `url` and `rules` are among DynamoDB's reserved words.
     for (const attribute of EDITABLE_ATTRIBUTES) {
       const change = changes[attribute];
@@ -205,18 +215,19 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async markDeleted(key: string, owner: string, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite> {
+  async markDeleted(key: string, owner: string, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite> {
     const claimed = underClaim(claim);
+    const audit = stamped(stamp);
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { code: key },
           // The TTL goes too: the code stays taken, and visitors get 410 (or its expiredUrl), forever.
-          UpdateExpression: `SET deleted = :yes, updatedAt = :now REMOVE ${DESTINATION_ATTRIBUTES}, #ttl`,
+          UpdateExpression: `SET deleted = :yes, updatedAt = :now${audit.set} REMOVE ${DESTINATION_ATTRIBUTES}, #ttl`,
           ConditionExpression: `${CHANGEABLE_BY_OWNER}${claimed.condition}`,
           ExpressionAttributeNames: { '#owner': 'owner', ...DESTINATION_NAMES, '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values },
+          ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values, ...audit.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -227,16 +238,17 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async setDisabled(key: string, reason: string | undefined, nowMs: number): Promise<boolean> {
+  async setDisabled(key: string, reason: string | undefined, nowMs: number, stamp?: AuditStamp): Promise<boolean> {
+    const audit = stamped(stamp);
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { code: key },
           UpdateExpression:
-            reason === undefined ? 'SET updatedAt = :now REMOVE disabled, disabledReason' : 'SET disabled = :yes, disabledReason = :reason, updatedAt = :now',
+            reason === undefined ? `SET updatedAt = :now${audit.set} REMOVE disabled, disabledReason` : `SET disabled = :yes, disabledReason = :reason, updatedAt = :now${audit.set}`,
           ConditionExpression: 'attribute_exists(code)',
-          ExpressionAttributeValues: { ':now': new Date(nowMs).toISOString(), ...(reason === undefined ? {} : { ':yes': true, ':reason': reason }) },
+          ExpressionAttributeValues: { ':now': new Date(nowMs).toISOString(), ...audit.values, ...(reason === undefined ? {} : { ':yes': true, ':reason': reason }) },
         }),
       );
       return true;

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { SlotLease, WebhookChanges, WebhookStore } from '../domain/ports';
 import { DELIVERIES_KEPT_SECONDS, type DeliveryAttempt, type WebhookRecord } from '../domain/webhooks/webhook';
+import type { AuditRecord } from '../domain/audit/audit-record';
+import { auditPut } from './audit-items';
 
 /**
  * One table, keyed (pk, sk): an owner's webhooks (`owner#<owner>`, `wh#<id>`) beside the count that keeps them at
@@ -34,12 +36,21 @@ function decodeCursor(webhookId: string, cursor: string): Record<string, unknown
 }
 
 export class DynamoWebhookStore implements WebhookStore {
+  /** `auditTable`: where the owners' changes' records go, each in its change's own transaction (audit-items.ts). */
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly auditTable?: string,
   ) {}
 
-  async add(record: WebhookRecord, limit: number): Promise<'added' | 'overLimit'> {
+  /** The record's put, to end the change's transaction with; none for a change nobody asked to record. */
+  private audited(audit: AuditRecord | undefined): ReturnType<typeof auditPut>[] {
+    if (audit === undefined) return [];
+    if (this.auditTable === undefined) throw new Error('an audited webhook change reached a store with no audit table');
+    return [auditPut(this.auditTable, audit)];
+  }
+
+  async add(record: WebhookRecord, limit: number, audit?: AuditRecord): Promise<'added' | 'overLimit'> {
     try {
       await this.client.send(
         new TransactWriteCommand({
@@ -54,6 +65,7 @@ export class DynamoWebhookStore implements WebhookStore {
               },
             },
             { Put: { TableName: this.tableName, Item: { ...webhookKey(record.owner, record.id), ...record }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            ...this.audited(audit),
           ],
         }),
       );
@@ -81,7 +93,7 @@ export class DynamoWebhookStore implements WebhookStore {
     return Item ? toRecord(Item) : undefined;
   }
 
-  async update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | undefined> {
+  async update(owner: string, id: string, changes: WebhookChanges, audit?: AuditRecord): Promise<WebhookRecord | undefined> {
     const sets: string[] = [];
     const removes: string[] = [];
     const names: Record<string, string> = {};
@@ -95,32 +107,37 @@ export class DynamoWebhookStore implements WebhookStore {
         values[`:${field}`] = value;
       }
     }
+    const update = {
+      TableName: this.tableName,
+      Key: webhookKey(owner, id),
+      UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', removes.length > 0 ? `REMOVE ${removes.join(', ')}` : ''].join(' '),
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+    };
     try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookKey(owner, id),
-          UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', removes.length > 0 ? `REMOVE ${removes.join(', ')}` : ''].join(' '),
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return Attributes ? toRecord(Attributes) : undefined;
+      if (audit === undefined) {
+        const { Attributes } = await this.client.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+        return Attributes ? toRecord(Attributes) : undefined;
+      }
+      // A transaction returns no item: the webhook is read back once both are written.
+      await this.client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...this.audited(audit)] }));
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return undefined;
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return undefined;
       throw error;
     }
+    return this.find(owner, id);
   }
 
-  async remove(owner: string, id: string): Promise<boolean> {
+  async remove(owner: string, id: string, audit?: AuditRecord): Promise<boolean> {
     try {
       await this.client.send(
         new TransactWriteCommand({
           TransactItems: [
             { Delete: { TableName: this.tableName, Key: webhookKey(owner, id), ConditionExpression: 'attribute_exists(pk)' } },
             { Update: { TableName: this.tableName, Key: countKey(owner), UpdateExpression: 'ADD webhooks :minusOne', ExpressionAttributeValues: { ':minusOne': -1 } } },
+            ...this.audited(audit),
           ],
         }),
       );

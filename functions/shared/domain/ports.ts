@@ -7,6 +7,8 @@ import type { LinkRecord } from './links/link';
 import type { Rule, Utm, Variant } from './destinations/smart-link';
 import type { SmartFieldParsers } from './destinations/smart-link-request';
 import type { Role } from './accounts/permissions';
+import type { AuditStamp } from './audit/audit-stamp';
+import type { AuditRecord } from './audit/audit-record';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -14,8 +16,8 @@ import type { Role } from './accounts/permissions';
  */
 
 export interface LinkStore {
-  /** Writes the link unless its code is taken; false when it was. */
-  createIfAbsent(link: LinkRecord): Promise<boolean>;
+  /** Writes the link unless its code is taken; false when it was. A workspace's link carries its audit stamp (audit-stamp.ts). */
+  createIfAbsent(link: LinkRecord, stamp?: AuditStamp): Promise<boolean>;
   find(key: string): Promise<LinkRecord | undefined>;
   /**
    * One atomic conditional click; see ClickOutcome. `passwordless`: refused (`missing`) when the link has a
@@ -95,15 +97,15 @@ export interface ManagedLinkStore {
   listByOwner(owner: string, page: { limit: number; after?: LinkPosition }): Promise<{ links: LinkRecord[]; more: boolean }>;
   /**
    * Applies the changes if the link is the owner's (made under `claim`, when given) and can still change (not used
-   * up, deleted or disabled).
+   * up, deleted or disabled). `stamp`: the audited change's (audit-stamp.ts), written with it.
    */
-  update(code: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite>;
+  update(code: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite>;
   /** Turns the owner's link (made under `claim`, when given) into a tombstone, unless it already is one or is disabled. */
-  markDeleted(code: string, owner: string, nowMs: number, claim?: ClaimCondition): Promise<GuardedWrite>;
+  markDeleted(code: string, owner: string, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite>;
   /** Stops new cache leases on the link until `untilMs`, so the copies taken under the current one run out. */
   sealCache(code: string, untilMs: number): Promise<void>;
   /** An operator's takedown (with a reason) or its reversal (undefined); false when no link has the code. */
-  setDisabled(key: string, reason: string | undefined, nowMs: number): Promise<boolean>;
+  setDisabled(key: string, reason: string | undefined, nowMs: number, stamp?: AuditStamp): Promise<boolean>;
   /**
    * Keys of the owner's links on a domain created at or before `createdUpTo`, a page at a time (a removed domain's
    * cleanup): at most `limit` links examined (other owners' included), `examined` says how many were; `next` is
@@ -198,30 +200,33 @@ export interface DomainSettings {
   expiredUrl?: string | null;
 }
 
-/** Custom domains, their owners' counts and defaults, and the work the scheduler does on them. */
+/**
+ * Custom domains, their owners' counts and defaults, and the work the scheduler does on them. `audit`: the change's
+ * record, written in the change's own transaction (both or neither).
+ */
 export interface DomainStore {
   /**
    * Writes the new domain and counts it against `allowance` in one transaction: exactly one claim of a name wins. A
    * free name, a hold that ended or is the claimant's own, and a `failed` claim (whose count goes back to its owner
    * and whose tenant is queued for removal) can be claimed; any other domain, disabled ones included, is taken.
    */
-  claim(record: DomainRecord, allowance: number | null): Promise<DomainClaim>;
+  claim(record: DomainRecord, allowance: number | null, audit?: AuditRecord): Promise<DomainClaim>;
   find(domain: string): Promise<DomainRecord | undefined>;
   listByOwner(owner: string): Promise<DomainRecord[]>;
   /** Every domain of every account (operators). */
   listAll(): Promise<DomainRecord[]>;
   defaultOf(owner: string): Promise<string | undefined>;
   /** Sets or clears the owner's domain's URLs; undefined when it is not the owner's. */
-  updateSettings(domain: string, owner: string, settings: DomainSettings): Promise<DomainRecord | undefined>;
+  updateSettings(domain: string, owner: string, settings: DomainSettings, audit?: AuditRecord): Promise<DomainRecord | undefined>;
   /** Makes the owner's domain the default (unsetting the one before) or stops it being the default. */
-  setDefault(domain: string, owner: string, isDefault: boolean): Promise<DomainRecord | undefined>;
-  transition(domain: string, transition: DomainTransition): Promise<DomainRecord | undefined>;
+  setDefault(domain: string, owner: string, isDefault: boolean, audit?: AuditRecord): Promise<DomainRecord | undefined>;
+  transition(domain: string, transition: DomainTransition, audit?: AuditRecord): Promise<DomainRecord | undefined>;
   /**
    * Deletes the domain as read (its owner and status unchanged; the account's default if it says so), gives back its
    * count and queues its cleanup, in one transaction; with `heldUntilMs` the name stays held for the former owner
    * until then, else it is free at once. False when the domain is no longer as read.
    */
-  remove(record: DomainRecord, nowMs: number, heldUntilMs?: number): Promise<boolean>;
+  remove(record: DomainRecord, nowMs: number, heldUntilMs?: number, audit?: AuditRecord): Promise<boolean>;
   /** The hold on a removed name, if one is there (ended or not). */
   holdOf(domain: string): Promise<DomainHold | undefined>;
   /** Ends a hold at once (an operator's release); false when there was none. */
@@ -275,14 +280,15 @@ export interface WebhookChanges {
   updatedAt?: string;
 }
 
+/** `audit`: an owner's change's record, written in the change's own transaction (both or neither). */
 export interface WebhookStore {
   /** Adds it unless the owner already has `limit` webhooks (kept exact by a counter in the same transaction). */
-  add(record: WebhookRecord, limit: number): Promise<'added' | 'overLimit'>;
+  add(record: WebhookRecord, limit: number, audit?: AuditRecord): Promise<'added' | 'overLimit'>;
   list(owner: string): Promise<WebhookRecord[]>;
   find(owner: string, id: string): Promise<WebhookRecord | undefined>;
   /** The record after the change, or undefined when it does not exist (any more). */
-  update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | undefined>;
-  remove(owner: string, id: string): Promise<boolean>;
+  update(owner: string, id: string, changes: WebhookChanges, audit?: AuditRecord): Promise<WebhookRecord | undefined>;
+  remove(owner: string, id: string, audit?: AuditRecord): Promise<boolean>;
   /** Newest first; `cursor` is a previous page's `next`, undefined when it is not one. */
   deliveries(webhookId: string, limit: number, cursor?: string): Promise<{ items: DeliveryAttempt[]; next?: string } | undefined>;
   recordAttempt(webhookId: string, attempt: DeliveryAttempt): Promise<void>;
@@ -331,4 +337,28 @@ export interface Membership {
 /** Read consistently: a member removed or demoted a moment ago is refused or limited on their very next request. */
 export interface MembershipReader {
   membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
+}
+
+/** What the audit log's reader may narrow a page to (audit-listing.ts validates each). */
+export interface AuditFilter {
+  /** A key's id, a person's user id, or `operator`. */
+  actor?: string;
+  action?: string;
+  /** The target's id: a link's key, a domain name, a webhook id… */
+  target?: string;
+  /** ISO times, both inclusive. */
+  from?: string;
+  to?: string;
+}
+
+/** A workspace's audit records: appended by the writers only, read newest first by the audit-log API. */
+export interface AuditLog {
+  /** Writes the record unless one with its time and id is there (a redelivered stream record): false then. */
+  append(record: AuditRecord): Promise<boolean>;
+  /**
+   * Up to `limit` matching records older than `after` (a record's position, see audit-listing.ts), newest first;
+   * `next` is where the next page starts, absent when no older record is left to examine. At most `maxExamined`
+   * records are read per page, so a narrow filter over a long log answers with fewer records and a `next`.
+   */
+  page(workspaceId: string, filter: AuditFilter, page: { limit: number; after?: string; maxExamined: number }): Promise<{ records: AuditRecord[]; next?: string }>;
 }

@@ -1,4 +1,5 @@
 import type { ApiKeyCaller } from '../domain/accounts/caller';
+import { changeAuthor } from './change-author';
 import type { ManagementContext } from '../domain/links/link-viewing';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { managedDomain, type LinkDomains } from '../domain/domains/link-domains';
@@ -17,12 +18,12 @@ export function accountCaller(admission: Admission): ApiKeyCaller {
  */
 export async function managementContext(
   admission: Admission,
-  event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>,
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'requestContext'>,
   shortBaseUrl: () => Promise<string>,
   domains: LinkDomains,
 ): Promise<ManagementContext> {
   const caller = accountCaller(admission);
   const base = await shortBaseUrl();
   const managed = await managedDomain(event.queryStringParameters?.domain, caller, admission.flags, base, domains);
-  return { caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: base, ...managed };
+  return { caller, author: changeAuthor(caller, event), flags: admission.flags, nowMs: Date.now(), shortBaseUrl: base, ...managed };
 }

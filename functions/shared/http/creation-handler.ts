@@ -13,6 +13,7 @@ import { clientKeys, deploymentDigest } from '../client-key-wiring';
 import { aliasOverrides, domainStore, flagSource, linkStore, originSecrets, safetyChecker, shortBaseUrlReader, smartFieldsOnFirstUse, usageCounter } from '../wiring';
 import { apiGuard, type Admission } from './api-guard';
 import { guardedHandler } from './guarded-handler';
+import { creationAuthor } from './change-author';
 import { header } from './headers';
 import { idempotencyKeyOf } from './idempotency-key';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency-terms';
@@ -86,7 +87,9 @@ export function creationHandler(maxBodyBytes: number, handle: CreationHandler, k
   return guardedHandler(guard, async (event, admission, lambdaContext) => {
     const key = idempotencyKeyOf(event);
     const body = readJsonObject(event, maxBodyBytes);
-    const create = async () => handle(body, { context: { caller: admission.caller, flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() }, deps: depsFor(admission) });
+    const author = creationAuthor(admission.caller, event);
+    const create = async () =>
+      handle(body, { context: { caller: admission.caller, ...(author ? { author } : {}), flags: admission.flags, nowMs: Date.now(), shortBaseUrl: await shortBaseUrl() }, deps: depsFor(admission) });
     if (key === undefined) return create();
     const run = await idempotent();
     const payload = await comparablePayload(event.resource, body);

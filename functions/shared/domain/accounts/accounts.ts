@@ -45,3 +45,14 @@ export function legacyAccount(key: { keyId: string; plan: Plan; createdAt: strin
     ...(key.monthlyLimit !== undefined ? { monthlyLimit: key.monthlyLimit } : {}),
   };
 }
+
+/**
+ * The workspace (account) whose links partition `owner` is: `acct:<id>` for accounts, `key:<keyId>` for the
+ * accounts keys made before accounts stand for (legacyAccount); undefined for v1's anonymous links, which no
+ * workspace holds.
+ */
+export function workspaceOfOwner(owner: string): string | undefined {
+  if (owner.startsWith(`acct:${ACCOUNT_ID_PREFIX}`)) return owner.slice('acct:'.length);
+  if (owner.startsWith('key:key_')) return `${ACCOUNT_ID_PREFIX}${owner.slice('key:key_'.length)}`;
+  return undefined;
+}

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../accounts/caller';
 
 /** What an audited change was done to. */
-export type AuditTargetType = 'link' | 'domain' | 'webhook' | 'key' | 'member' | 'invitation' | 'sso' | 'workspace';
+export const AUDIT_TARGET_TYPES = ['link', 'domain', 'webhook', 'key', 'member', 'invitation', 'sso', 'workspace'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** One field of a change: what it was and what it became (absent: the field did not exist on that side). */
 export interface FieldChange {
@@ -31,7 +32,7 @@ export interface AuditRecord {
  * Fields never written into a record, by name, whatever the target: secrets and what would let one be guessed.
  * A changed one is recorded as `{ changed: true }` so the log still says that it moved.
  */
-const SECRET_FIELDS = new Set(['password', 'passwordHash', 'keyHash', 'apiKey', 'secret', 'secrets', 'sealedSecret', 'signingSecret', 'tokenHash', 'token', 'clientSecret']);
+const SECRET_FIELDS = new Set(['password', 'passwordHash', 'keyHash', 'apiKey', 'secret', 'secrets', 'previousSecret', 'sealedSecret', 'signingSecret', 'tokenHash', 'token', 'clientSecret']);
 
 export const REDACTED = { changed: true } as const;
 

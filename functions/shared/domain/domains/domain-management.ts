@@ -14,9 +14,13 @@ import { asciiDomain } from './host-name';
 import { checkNow, type CheckDeps } from './domain-verification';
 import { challengeRecord, newClaimId } from './dns-challenge';
 import { MANUAL_CHECK_EVERY_MS } from './verification-schedule';
+import type { ChangeAuthor } from '../audit/audit-stamp';
+import { domainChangeRecord, type DomainChangeAuthor } from './domain-audit';
 
 export interface DomainContext {
   caller: ApiKeyCaller;
+  /** Who the request's changes are recorded as by (the audit log). */
+  author: ChangeAuthor;
   flags: Flags;
   nowMs: number;
   /** This deployment's own hosts (short and API domains): nobody may claim them or names under them. */
@@ -32,6 +36,8 @@ export interface DomainDeps {
   /** The claim rules of names (domain-name.ts), loaded on first use. */
   claimable: () => Promise<ClaimableDomain>;
 }
+
+const recordedAs = (context: DomainContext): DomainChangeAuthor => ({ author: context.author, workspaceId: context.caller.accountId });
 
 const WAITING_FOR_FIRST_CHECK = 'Waiting for the first check of its DNS records';
 /** How long a removed, verified name stays its former owner's to claim again (issue 27): nobody else may meanwhile. */
@@ -64,7 +70,7 @@ export async function addDomain(body: object, context: DomainContext, deps: Doma
     nextCheckAt: context.nowMs,
     checksStartedAt: createdAt,
   };
-  const claim = await deps.domains.claim(record, customDomainAllowance(plan));
+  const claim = await deps.domains.claim(record, customDomainAllowance(plan), domainChangeRecord('domain.claimed', recordedAs(context), undefined, record, context.nowMs));
   if (claim === 'taken') throw new DomainInUse(OwnMessages.domainInUse);
   if (claim === 'overLimit') throw domainLimitReached(plan);
   return toDomainView(record);
@@ -108,6 +114,17 @@ export const domainPatchSchema = z.object({
   expiredUrl: settingUrl('expiredUrl'),
 });
 
+/** The domain as the settings leave it: a value sets a URL, null removes it. */
+function withSettings(record: DomainRecord, settings: DomainSettings): DomainRecord {
+  const after: DomainRecord = { ...record };
+  for (const field of SETTINGS) {
+    const value = settings[field];
+    if (value === null) delete after[field];
+    else if (value !== undefined) after[field] = value;
+  }
+  return after;
+}
+
 /**
  * PATCH: the URLs go through a destination's rules and its safety check (one call for all three); a domain can be
  * the default only while it is active, since new links go there.
@@ -123,9 +140,16 @@ export async function editDomain(name: string, body: object, context: DomainCont
   if (patch.isDefault === true && record.status !== 'active') throw new InvalidRequest(OwnMessages.domainNotUsable(record.domain));
 
   const settings: DomainSettings = Object.fromEntries(SETTINGS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]));
+  const by = recordedAs(context);
   let updated: DomainRecord | undefined = record;
-  if (Object.keys(settings).length > 0) updated = await deps.domains.updateSettings(record.domain, record.owner, settings);
-  if (updated && patch.isDefault !== undefined) updated = await deps.domains.setDefault(record.domain, record.owner, patch.isDefault);
+  if (Object.keys(settings).length > 0) {
+    const audit = domainChangeRecord('domain.updated', by, record, withSettings(record, settings), context.nowMs);
+    updated = await deps.domains.updateSettings(record.domain, record.owner, settings, audit);
+  }
+  if (updated && patch.isDefault !== undefined) {
+    const audit = domainChangeRecord('domain.updated', by, updated, { ...updated, isDefault: patch.isDefault }, context.nowMs);
+    updated = await deps.domains.setDefault(record.domain, record.owner, patch.isDefault, audit);
+  }
   if (!updated) throw new DomainNotFound(OwnMessages.domainNotFound);
   return toDomainView(updated);
 }
@@ -139,7 +163,8 @@ export async function removeDomain(name: string, context: DomainContext, deps: P
   const record = await ownedDomain(name, context, deps.domains);
   if (record.status === 'disabled') throw new DomainDisabled(OwnMessages.domainDisabled);
   const heldUntilMs = record.verifiedAt ? context.nowMs + HOLD_AFTER_REMOVAL_MS : undefined;
-  if (!(await deps.domains.remove(record, context.nowMs, heldUntilMs))) throw new DomainNotFound(OwnMessages.domainNotFound);
+  const audit = domainChangeRecord('domain.removed', recordedAs(context), record, undefined, context.nowMs);
+  if (!(await deps.domains.remove(record, context.nowMs, heldUntilMs, audit))) throw new DomainNotFound(OwnMessages.domainNotFound);
 }
 
 /** POST …/verify: checks now, whatever the schedule says, at most once a minute per domain; a failed domain starts a new round of 7 days. */
@@ -147,5 +172,5 @@ export async function verifyDomain(name: string, context: DomainContext, deps: D
   const record = await ownedDomain(name, context, deps.domains);
   const waitMs = await deps.domains.reserveManualCheck(record.domain, record.owner, context.nowMs, MANUAL_CHECK_EVERY_MS);
   if (waitMs !== undefined) throw new DomainCheckedRecently(Math.max(1, Math.ceil(waitMs / 1000)));
-  return toDomainView(await checkNow(record, context.nowMs, deps));
+  return toDomainView(await checkNow(record, context.nowMs, deps, recordedAs(context)));
 }

@@ -1,7 +1,8 @@
-import type { AttachmentCheck, DomainAttachments, DomainStore, TxtRecords } from '../ports';
+import type { AttachmentCheck, DomainAttachments, DomainStore, DomainTransition, TxtRecords } from '../ports';
 import type { DomainRecord } from './custom-domain';
 import { challengeMet, challengeRecord } from './dns-challenge';
 import { checksExhausted, nextCheckAt } from './verification-schedule';
+import { domainChangeRecord, transitioned, type DomainChangeAuthor } from './domain-audit';
 
 const GAVE_UP = 'Not verified after 7 days of checks: fix the DNS records, then verify again (until then anyone may claim the name)';
 const NO_CHALLENGE = 'This claim was made before DNS challenges: remove the domain and add it again to get its TXT record';
@@ -41,21 +42,28 @@ async function provenAndAttached(record: DomainRecord, deps: CheckDeps): Promise
  * their status (an operator's disable outranks a check). Each change is one conditional write on the status read,
  * so a concurrent delete or disable wins.
  */
-export async function checkNow(record: DomainRecord, nowMs: number, deps: CheckDeps): Promise<DomainRecord> {
+export async function checkNow(record: DomainRecord, nowMs: number, deps: CheckDeps, requestedBy?: DomainChangeAuthor): Promise<DomainRecord> {
   if (record.status === 'disabled') return record;
   const at = new Date(nowMs).toISOString();
   const restarted = record.status === 'failed';
   const checksStartedAt = restarted ? at : (record.checksStartedAt ?? record.createdAt);
   const check = await provenAndAttached(record, deps);
   const from = [record.status];
+  // A check someone asked for (POST …/verify) is recorded when it changes the status; the schedule's are the service's.
+  const moved = (transition: DomainTransition) => {
+    if (requestedBy === undefined || transition.from.includes(transition.change.status)) return deps.domains.transition(record.domain, transition);
+    const after = transitioned(record, transition.change.status, transition.change.reason, transition.verifiedAt);
+    const action = transition.change.status === 'active' ? 'domain.verified' : 'domain.checked';
+    return deps.domains.transition(record.domain, transition, domainChangeRecord(action, requestedBy, record, after, nowMs));
+  };
   if (check.serving) {
     if (record.status === 'active') return record;
-    return (await deps.domains.transition(record.domain, { from, change: { status: 'active', at }, verifiedAt: at, nextCheckAt: null })) ?? record;
+    return (await moved({ from, change: { status: 'active', at }, verifiedAt: at, nextCheckAt: null })) ?? record;
   }
   if (record.status === 'active') return record;
   const startedMs = Date.parse(checksStartedAt);
-  const outcome = checksExhausted(startedMs, nowMs)
+  const outcome: DomainTransition = checksExhausted(startedMs, nowMs)
     ? { from, change: { status: 'failed' as const, at, reason: `${GAVE_UP} (${check.reason})` }, nextCheckAt: null }
     : { from, change: { status: 'pending' as const, at, reason: check.reason }, nextCheckAt: nextCheckAt(startedMs, nowMs), ...(restarted ? { checksStartedAt } : {}) };
-  return (await deps.domains.transition(record.domain, outcome)) ?? record;
+  return (await moved(outcome)) ?? record;
 }

@@ -13,6 +13,7 @@ import { hashPassword } from './password';
 import type { AliasOverrides, LinkStore, SafetyChecker, SmartFieldsLoader } from '../ports';
 import { carriesSmartFields } from '../destinations/smart-link';
 import { generateShortCode } from './short-code';
+import { auditStamp, type ChangeAuthor } from '../audit/audit-stamp';
 
 export interface CreationDeps {
   links: LinkStore;
@@ -24,6 +25,8 @@ export interface CreationDeps {
 
 export interface CreationContext {
   caller: Caller;
+  /** A workspace's creations are recorded as by it (the audit log); v1's anonymous ones are nobody's. */
+  author?: ChangeAuthor;
   flags: Flags;
   nowMs: number;
   shortBaseUrl: string;
@@ -136,14 +139,16 @@ async function store(request: LinkRequest, place: LinkPlace | undefined, context
     ...(request.utm !== undefined ? { utm: request.utm } : {}),
     ...(request.expiredUrl !== undefined ? { expiredUrl: request.expiredUrl } : {}),
   };
+  // One more attribute on the item, no second write: the audit log reads it off the table's stream.
+  const stamp = context.author === undefined ? undefined : auditStamp('link.created', context.author, context.nowMs);
   if (request.alias !== undefined) {
     const link = { ...base, code: request.alias, isAlias: true };
-    if (!(await links.createIfAbsent(link))) throw new AliasTaken(Messages.aliasTaken);
+    if (!(await links.createIfAbsent(link, stamp))) throw new AliasTaken(Messages.aliasTaken);
     return link;
   }
   for (let attempt = 0; attempt < GENERATED_CODE_ATTEMPTS; attempt += 1) {
     const link = { ...base, code: generateShortCode(), isAlias: false };
-    if (await links.createIfAbsent(link)) return link;
+    if (await links.createIfAbsent(link, stamp)) return link;
   }
   throw new Error(`no free short code after ${GENERATED_CODE_ATTEMPTS} attempts`);
 }

@@ -9,6 +9,7 @@ import { assertFeaturesAllowed } from './link-features';
 import { parseLinkPatch } from './link-request';
 import { carriesSmartFields } from '../destinations/smart-link';
 import { hashPassword } from './password';
+import { auditStamp } from '../audit/audit-stamp';
 import { looksLikeShortCode } from './short-code';
 import { isManagedBy, type ManagementContext, type ManagementDeps } from './link-viewing';
 
@@ -98,7 +99,7 @@ export async function editLink(code: string, body: object, context: ManagementCo
     ...(patch.expiredUrl !== undefined ? { expiredUrl: patch.expiredUrl } : {}),
   };
   const key = linkKey(context.domain, code);
-  const result = await deps.links.update(key, context.caller.owner, changes, context.nowMs, claimCondition(context));
+  const result = await deps.links.update(key, context.caller.owner, changes, context.nowMs, claimCondition(context), auditStamp('link.updated', context.author, context.nowMs));
   if (result.done) return toLinkView(result.link, context.shortBaseUrl, context.nowMs);
   const error = refusal(result.current, context, changes);
   if (error instanceof UnexplainedRefusal) await refuseWhileCached(key, result.current, context, deps.links);
@@ -108,5 +109,6 @@ export async function editLink(code: string, body: object, context: ManagementCo
 /** DELETE: a tombstone that keeps the code taken; visitors get 410 from the next read of DynamoDB on. */
 export async function deleteLink(code: string, context: ManagementContext, deps: Pick<ManagementDeps, 'links'>): Promise<void> {
   if (!looksLikeShortCode(code)) throw new LinkNotFound(OwnMessages.linkNotFound);
-  written(await deps.links.markDeleted(linkKey(context.domain, code), context.caller.owner, context.nowMs, claimCondition(context)), context);
+  const stamp = auditStamp('link.deleted', context.author, context.nowMs);
+  written(await deps.links.markDeleted(linkKey(context.domain, code), context.caller.owner, context.nowMs, claimCondition(context), stamp), context);
 }

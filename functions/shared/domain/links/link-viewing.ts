@@ -3,6 +3,7 @@
  * so carry none of the request schemas and destination rules in their bundles.
  */
 import type { ApiKeyCaller } from '../accounts/caller';
+import type { ChangeAuthor } from '../audit/audit-stamp';
 import { LinkNotFound } from '../errors';
 import type { Flags } from '../limits/flags';
 import { OwnMessages } from '../messages';
@@ -14,6 +15,8 @@ import { looksLikeShortCode } from './short-code';
 /** An account managing its links through the API (GET, PATCH, DELETE /v2/links/{code}). */
 export interface ManagementContext {
   caller: ApiKeyCaller;
+  /** Who the request's changes are recorded as by (the audit log). */
+  author: ChangeAuthor;
   flags: Flags;
   nowMs: number;
   shortBaseUrl: string;

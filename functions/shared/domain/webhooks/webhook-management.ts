@@ -13,9 +13,14 @@ import { eventId } from './link-events';
 import { newSigningSecret } from './signing';
 import { MAX_WEBHOOKS_PER_ACCOUNT, PREVIOUS_SECRET_KEPT_MS, toWebhookView, type DeliveryAttempt, type WebhookRecord, type WebhookView } from './webhook';
 import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from './webhook-request';
+import type { ChangeAuthor } from '../audit/audit-stamp';
+import type { AuditRecord } from '../audit/audit-record';
+import { auditedFields, changeRecord } from '../audit/change-record';
 
 export interface WebhookContext {
   caller: ApiKeyCaller;
+  /** Who the request's changes are recorded as by (the audit log). */
+  author: ChangeAuthor;
   flags: Flags;
   nowMs: number;
   /** A local run's receivers on this machine (LOCAL_WEBHOOK_ALLOW); empty on AWS. */
@@ -56,6 +61,31 @@ async function checkedUrl(candidate: string, context: WebhookContext, safety: Sa
   return url;
 }
 
+/** What a webhook's record shows of it: the secrets only as having changed (audit-record.ts redacts them by name). */
+const WEBHOOK_FIELDS = ['url', 'events', 'description', 'enabled', 'disabledReason', 'secret', 'previousSecret'] as const satisfies readonly (keyof WebhookRecord)[];
+
+function webhookChangeRecord(action: string, context: WebhookContext, before: WebhookRecord | undefined, after: WebhookRecord | undefined): AuditRecord {
+  return changeRecord({
+    workspaceId: context.caller.accountId,
+    author: context.author,
+    action,
+    target: { type: 'webhook', id: (after ?? before)?.id ?? '' },
+    before: auditedFields(before, WEBHOOK_FIELDS),
+    after: auditedFields(after, WEBHOOK_FIELDS),
+    nowMs: context.nowMs,
+  });
+}
+
+/** The webhook as the changes leave it: a value sets a field, null removes it. */
+function withChanges(record: WebhookRecord, changes: WebhookChanges): WebhookRecord {
+  const after: Record<string, unknown> = { ...record };
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === null) delete after[field];
+    else if (value !== undefined) after[field] = value;
+  }
+  return after as unknown as WebhookRecord;
+}
+
 function allowed(context: WebhookContext): void {
   assertWebhooksEnabled(context.flags);
   assertPlanIncludes(context.caller.plan, 'webhooks');
@@ -80,7 +110,7 @@ export async function addWebhook(body: object, context: WebhookContext, deps: We
     updatedAt: now,
     secret: await deps.secrets.seal(secret, id),
   };
-  if ((await deps.webhooks.add(record, MAX_WEBHOOKS_PER_ACCOUNT)) === 'overLimit') throw new InvalidRequest(OwnMessages.webhookLimit(MAX_WEBHOOKS_PER_ACCOUNT));
+  if ((await deps.webhooks.add(record, MAX_WEBHOOKS_PER_ACCOUNT, webhookChangeRecord('webhook.created', context, undefined, record))) === 'overLimit') throw new InvalidRequest(OwnMessages.webhookLimit(MAX_WEBHOOKS_PER_ACCOUNT));
   return { ...toWebhookView(record), secret };
 }
 
@@ -102,15 +132,18 @@ export async function viewWebhook(id: string, context: WebhookContext, deps: Pic
   return toWebhookView(await owned(id, context, deps.webhooks));
 }
 
-async function changed(id: string, context: WebhookContext, webhooks: WebhookStore, changes: WebhookChanges): Promise<WebhookRecord> {
-  const updated = await webhooks.update(context.caller.owner, id, { ...changes, updatedAt: new Date(context.nowMs).toISOString() });
+/** One owner's change of the webhook as read (`record`), recorded as `action` in the same transaction. */
+async function changed(record: WebhookRecord, action: string, context: WebhookContext, webhooks: WebhookStore, changes: WebhookChanges): Promise<WebhookRecord> {
+  const dated = { ...changes, updatedAt: new Date(context.nowMs).toISOString() };
+  const audit = webhookChangeRecord(action, context, record, withChanges(record, dated));
+  const updated = await webhooks.update(context.caller.owner, record.id, dated, audit);
   if (!updated) throw new WebhookNotFound(OwnMessages.webhookNotFound);
   return updated;
 }
 
 /** PATCH: `enabled: true` restarts a webhook the service turned off (its reason and failure streak go). */
 export async function editWebhook(id: string, body: object, context: WebhookContext, deps: WebhookDeps): Promise<WebhookView> {
-  await owned(id, context, deps.webhooks);
+  const record = await owned(id, context, deps.webhooks);
   const patch = parseOrRefuse(webhookPatchSchema, body);
   if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.webhookPatchEmpty);
   const changes: WebhookChanges = {
@@ -120,12 +153,12 @@ export async function editWebhook(id: string, body: object, context: WebhookCont
     ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
     ...(patch.enabled === true ? { disabledReason: null, failingSince: null } : {}),
   };
-  return toWebhookView(await changed(id, context, deps.webhooks, changes));
+  return toWebhookView(await changed(record, 'webhook.updated', context, deps.webhooks, changes));
 }
 
 export async function removeWebhook(id: string, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks'>): Promise<void> {
-  await owned(id, context, deps.webhooks);
-  if (!(await deps.webhooks.remove(context.caller.owner, id))) throw new WebhookNotFound(OwnMessages.webhookNotFound);
+  const record = await owned(id, context, deps.webhooks);
+  if (!(await deps.webhooks.remove(context.caller.owner, id, webhookChangeRecord('webhook.deleted', context, record, undefined)))) throw new WebhookNotFound(OwnMessages.webhookNotFound);
 }
 
 /**
@@ -138,7 +171,7 @@ export async function rotateSecret(id: string, body: object, context: WebhookCon
   const { expirePrevious } = parseOrRefuse(webhookRotationSchema, body);
   const secret = newSigningSecret();
   const previousSecret = expirePrevious === true ? null : { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS * context.timeScale };
-  const updated = await changed(id, context, deps.webhooks, { secret: await deps.secrets.seal(secret, record.id), previousSecret });
+  const updated = await changed(record, 'webhook.secret-rotated', context, deps.webhooks, { secret: await deps.secrets.seal(secret, record.id), previousSecret });
   return { ...toWebhookView(updated), secret };
 }
 

@@ -185,6 +185,7 @@ const TAGS: Record<Tag, string> = {
   Account: "The account's plan and usage.",
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
   Webhooks: 'Signed HTTP calls to your endpoint when your links change or are clicked (see `webhooks`).',
+  'Audit log': 'Who changed what in the workspace, kept 365 days.',
   'Anonymous (v1)': 'The earlier endpoints without a key, limited per source address.',
   Service: 'Health and this documentation.',
 };

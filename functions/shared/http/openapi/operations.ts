@@ -9,7 +9,9 @@ import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
 import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from '../../domain/webhooks/webhook-request';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
+import { auditQuerySchema } from '../../domain/audit/audit-listing';
 import {
+  auditPageBody,
   batchResultBody,
   createdLinkBody,
   deliveryPageBody,
@@ -44,7 +46,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Audit log' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -336,6 +338,18 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     query: deliveriesQuerySchema,
     success: { status: 200, description: 'A page of attempts; pass `nextCursor` as `cursor` for the next.', content: json(deliveryPageBody) },
   }),
+  'GET /v2/audit-log': {
+    operationId: 'listAuditLog',
+    summary: "The workspace's audit log",
+    description:
+      'Every change to the workspace\'s links, domains, webhooks, keys and people, newest first, kept 365 days: who (a key, a person or an operator), the action (`link.updated`…), the target, the fields before and after (a password, hash, key or secret only as `{"changed": true}`) and the request id. Filters: `actor` (a key id, a user id or `operator`), `action`, `target` (a link\'s code, a domain, a webhook id…), `from` and `to` (ISO times, inclusive). A filtered page examines at most 1,000 records, so it may hold fewer than `limit` with a `nextCursor`. Records cannot be edited or deleted.',
+    tag: 'Audit log',
+    bearer: true,
+    guarded: true,
+    query: auditQuerySchema,
+    success: { status: 200, description: 'A page of records; pass `nextCursor` as `cursor` for the next.', content: json(auditPageBody) },
+    errors: [400, 401, 403, 429, 500, 503],
+  },
   'GET /v2/openapi.json': {
     operationId: 'getOpenApiDocument',
     summary: 'This document',

@@ -10,6 +10,9 @@ import type { UsageReport } from '../../domain/limits/usage-report';
 import { SUBSCRIBABLE_EVENTS, type DeliveryAttempt, type WebhookView } from '../../domain/webhooks/webhook';
 import type { ClickData } from '../../domain/webhooks/account-events';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, Messages, OwnMessages } from '../../domain/messages';
+import { AUDIT_TARGET_TYPES } from '../../domain/audit/audit-record';
+import type { AuditPage } from '../../domain/audit/audit-listing';
+import { ROLES } from '../../domain/accounts/permissions';
 
 /**
  * Every body the API answers with, as zod schemas: the OpenAPI document is generated from them, and the
@@ -79,6 +82,25 @@ export const linkViewBody = z.strictObject({
 });
 
 export const linkPageBody = z.strictObject({ links: z.array(linkViewBody), nextCursor: z.nullable(z.string()) });
+
+/** Who made a change: a key, a signed-in person (their role then), or an operator. */
+const actorBody = z.union([
+  z.strictObject({ kind: z.literal('key'), keyId: z.string(), name: z.optional(z.string()) }),
+  z.strictObject({ kind: z.literal('user'), userId: z.string(), email: z.string(), role: z.enum(ROLES) }),
+  z.strictObject({ kind: z.literal('operator') }),
+]);
+
+export const auditEntryBody = z.strictObject({
+  id: z.string(),
+  at: timestamp,
+  actor: actorBody,
+  action: z.string(),
+  target: z.strictObject({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string() }),
+  changes: z.record(z.string(), z.strictObject({ before: z.optional(z.unknown()), after: z.optional(z.unknown()) })),
+  requestId: z.optional(z.string()),
+});
+
+export const auditPageBody = z.strictObject({ records: z.array(auditEntryBody), nextCursor: z.nullable(z.string()) });
 
 export const linkStatsBody = z.strictObject({
   shortCode: z.string(),
@@ -195,6 +217,7 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof createdLinkBody>, CreatedLinkView>>,
   Expect<Same<z.output<typeof linkViewBody>, LinkView>>,
   Expect<Same<z.output<typeof linkPageBody>, LinkPage>>,
+  Expect<Same<z.output<typeof auditPageBody>, AuditPage>>,
   Expect<Same<z.output<typeof linkStatsBody>, LinkStats>>,
   Expect<Same<z.output<typeof usageBody>, UsageReport>>,
   Expect<Same<z.output<typeof domainViewBody>, DomainView>>,

@@ -22,7 +22,7 @@ function setup() {
   const attachments = new FixedAttachments();
   const txt = new PublishedTxtRecords();
   const deps = { domains, attachments, txt, safety: new ListSafetyChecker(['https://malware.example.com/']), claimable: () => Promise.resolve(claimableDomain) };
-  const context = (plan: Plan = 'PRO', account = 'a', at = nowMs): DomainContext => ({ caller: callerOn(plan, account), flags: SAFE_DEFAULT_FLAGS, nowMs: at, ownHosts: ['sho.rt'] });
+  const context = (plan: Plan = 'PRO', account = 'a', at = nowMs): DomainContext => ({ caller: callerOn(plan, account), author: { actor: { kind: 'key', keyId: `key_${account}` }, requestId: 'req-1' }, flags: SAFE_DEFAULT_FLAGS, nowMs: at, ownHosts: ['sho.rt'] });
   /** The owner publishes the TXT record their claim asks for. */
   const prove = async (domain: string) => {
     const challenge = (await domains.find(domain))?.dnsRecords.find((record) => record.type === 'TXT');

@@ -11,6 +11,7 @@ import { keyCaller } from '../../../support/callers';
 const nowMs = Date.parse('2026-11-22T10:00:00.000Z');
 const context: ManagementContext = {
   caller: keyCaller({ keyId: 'key_1', accountId: 'acct_a', owner: 'acct:acct_a', plan: 'FREE' }),
+  author: { actor: { kind: 'key', keyId: 'key_1' }, requestId: 'req-1' },
   flags: SAFE_DEFAULT_FLAGS,
   nowMs,
   shortBaseUrl: 'https://sho.rt',

@@ -23,6 +23,7 @@ const nowMs = Date.parse('2026-11-24T12:00:00.000Z');
 const callerOn = (plan: Plan, account = 'a'): ApiKeyCaller => keyCaller({ keyId: `key_${account}`, accountId: account, owner: `acct:${account}`, plan });
 const context = (plan: Plan = 'PRO', fields: Partial<WebhookContext> = {}): WebhookContext => ({
   caller: callerOn(plan),
+  author: { actor: { kind: 'key', keyId: 'key_a' }, requestId: 'req-1' },
   flags: SAFE_DEFAULT_FLAGS,
   nowMs,
   localReceivers: new Set(),
