@@ -21,6 +21,7 @@ import {
   type Parsed,
 } from './ops/commands';
 import { FLAG_NAMES } from '../functions/shared/domain/limits/flags';
+import { SCOPES } from '../functions/shared/domain/accounts/permissions';
 import { deployedTarget, localTarget, OpsError, type OpsTarget } from './ops/target';
 
 /** `npm run ops -- <command>`: the operator's CLI, against the local stack or a deployed stage (--stage). */
@@ -46,8 +47,10 @@ const COMMANDS: Record<string, (target: OpsTarget, parsed: Parsed, print: (line:
 
 const USAGE = `usage: npm run ops -- <command> [--stage <name>]
   help
-  keys create --plan <FREE|INDIE|PRO|ENTERPRISE> [--label <text>] [--monthly-limit <n>] [--json]   (a new account)
-  keys create --account <accountId> [--label <text>] [--json]                                    (one more key)
+  keys create --plan <FREE|INDIE|PRO|ENTERPRISE> [--label <text>] [--monthly-limit <n>] [KEY] [--json]   (a new account)
+  keys create --account <accountId> [--label <text>] [KEY] [--json]                                    (one more key)
+      KEY: [--scopes <scope,scope,...>] [--expires-at <ISO time>]   (without --scopes: every scope)
+      scopes: ${SCOPES.join(', ')}
   keys list
   keys revoke <keyId>
   accounts list
@@ -77,6 +80,8 @@ async function main(argv: string[]): Promise<void> {
       key: { type: 'string' },
       account: { type: 'string' },
       reason: { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-at': { type: 'string' },
       stage: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -1,6 +1,6 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
-import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX, MEMBERS_BY_USER_INDEX } from '../functions/shared/config';
+import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, KEYS_BY_ACCOUNT_INDEX, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX, MEMBERS_BY_USER_INDEX } from '../functions/shared/config';
 import { Construct } from 'constructs';
 
 export interface DataTablesProps {
@@ -12,7 +12,7 @@ export interface DataTablesProps {
 export class DataTables extends Construct {
   /** Keyed by short code; TTL `ttl` removes expired links (reads also check expiry, TTL can lag). */
   readonly links: Table;
-  /** Keyed by the SHA-256 of the key: the key itself is never stored. */
+  /** Keyed by the SHA-256 of the key: the key itself is never stored. Indexed by account (byAccount) for listing. */
   readonly apiKeys: Table;
   /**
    * Rate windows, monthly quotas and password attempts, each removing itself through TTL. Anonymous callers and
@@ -85,6 +85,14 @@ export class DataTables extends Construct {
       projectionType: ProjectionType.ALL,
     });
     this.apiKeys = new Table(this, 'ApiKeys', { ...common, partitionKey: { name: 'keyHash', type: AttributeType.STRING } });
+    // A workspace's keys, oldest first, for GET /v2/keys: sparse, since keys issued before accounts carry no accountId.
+    // Whole items (a key is a few hundred bytes): the listing shows most of them, and DELETE needs the key's hash.
+    this.apiKeys.addGlobalSecondaryIndex({
+      indexName: KEYS_BY_ACCOUNT_INDEX,
+      partitionKey: { name: 'accountId', type: AttributeType.STRING },
+      sortKey: { name: 'createdAt', type: AttributeType.STRING },
+      projectionType: ProjectionType.ALL,
+    });
     this.usage = new Table(this, 'Usage', {
       ...common,
       partitionKey: { name: 'pk', type: AttributeType.STRING },

@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
-import { BESIDE_THE_BUNDLE, EnvNames, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
+import { BESIDE_THE_BUNDLE, EnvNames, KEYS_BY_ACCOUNT_INDEX, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
 import { API_PATH_SEGMENTS } from '../functions/shared/http/routes';
 import { ShortenerApi } from './api';
 import { ClickCounting } from './click-counting';
@@ -162,15 +162,29 @@ export class ServiceStack extends Stack {
       removalPolicy,
     });
     // A person's request: their membership (read consistently) and the workspace's account record, side by side.
+    // The one write: a key's last use, once an hour at most, naming no other attribute (dynamo-key-store.ts recordUse).
     authorizer
       .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['GetItem'])
+      .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['UpdateItem'], { onlyAttributes: ['keyHash', 'lastUsedAt'] })
       .bindTable(tables.members, EnvNames.membersTable, ['GetItem'])
       .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem']);
+    const keys = new ServiceFunction(this, 'KeysFunction', {
+      name: 'keys',
+      description: 'GET/POST /v2/keys, DELETE /v2/keys/{id}: a workspace\'s API keys, managed by its people',
+      environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl },
+      removalPolicy,
+    });
+    // Keys and their audit records are written in one transaction, whose items need these actions each.
+    keys
+      .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['PutItem', 'UpdateItem', 'Query'], { queriedIndex: KEYS_BY_ACCOUNT_INDEX })
+      .bindTable(tables.auditLog, EnvNames.auditTable, ['PutItem'])
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(keys);
 
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
       name: `${config.appName}-${config.stage}`,
-      functions: { create, batch, links, qr, docs, redirect },
+      functions: { create, batch, links, qr, docs, redirect, keys },
       authorizer,
       removalPolicy,
     });
@@ -251,7 +265,7 @@ export class ServiceStack extends Stack {
     dashboard.signInWith(signIn.dashboardSignIn);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, docs, redirect, authorizer, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
+      functions: { create, batch, links, qr, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,

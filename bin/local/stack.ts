@@ -146,7 +146,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     stopping.push(() => kms.close());
 
     const documents = DynamoDBDocumentClient.from(dynamo.client(), { marshallOptions: { removeUndefinedValues: true } });
-    const keys = new DynamoKeyStore(documents, String(topology.outputs[StackOutputs.apiKeysTable]));
+    const keys = new DynamoKeyStore(documents, String(topology.outputs[StackOutputs.apiKeysTable]), String(topology.outputs[StackOutputs.auditTable]));
     const directory = new AccountDirectory(keys, new DynamoAccountStore(documents, String(topology.outputs[StackOutputs.accountsTable])));
     const devApiKey = await ensureDevApiKey(directory, keys, options.inMemory ? undefined : path.join(dataDir, 'dev-api-key'));
 

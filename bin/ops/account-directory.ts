@@ -2,7 +2,20 @@ import { type DynamoAccountStore } from '../../functions/shared/adapters/dynamo-
 import { type DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { legacyAccount, openAccount, type AccountRecord } from '../../functions/shared/domain/accounts/accounts';
 import { accountOfKey, issueApiKey, type ApiKeyRecord } from '../../functions/shared/domain/accounts/api-keys';
+import { keyCreatedRecord } from '../../functions/shared/domain/accounts/key-management';
+import { auditRecord, fieldChanges } from '../../functions/shared/domain/audit/audit-record';
+import type { Scope } from '../../functions/shared/domain/accounts/permissions';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
+
+/** What an operator may give a new key: a label, scopes (every one when absent) and an expiry. */
+export interface OperatorKeyOptions {
+  label?: string;
+  scopes?: readonly Scope[];
+  expiresAt?: string;
+  nowMs: number;
+}
+
+const OPERATOR = { kind: 'operator' } as const;
 
 /**
  * Accounts and their keys as operators see them: the accounts table, plus the accounts that keys issued before
@@ -15,13 +28,14 @@ export class AccountDirectory {
   ) {}
 
   /** A new account with its first key; the key is returned once and only its hash is stored. */
-  async open(plan: Plan, options: { label?: string; monthlyLimit?: number; nowMs: number }) {
-    const account = openAccount(plan, options);
+  async open(plan: Plan, options: OperatorKeyOptions & { monthlyLimit?: number }) {
+    const { monthlyLimit, ...keyOptions } = options;
+    const account = openAccount(plan, { nowMs: options.nowMs, ...(options.label !== undefined ? { label: options.label } : {}), ...(monthlyLimit !== undefined ? { monthlyLimit } : {}) });
     await this.accounts.add(account);
-    return { account, ...(await this.issueKey(account, options)) };
+    return { account, ...(await this.issueKey(account, keyOptions)) };
   }
 
-  async addKey(accountId: string, options: { label?: string; nowMs: number }) {
+  async addKey(accountId: string, options: OperatorKeyOptions) {
     const account = await this.materialise(accountId);
     return account ? { account, ...(await this.issueKey(account, options)) } : undefined;
   }
@@ -48,9 +62,25 @@ export class AccountDirectory {
     return changed;
   }
 
-  private async issueKey(account: AccountRecord, options: { label?: string; nowMs: number }) {
-    const { apiKey, record } = issueApiKey(account, options);
-    await this.keys.add(record);
+  /** Revoked by an operator, recorded as the operator's in the key's workspace; false when no live key has this id. */
+  async revokeKey(keyId: string, nowMs: number): Promise<boolean> {
+    const record = (await this.keys.list()).find((candidate) => candidate.keyId === keyId && candidate.status !== 'revoked');
+    if (!record) return false;
+    const audit = auditRecord({
+      workspaceId: accountOfKey(record).accountId,
+      actor: OPERATOR,
+      action: 'key.revoked',
+      target: { type: 'key', id: record.keyId },
+      changes: fieldChanges({ status: record.status }, { status: 'revoked' }),
+      nowMs,
+    });
+    return this.keys.revoke(record, audit);
+  }
+
+  /** An operator's key is recorded in its workspace's audit log as the operator's, in the same transaction. */
+  private async issueKey(account: AccountRecord, options: OperatorKeyOptions) {
+    const { apiKey, record } = issueApiKey(account, { ...options, createdBy: OPERATOR });
+    await this.keys.add(record, keyCreatedRecord(record, OPERATOR, options.nowMs));
     return { apiKey, record };
   }
 

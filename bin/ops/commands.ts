@@ -9,7 +9,10 @@ import { disableDomain, enableDomain, releaseDomain } from '../../functions/shar
 import type { DomainRecord } from '../../functions/shared/domain/domains/custom-domain';
 import { DynamoUsageCounter } from '../../functions/shared/adapters/dynamo-usage-counter';
 import { ALIAS_PATTERN } from '../../functions/shared/domain/links/aliases';
-import { accountOfKey } from '../../functions/shared/domain/accounts/api-keys';
+import { accountOfKey, isExpired } from '../../functions/shared/domain/accounts/api-keys';
+import { keyExpiry, keyRequestSchema, MAX_KEY_LIFETIME_DAYS } from '../../functions/shared/domain/accounts/key-request';
+import { ALL_SCOPES, SCOPES, type Scope } from '../../functions/shared/domain/accounts/permissions';
+import { OwnMessages } from '../../functions/shared/domain/messages';
 import { statusOf } from '../../functions/shared/domain/links/link';
 import { auditStamp, OPERATOR } from '../../functions/shared/domain/audit/audit-stamp';
 import { monthlyQuotaCounter } from '../../functions/shared/domain/limits/rate-limits';
@@ -22,12 +25,12 @@ import { OpsError, output, type OpsTarget } from './target';
 
 export interface Parsed {
   positionals: string[];
-  values: { plan?: string; label?: string; 'monthly-limit'?: string; json?: boolean; key?: string; account?: string; reason?: string };
+  values: { plan?: string; label?: string; 'monthly-limit'?: string; json?: boolean; key?: string; account?: string; reason?: string; scopes?: string; 'expires-at'?: string };
 }
 
 type Print = (line: string) => void;
 
-const keyStore = (target: OpsTarget) => new DynamoKeyStore(target.dynamo, output(target, StackOutputs.apiKeysTable));
+const keyStore = (target: OpsTarget) => new DynamoKeyStore(target.dynamo, output(target, StackOutputs.apiKeysTable), output(target, StackOutputs.auditTable));
 const directory = (target: OpsTarget) => new AccountDirectory(keyStore(target), new DynamoAccountStore(target.dynamo, output(target, StackOutputs.accountsTable)));
 const linkStore = (target: OpsTarget) => new DynamoLinkStore(target.dynamo, output(target, StackOutputs.linksTable));
 /** Operators' takedowns and releases of a workspace's domain are recorded in its audit log, in the same transaction. */
@@ -39,13 +42,31 @@ function planOption(value: string | undefined): Plan {
   return plan;
 }
 
+/** `--scopes a,b`: known, distinct scopes (the API's own rule); without it the key holds every scope, as keys always did. */
+function scopesOption(value: string | undefined): { scopes?: Scope[] } {
+  if (value === undefined) return {};
+  const result = keyRequestSchema.shape.scopes.safeParse(value.split(',').map((scope) => scope.trim()));
+  if (!result.success) throw new OpsError(`--scopes: ${OwnMessages.keyScopes(SCOPES)}`);
+  return { scopes: result.data };
+}
+
+/** `--expires-at <ISO time>`: in the future and at most a year ahead, as for keys people make. */
+function expiryOption(value: string | undefined, nowMs: number): { expiresAt?: string } {
+  if (value === undefined) return {};
+  const result = keyRequestSchema.shape.expiresAt.safeParse(value);
+  const expiresAt = result.success && result.data !== undefined ? keyExpiry(result.data, nowMs) : undefined;
+  if (expiresAt === undefined) throw new OpsError(`--expires-at: ${OwnMessages.keyExpiresAt(MAX_KEY_LIFETIME_DAYS)}`);
+  return { expiresAt };
+}
+
 /** A new account with its first key, or (--account) one more key of an existing account, which takes its plan. */
 export async function keysCreate(target: OpsTarget, { values }: Parsed, print: Print): Promise<void> {
-  const label = values.label !== undefined ? { label: values.label } : {};
+  const nowMs = Date.now();
+  const keyOptions = { nowMs, ...(values.label !== undefined ? { label: values.label } : {}), ...scopesOption(values.scopes), ...expiryOption(values['expires-at'], nowMs) };
   let issued;
   if (values.account !== undefined) {
     if (values.plan !== undefined || values['monthly-limit'] !== undefined) throw new OpsError('a key added with --account takes the account\'s plan and limit');
-    issued = await directory(target).addKey(values.account, { nowMs: Date.now(), ...label });
+    issued = await directory(target).addKey(values.account, keyOptions);
     if (!issued) throw new OpsError(`no account with id ${values.account}`);
   } else {
     const plan = planOption(values.plan);
@@ -53,11 +74,15 @@ export async function keysCreate(target: OpsTarget, { values }: Parsed, print: P
     if (monthlyLimit !== undefined && (!Number.isInteger(monthlyLimit) || monthlyLimit < 0)) {
       throw new OpsError('--monthly-limit must be a whole number of calls');
     }
-    issued = await directory(target).open(plan, { nowMs: Date.now(), ...label, ...(monthlyLimit !== undefined ? { monthlyLimit } : {}) });
+    issued = await directory(target).open(plan, { ...keyOptions, ...(monthlyLimit !== undefined ? { monthlyLimit } : {}) });
   }
   const { apiKey, record, account } = issued;
-  if (values.json) print(JSON.stringify({ apiKey, keyId: record.keyId, accountId: account.accountId, plan: record.plan }));
-  else print(`${apiKey}\n(keyId ${record.keyId}, account ${account.accountId}, plan ${record.plan}; the key is shown once and only its hash is stored)`);
+  const scopes = record.scopes ?? ALL_SCOPES;
+  if (values.json) print(JSON.stringify({ apiKey, keyId: record.keyId, accountId: account.accountId, plan: record.plan, scopes, expiresAt: record.expiresAt ?? null }));
+  else {
+    const expiry = record.expiresAt ? `, expires ${record.expiresAt}` : '';
+    print(`${apiKey}\n(keyId ${record.keyId}, account ${account.accountId}, plan ${record.plan}, scopes ${scopes.join(',')}${expiry}; the key is shown once and only its hash is stored)`);
+  }
 }
 
 export async function keysList(target: OpsTarget, _parsed: Parsed, print: Print): Promise<void> {
@@ -65,7 +90,9 @@ export async function keysList(target: OpsTarget, _parsed: Parsed, print: Print)
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   for (const record of records) {
     const limit = record.monthlyLimit === undefined ? '' : `\tmonthly limit ${record.monthlyLimit}`;
-    print(`${record.keyId}\t${accountOfKey(record).accountId}\t${record.plan}\t${record.status}\t${record.createdAt}\t${record.label ?? ''}${limit}`);
+    const scopes = record.scopes ? record.scopes.join(',') : 'all scopes';
+    const expiry = `expires ${record.expiresAt ?? 'never'}${isExpired(record, Date.now()) ? ' (expired)' : ''}`;
+    print(`${record.keyId}\t${accountOfKey(record).accountId}\t${record.plan}\t${record.status}\t${record.createdAt}\t${record.label ?? ''}\t${scopes}\t${expiry}\tlast used ${record.lastUsedAt ?? 'never'}${limit}`);
   }
   if (records.length === 0) print('no keys');
 }
@@ -73,7 +100,7 @@ export async function keysList(target: OpsTarget, _parsed: Parsed, print: Print)
 export async function keysRevoke(target: OpsTarget, { positionals }: Parsed, print: Print): Promise<void> {
   const keyId = positionals[2];
   if (!keyId) throw new OpsError('usage: keys revoke <keyId>');
-  if (!(await keyStore(target).revoke(keyId))) throw new OpsError(`no key with id ${keyId}`);
+  if (!(await directory(target).revokeKey(keyId, Date.now()))) throw new OpsError(`no key with id ${keyId} (or it is revoked already)`);
   print(`revoked ${keyId}`);
 }
 

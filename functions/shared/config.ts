@@ -33,6 +33,8 @@ export const DOMAINS_BY_OWNER_INDEX = 'byOwner';
 export const DOMAIN_WORK_INDEX = 'byWork';
 /** The members table's (sparse) index of each person's memberships: `GET /v2/me` and the workspace switcher read it. */
 export const MEMBERS_BY_USER_INDEX = 'byUser';
+/** The API keys table's (sparse) index of each account's keys by creation time: GET /v2/keys reads it. */
+export const KEYS_BY_ACCOUNT_INDEX = 'byAccount';
 
 export const EnvNames = {
   linksTable: 'LINKS_TABLE',

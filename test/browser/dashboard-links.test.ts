@@ -4,8 +4,7 @@ import { parse } from 'csv-parse/sync';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
-import { asCloudFront, createApiKey, dynamo, eventually, http, jsonHeaders, stackOutput } from '../support/local-stack';
-import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { accountDirectory, asCloudFront, createApiKey, dynamo, eventually, http, jsonHeaders, stackOutput } from '../support/local-stack';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { dashboardBrowser, recordPage, screenshot, signIn } from '../support/dashboard';
 import { publishDnsRecords } from '../support/local-dns';
@@ -68,7 +67,7 @@ describe('signing in', () => {
     const { apiKey, keyId } = await createApiKey('PRO');
     const { page } = await open();
     await signIn(page, apiKey);
-    await new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable)).revoke(keyId);
+    await accountDirectory().revokeKey(keyId, Date.now());
     await page.getByRole('link', { name: 'Usage' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Invalid or inactive API key.');
     await page.getByLabel('API key').waitFor();

@@ -35,13 +35,15 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 15);
-    // Fifteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 17);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 16);
+    // Sixteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 18);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
-    expect(tableGrants(dev, 'authorizer')).toEqual(['Accounts:dynamodb:GetItem', 'ApiKeys:dynamodb:GetItem', 'Members:dynamodb:GetItem']);
+    expect(tableGrants(dev, 'authorizer')).toEqual(['Accounts:dynamodb:GetItem', 'ApiKeys:dynamodb:GetItem', 'ApiKeys:dynamodb:UpdateItem', 'Members:dynamodb:GetItem']);
+    // Keys and their audit records go in one transaction: its items' own actions, and the one index it lists from.
+    expect(tableGrants(dev, 'keys')).toEqual(['ApiKeys:dynamodb:PutItem', 'ApiKeys:dynamodb:Query', 'ApiKeys:dynamodb:UpdateItem', 'AuditLog:dynamodb:PutItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'docs')).toEqual([]);
     for (const creator of ['create', 'batch']) {
       expect(tableGrants(dev, creator)).toEqual([
@@ -104,6 +106,15 @@ describe('functions', () => {
     expect(statements.map((statement) => statement.Condition)).toEqual([
       { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'clickSeq'] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': 'UPDATED_NEW' } },
     ]);
+    // The authorizer's one write is a key's last use: that attribute and no other, returning nothing.
+    const authorizerRole = (dev.toJSON().Resources[functionId(dev, 'authorizer')].Properties.Role['Fn::GetAtt'] as string[])[0];
+    const authorizerUpdates = Object.values(dev.findResources('AWS::IAM::Policy'))
+      .filter((policy) => (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === authorizerRole))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Condition?: unknown }>)
+      .filter((statement) => statement.Action === 'dynamodb:UpdateItem');
+    expect(authorizerUpdates.map((statement) => statement.Condition)).toEqual([
+      { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['keyHash', 'lastUsedAt'] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' } },
+    ]);
     expect(tableGrants(dev, 'webhook-deliverer')).toEqual([
       'Links:dynamodb:GetItem',
       'Webhooks:dynamodb:DeleteItem',
@@ -142,6 +153,7 @@ describe('functions', () => {
     const names = Object.values(dev.findResources('AWS::Lambda::Function')).map((fn) => String(fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME ?? ''));
     const onAudit = Object.fromEntries(names.filter(Boolean).map((name) => [name, tableGrants(dev, name).filter((grant) => grant.startsWith('AuditLog:'))]));
     expect(Object.entries(onAudit).filter(([, grants]) => grants.length > 0)).toEqual([
+      ['keys', ['AuditLog:dynamodb:PutItem']],
       ['domains', ['AuditLog:dynamodb:PutItem']],
       ['webhooks', ['AuditLog:dynamodb:PutItem']],
       ['audit', ['AuditLog:dynamodb:Query']],
@@ -151,7 +163,7 @@ describe('functions', () => {
 
   it('may query only the one index each reads, never index/*', () => {
     const policies = JSON.stringify(dev.findResources('AWS::IAM::Policy'));
-    for (const index of ['byOwner', 'byDomain', 'byWork']) expect(policies).toContain(`/index/${index}`);
+    for (const index of ['byOwner', 'byDomain', 'byWork', 'byAccount']) expect(policies).toContain(`/index/${index}`);
     expect(policies).not.toContain('/index/*');
   });
 
@@ -188,6 +200,22 @@ describe('tables', () => {
           Projection: { ProjectionType: 'ALL' },
         },
       ]),
+    });
+  });
+
+  it('index API keys by account and creation time (sparse: keys from before accounts have none), so a workspace lists its keys with a Query', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'keyHash', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byAccount',
+          KeySchema: [
+            { AttributeName: 'accountId', KeyType: 'HASH' },
+            { AttributeName: 'createdAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
     });
   });
 

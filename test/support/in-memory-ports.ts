@@ -20,7 +20,10 @@ import type {
   LinkStore,
   SafetyChecker,
   UsageCounter,
+  WorkspaceKeyStore,
 } from '../../functions/shared/domain/ports';
+import type { ApiKeyRecord } from '../../functions/shared/domain/accounts/api-keys';
+import type { AuditRecord } from '../../functions/shared/domain/audit/audit-record';
 
 /**
  * In-memory ports for unit tests of domain orchestration. The DynamoDB adapters that must behave the same are
@@ -286,3 +289,27 @@ export class PublishedTxtRecords implements TxtRecords {
 
 /** The smart-link fields' parsers as the functions load them, imported directly. */
 export const smartFields = async () => smartFieldParsers;
+
+/** Keys by hash and the audit records written beside them, as DynamoKeyStore keeps them (one transaction each). */
+export class MemoryKeyStore implements WorkspaceKeyStore {
+  readonly keys = new Map<string, ApiKeyRecord>();
+  readonly audit: AuditRecord[] = [];
+
+  async keysOf(accountId: string): Promise<ApiKeyRecord[]> {
+    return [...this.keys.values()].filter((key) => key.accountId === accountId && key.status !== 'revoked').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async add(record: ApiKeyRecord, audit: AuditRecord): Promise<void> {
+    if (this.keys.has(record.keyHash)) throw new Error('a key with this hash exists');
+    this.keys.set(record.keyHash, { ...record });
+    this.audit.push(audit);
+  }
+
+  async revoke(record: ApiKeyRecord, audit: AuditRecord): Promise<boolean> {
+    const stored = this.keys.get(record.keyHash);
+    if (!stored || stored.status === 'revoked' || stored.accountId !== record.accountId) return false;
+    stored.status = 'revoked';
+    this.audit.push(audit);
+    return true;
+  }
+}

@@ -9,6 +9,7 @@ import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
 import type { KeyStatus } from '../../functions/shared/domain/accounts/api-keys';
+import type { Scope } from '../../functions/shared/domain/accounts/permissions';
 import { AccountDirectory } from '../../bin/ops/account-directory';
 import { formatFlagValue, type FlagName } from '../../functions/shared/domain/limits/flags';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
@@ -68,15 +69,16 @@ export async function asCloudFront(headers: Record<string, string>): Promise<Rec
 }
 
 export function accountDirectory(): AccountDirectory {
-  return new AccountDirectory(new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable)), new DynamoAccountStore(dynamo(), stackOutput(StackOutputs.accountsTable)));
+  return new AccountDirectory(new DynamoKeyStore(dynamo(), stackOutput(StackOutputs.apiKeysTable), stackOutput(StackOutputs.auditTable)), new DynamoAccountStore(dynamo(), stackOutput(StackOutputs.accountsTable)));
 }
 
 /** A new account with one key (or one more key of `accountId`), stored as the ops CLI stores them. */
-export async function createApiKey(plan: Plan, options: { monthlyLimit?: number; status?: KeyStatus; accountId?: string } = {}) {
+export async function createApiKey(plan: Plan, options: { monthlyLimit?: number; status?: KeyStatus; accountId?: string; scopes?: readonly Scope[]; expiresAt?: string } = {}) {
   const directory = accountDirectory();
+  const keyOptions = { nowMs: Date.now(), ...(options.scopes ? { scopes: options.scopes } : {}), ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}) };
   const issued = options.accountId
-    ? await directory.addKey(options.accountId, { nowMs: Date.now() })
-    : await directory.open(plan, { nowMs: Date.now(), ...(options.monthlyLimit !== undefined ? { monthlyLimit: options.monthlyLimit } : {}) });
+    ? await directory.addKey(options.accountId, keyOptions)
+    : await directory.open(plan, { ...keyOptions, ...(options.monthlyLimit !== undefined ? { monthlyLimit: options.monthlyLimit } : {}) });
   if (!issued) throw new Error(`no account ${options.accountId}`);
   if (options.status && options.status !== 'active') {
     await dynamo().send(new PutCommand({ TableName: stackOutput(StackOutputs.apiKeysTable), Item: { ...issued.record, status: options.status } }));

@@ -16,6 +16,8 @@ export interface paths {
         /**
          * Create a short link
          * @description Creates one short link (spec 4.1). The destination is checked by the URL safety check first. A smart link also carries `rules` (the first whose conditions all hold picks the destination; PRO and up), `variants` (an A/B split kept per browser for 30 days; PRO and up), `forwardQuery`, `utm` and `expiredUrl`; every URL among them passes the same checks, and a problem names its field (`rules[2].url: ...`).
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
          */
         post: operations["createLink"];
         delete?: never;
@@ -36,6 +38,8 @@ export interface paths {
         /**
          * Create up to 50 short links
          * @description Creates each item on its own (spec 4.2): the answer is 200 even when some or all items failed, each result saying how its item fared. The batch counts as one call for both limits.
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
          */
         post: operations["createLinks"];
         delete?: never;
@@ -54,6 +58,8 @@ export interface paths {
         /**
          * List the account's links
          * @description Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain's host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`.
+         *
+         *     Permission: `links:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["listLinks"];
         put?: never;
@@ -74,6 +80,8 @@ export interface paths {
         /**
          * View a link
          * @description One of the account's links with its click count and status. Other accounts' links answer 404. Without `domain`, the account's default domain (the shared one when it has none).
+         *
+         *     Permission: `links:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["getLink"];
         put?: never;
@@ -81,6 +89,8 @@ export interface paths {
         /**
          * Delete a link
          * @description Visitors get 410 from then on; the code is never given out again. Without `domain`, the account's default domain (the shared one when it has none).
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
          */
         delete: operations["deleteLink"];
         options?: never;
@@ -88,6 +98,8 @@ export interface paths {
         /**
          * Change a link
          * @description Changes the destination, expiry, click limit, password or smart-link fields; `rules` and `variants` are replaced as a whole, and `null` removes any optional field. Visitors see the change within 60 seconds (30 for a link with rules or variants, which no browser keeps). Without `domain`, the account's default domain (the shared one when it has none).
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
          */
         patch: operations["updateLink"];
         trace?: never;
@@ -102,6 +114,8 @@ export interface paths {
         /**
          * A link's QR code
          * @description The QR code of the short URL, as SVG (the default) or PNG. Without `domain`, the account's default domain (the shared one when it has none).
+         *
+         *     Permission: `links:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["getLinkQrCode"];
         put?: never;
@@ -122,6 +136,8 @@ export interface paths {
         /**
          * A link's clicks
          * @description Counted redirects per day (UTC), country, referring host, device class and destination (`default`, `rules[i]`, `variants[i]`, `expiredUrl`: an A/B test read off) over the last `days` days; `total` is all clicks ever, which visits of an ended link sent to its expiredUrl do not add to. Without `domain`, the account's default domain (the shared one when it has none).
+         *
+         *     Permission: `stats:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["getLinkStats"];
         put?: never;
@@ -142,6 +158,8 @@ export interface paths {
         /**
          * The account's tags
          * @description Every tag on the account's links with how many carry it, most used first. It reads the account's newest 10,000 links at most; `complete` is false when there are more.
+         *
+         *     Permission: `links:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["listTags"];
         put?: never;
@@ -162,6 +180,8 @@ export interface paths {
         /**
          * The account's usage
          * @description This month's calls against the plan's limit (shared by the account's keys) and this key's minute window.
+         *
+         *     Permission: `stats:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["getUsage"];
         put?: never;
@@ -182,12 +202,16 @@ export interface paths {
         /**
          * List the account's domains
          * @description Every custom domain of the account, oldest first (an account holds at most what its plan allows).
+         *
+         *     Permission: `domains:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["listDomains"];
         put?: never;
         /**
          * Add a custom domain
          * @description Claims the name for the account (409 when any account holds it, when it is held for the account that removed it in the last 7 days, or when the platform took it down). It is `pending` until its TXT record `_shortener-challenge.<domain>` holds this claim's value and its CNAME (`dnsRecords`) points at the service and its certificate is issued, checked every 5 minutes for a day, then hourly; after 7 days it is `failed`, and anyone may claim a failed name. Plans: FREE none, INDIE 1, PRO 10, ENTERPRISE unlimited.
+         *
+         *     Permission: `domains:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         post: operations["addDomain"];
         delete?: never;
@@ -206,6 +230,8 @@ export interface paths {
         /**
          * View a domain
          * @description Its status, why it is not active yet (`statusReason`), the DNS records to create and its settings.
+         *
+         *     Permission: `domains:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["getDomain"];
         put?: never;
@@ -213,6 +239,8 @@ export interface paths {
         /**
          * Remove a domain
          * @description It stops serving at once; its links become `deleted` in the background. A verified name stays held for this account for 7 days (anyone else's claim gets 409; this account may claim it again); one never verified is free at once. A domain the platform disabled cannot be removed (409).
+         *
+         *     Permission: `domains:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         delete: operations["deleteDomain"];
         options?: never;
@@ -220,6 +248,8 @@ export interface paths {
         /**
          * Change a domain
          * @description `isDefault: true` makes an active domain the account's default (new links go there when they name no domain), unsetting the previous one. `rootUrl`, `notFoundUrl` and `expiredUrl` are where visitors of its root, of an unknown code and of a link that ran out go (302); `null` removes one.
+         *
+         *     Permission: `domains:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -236,6 +266,8 @@ export interface paths {
         /**
          * Check a domain now
          * @description Checks its TXT record, then its DNS and certificate, now rather than on the schedule; a `failed` domain starts a new 7 days of checks. At most once a minute per domain: sooner is a 429 with `Retry-After`.
+         *
+         *     Permission: `domains:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -254,12 +286,16 @@ export interface paths {
         /**
          * List the account's webhooks
          * @description Every webhook of the account, oldest first, without secrets.
+         *
+         *     Permission: `webhooks:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Add a webhook
          * @description Events of the account (see the document's `webhooks`) are POSTed to `url`, signed by the Standard Webhooks scheme with the `secret` shown in this answer only. The URL follows a link destination's rules and must be https. At most 10 per account; INDIE and up.
+         *
+         *     Permission: `webhooks:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         post: operations["addWebhook"];
         delete?: never;
@@ -278,6 +314,8 @@ export interface paths {
         /**
          * View a webhook
          * @description Its settings and, when the service turned it off (a 410 answer, or 5 days of failed attempts), why.
+         *
+         *     Permission: `webhooks:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -285,6 +323,8 @@ export interface paths {
         /**
          * Remove a webhook
          * @description No delivery starts after this, queued and retried ones included.
+         *
+         *     Permission: `webhooks:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -292,6 +332,8 @@ export interface paths {
         /**
          * Change a webhook
          * @description `url`, `events`, `description`, `enabled`. `enabled: true` restarts a webhook the service turned off.
+         *
+         *     Permission: `webhooks:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -308,6 +350,8 @@ export interface paths {
         /**
          * Rotate the signing secret
          * @description A new secret, shown in this answer only. For 24 hours deliveries carry two signatures, under the new and the old secret, so receivers can switch without missing one; with `{"expirePrevious": true}` (for a secret that leaked) the old one stops signing at once. The body is optional.
+         *
+         *     Permission: `webhooks:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -328,6 +372,8 @@ export interface paths {
         /**
          * Send a test event
          * @description Queues a `webhook.test` event, delivered like any other (a disabled webhook gets it too); the delivery log shows how it went.
+         *
+         *     Permission: `webhooks:write`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -346,11 +392,85 @@ export interface paths {
         /**
          * A webhook's delivery attempts
          * @description The latest attempts, newest first, kept 30 days: the status the endpoint answered, or the error (timeout, refused address, connection failure), and how long it took. Answers themselves are never kept.
+         *
+         *     Permission: `webhooks:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log
+         * @description Every change to the workspace's links, domains, webhooks, keys and people, newest first, kept 365 days: who (a key, a person or an operator), the action (`link.updated`…), the target, the fields before and after (a password, hash, key or secret only as `{"changed": true}`) and the request id. Filters: `actor` (a key id, a user id or `operator`), `action`, `target` (a link's code, a domain, a webhook id…), `from` and `to` (ISO times, inclusive). A filtered page examines at most 1,000 records, so it may hold fewer than `limit` with a `nextCursor`. Records cannot be edited or deleted.
+         *
+         *     Permission: `audit:read`, held by API keys with this scope and by signed-in people whose role is owner, admin; others get 403.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's keys
+         * @description Every key of the workspace that is not revoked, oldest first: its name, scopes, status, who made it, when it expires and when it was last used (to the hour). Never a secret: a key is shown once, when made.
+         *
+         *     Permission: `keys:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Make a key
+         * @description A key holding `scopes` only, and never more than its maker's role allows (a member cannot give `domains:write`: 403 naming the scope). `name` is 1 to 100 characters; `expiresAt`, if set, is at most 365 days ahead, after which the key is refused as inactive (401). The key itself is in this answer only. At most 100 keys per workspace.
+         *
+         *     Permission: `keys:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key
+         * @description Its next request is refused (401). Another workspace's key and an unknown id answer 404 alike.
+         *
+         *     Permission: `keys:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         */
+        delete: operations["revokeKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -758,13 +878,21 @@ export interface components {
                 };
             };
         };
-        /** @description The request uses a feature the caller's plan does not include. */
+        /** @description The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), or it uses a feature the caller's plan does not include (`feature`). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": {
+                    /** @constant */
+                    statusCode: 403;
+                    message: string;
+                    /** @constant */
+                    error: "Forbidden";
+                    /** @enum {string} */
+                    permission: "links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read" | "workspace:read" | "workspace:write" | "keys:manage" | "members:manage" | "owners:manage" | "security:manage" | "plan:manage";
+                } | {
                     /** @constant */
                     statusCode: 403;
                     message: string;
@@ -779,7 +907,7 @@ export interface components {
                 };
             };
         };
-        /** @description No such link, or no such domain, in this account. */
+        /** @description No such link, domain, webhook or key in this workspace. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1136,6 +1264,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -1226,6 +1355,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1307,6 +1437,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1338,6 +1469,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
@@ -1503,6 +1635,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1566,6 +1699,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1600,6 +1734,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1641,6 +1776,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1689,6 +1825,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1793,6 +1930,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1823,6 +1961,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -1883,6 +2022,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -1934,6 +2074,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -2294,6 +2435,216 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                actor?: string;
+                action?: string;
+                target?: string;
+                from?: unknown;
+                to?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records; pass `nextCursor` as `cursor` for the next. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        records: {
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            actor: {
+                                /** @constant */
+                                kind: "key";
+                                keyId: string;
+                                name?: string;
+                            } | {
+                                /** @constant */
+                                kind: "user";
+                                userId: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member" | "viewer";
+                            } | {
+                                /** @constant */
+                                kind: "operator";
+                            };
+                            action: string;
+                            target: {
+                                /** @enum {string} */
+                                type: "link" | "domain" | "webhook" | "key" | "member" | "invitation" | "sso" | "workspace";
+                                id: string;
+                            };
+                            changes: {
+                                [key: string]: {
+                                    before?: unknown;
+                                    after?: unknown;
+                                };
+                            };
+                            requestId?: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            id: string;
+                            name: string;
+                            scopes: ("links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read")[];
+                            /** @enum {string} */
+                            status: "active" | "inactive" | "expired";
+                            createdBy: {
+                                /** @constant */
+                                kind: "user";
+                                userId: string;
+                                email: string;
+                            } | {
+                                /** @constant */
+                                kind: "operator";
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            expiresAt: string | null;
+                            lastUsedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read")[];
+                    expiresAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The key, with its secret (shown this once). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read")[];
+                        /** @enum {string} */
+                        status: "active" | "inactive" | "expired";
+                        createdBy: {
+                            /** @constant */
+                            kind: "user";
+                            userId: string;
+                            email: string;
+                        } | {
+                            /** @constant */
+                            kind: "operator";
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        expiresAt: string | null;
+                        lastUsedAt: string | null;
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key was revoked. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -99,3 +99,6 @@ export class DomainCheckedRecently extends DomainError {
 
 /** Not one of the caller's webhooks, or none at all: the same answer (404). */
 export class WebhookNotFound extends DomainError {}
+
+/** Not one of the workspace's live keys, or none at all: the same answer (404). */
+export class KeyNotFound extends DomainError {}

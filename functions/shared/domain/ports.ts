@@ -8,6 +8,7 @@ import type { Rule, Utm, Variant } from './destinations/smart-link';
 import type { SmartFieldParsers } from './destinations/smart-link-request';
 import type { Role } from './accounts/permissions';
 import type { AuditStamp } from './audit/audit-stamp';
+import type { ApiKeyRecord } from './accounts/api-keys';
 import type { AuditRecord } from './audit/audit-record';
 
 /**
@@ -361,4 +362,13 @@ export interface AuditLog {
    * records are read per page, so a narrow filter over a long log answers with fewer records and a `next`.
    */
   page(workspaceId: string, filter: AuditFilter, page: { limit: number; after?: string; maxExamined: number }): Promise<{ records: AuditRecord[]; next?: string }>;
+}
+
+/** A workspace's keys as its people manage them (/v2/keys); each change is written with its audit record, or neither is. */
+export interface WorkspaceKeyStore {
+  /** The workspace's keys that are not revoked, oldest first. */
+  keysOf(accountId: string): Promise<ApiKeyRecord[]>;
+  add(record: ApiKeyRecord, audit: AuditRecord): Promise<void>;
+  /** False when the key is no longer a live key of that workspace (revoked meanwhile). */
+  revoke(record: ApiKeyRecord, audit: AuditRecord): Promise<boolean>;
 }

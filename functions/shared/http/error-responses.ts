@@ -6,6 +6,7 @@ import {
   DomainInUse,
   DomainNotFound,
   WebhookNotFound,
+  KeyNotFound,
   IdempotencyKeyInProgress,
   IdempotencyKeyReused,
   InvalidRequest,
@@ -49,6 +50,7 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof LinkNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof DomainNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof WebhookNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof KeyNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof DomainInUse) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof DomainDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });

@@ -4,7 +4,7 @@ import type { Permission } from '../domain/accounts/permissions';
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'audit' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'audit' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -34,6 +34,9 @@ export const ROUTES = [
   { path: '/v2/webhooks/{id}/test', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
   { path: '/v2/webhooks/{id}/deliveries', methods: ['GET'], target: 'webhooks', apiKey: true, permissions: { GET: 'webhooks:read' } },
   { path: '/v2/audit-log', methods: ['GET'], target: 'audit', apiKey: true, permissions: { GET: 'audit:read' } },
+  // Keys are managed by people only (keys:manage): a key can neither list nor mint keys.
+  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:manage' } },
+  { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },

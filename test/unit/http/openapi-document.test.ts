@@ -5,7 +5,8 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../functions/sha
 import { LIST_LIMIT } from '../../../functions/shared/domain/request-parsing';
 import { Messages, OwnMessages } from '../../../functions/shared/domain/messages';
 import { openApiDocument } from '../../../functions/shared/http/openapi/document';
-import { ROUTES } from '../../../functions/shared/http/routes';
+import { permissionFor, ROUTES } from '../../../functions/shared/http/routes';
+import { PEOPLE_POWERS, ROLES, roleAllows, SCOPES } from '../../../functions/shared/domain/accounts/permissions';
 import { DESTINATION_LABEL_PATTERN, MAX_RULES, OPERATING_SYSTEMS, VARIANT_COUNT } from '../../../functions/shared/domain/destinations/smart-link';
 
 /** Issue 12: the document describes every API route, and its facts come from where the handlers get theirs. */
@@ -75,8 +76,10 @@ describe('the OpenAPI document', () => {
     const badRequest = jsonSchemaOf(responses.BadRequest).anyOf[0];
     expect(Object.keys(badRequest.properties)).toEqual(['statusCode', 'timestamp', 'path', 'method', 'message']);
     expect(badRequest.additionalProperties).toBe(false);
-    const forbidden = jsonSchemaOf(responses.Forbidden);
-    expect(forbidden.required).toEqual(['statusCode', 'message', 'error', 'feature', 'currentPlan', 'upgradeUrl']);
+    const [notPermitted, planRequired] = jsonSchemaOf(responses.Forbidden).anyOf;
+    expect(planRequired.required).toEqual(['statusCode', 'message', 'error', 'feature', 'currentPlan', 'upgradeUrl']);
+    expect(notPermitted.required).toEqual(['statusCode', 'message', 'error', 'permission']);
+    expect(notPermitted.properties.permission.enum).toEqual([...SCOPES, ...PEOPLE_POWERS]);
     const quota = jsonSchemaOf(responses.TooManyRequests).oneOf[1];
     expect(quota.required).toEqual(['statusCode', 'message', 'limit', 'resetDate', 'upgradeUrl']);
   });
@@ -89,5 +92,36 @@ describe('the OpenAPI document', () => {
       expect(operation('post', path).parameters.map((parameter: Json) => parameter.name)).toContain('Idempotency-Key');
     }
     expect(operation('get', '/health').responses['200'].headers).toBeUndefined();
+  });
+
+  it('states each guarded operation\'s permission from routes.ts, who holds it from the permission table, and its 403', () => {
+    for (const route of ROUTES.filter((candidate) => candidate.target !== 'redirect')) {
+      for (const method of route.methods) {
+        const described = operation(method.toLowerCase(), route.path);
+        const permission = permissionFor(route.path, method);
+        expect([route.path, method, described['x-permission']]).toEqual([route.path, method, permission]);
+        if (!permission) {
+          expect(described.description).not.toContain('Permission:');
+          continue;
+        }
+        expect(described.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
+        const roles = ROLES.filter((role) => roleAllows(role, permission)).join(', ');
+        expect(described.description).toContain(`Permission: \`${permission}\``);
+        expect(described.description).toContain(`role is ${roles}`);
+      }
+    }
+    expect(operation('post', '/v2/keys').description).toContain('API keys are refused');
+    expect(operation('post', '/v2/shorten')['x-permission']).toBe('links:write');
+  });
+
+  it('describes the keys routes: the request from the schema the handler parses, the secret only in the creation\'s answer', () => {
+    const body = operation('post', '/v2/keys').requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(['name', 'scopes']);
+    expect(body.properties.scopes).toMatchObject({ type: 'array', minItems: 1, maxItems: SCOPES.length, items: { enum: [...SCOPES] } });
+    expect(jsonSchemaOf(operation('post', '/v2/keys').responses['201']).required).toContain('secret');
+    const listed = jsonSchemaOf(operation('get', '/v2/keys').responses['200']).properties.keys.items;
+    expect(Object.keys(listed.properties)).not.toContain('secret');
+    expect(Object.keys(listed.properties)).not.toContain('keyHash');
+    expect(operation('delete', '/v2/keys/{id}').parameters[0].description).toContain('key_');
   });
 });

@@ -30,6 +30,22 @@ export interface ApiKeyRecord {
   scopes?: Scope[];
   /** ISO time after which the key is refused as an inactive one (the spec's 401). */
   expiresAt?: string;
+  /** Who made it: a person through the API, or an operator; keys made before this record none (operators made them all). */
+  createdBy?: KeyCreator;
+  /** When the key last got a request through, to the hour (see lastUseDue). */
+  lastUsedAt?: string;
+}
+
+/** Keys are made by people (never by keys: keys:manage is people-only) or by operators through `npm run ops`. */
+export type KeyCreator = { kind: 'user'; userId: string; email: string } | { kind: 'operator' };
+
+/** What a new key may carry beyond its account's plan: a name, scopes (all when absent), an expiry and its maker. */
+export interface KeyOptions {
+  label?: string;
+  scopes?: readonly Scope[];
+  expiresAt?: string;
+  createdBy?: KeyCreator;
+  nowMs: number;
 }
 
 /** Every key ever issued: the prefix and 32 bytes in base64url (43 characters, no padding). */
@@ -45,7 +61,7 @@ export function hashApiKey(apiKey: string): string {
 }
 
 /** A new key of `account`, carrying the account's plan, limit and owner so the authorizer needs no second read. */
-export function issueApiKey(account: AccountRecord, options: { label?: string; nowMs: number }): { apiKey: string; record: ApiKeyRecord } {
+export function issueApiKey(account: Pick<AccountRecord, 'accountId' | 'owner' | 'plan' | 'monthlyLimit'>, options: KeyOptions): { apiKey: string; record: ApiKeyRecord } {
   const apiKey = API_KEY_PREFIX + randomBytes(API_KEY_SECRET_BYTES).toString('base64url');
   const record: ApiKeyRecord = {
     keyHash: hashApiKey(apiKey),
@@ -57,6 +73,9 @@ export function issueApiKey(account: AccountRecord, options: { label?: string; n
     owner: account.owner,
     ...(options.label !== undefined ? { label: options.label } : {}),
     ...(account.monthlyLimit !== undefined ? { monthlyLimit: account.monthlyLimit } : {}),
+    ...(options.scopes !== undefined ? { scopes: [...options.scopes] } : {}),
+    ...(options.expiresAt !== undefined ? { expiresAt: options.expiresAt } : {}),
+    ...(options.createdBy !== undefined ? { createdBy: options.createdBy } : {}),
   };
   return { apiKey, record };
 }
@@ -107,4 +126,15 @@ export function judgeKey(header: string | undefined, record: ApiKeyRecord | unde
     scopes: record.scopes ?? ALL_SCOPES,
     ...(record.label !== undefined ? { label: record.label } : {}),
   };
+}
+
+/**
+ * `lastUsedAt` is kept to the hour: the authorizer writes it only when the stored value is absent or an hour old, so
+ * a busy key costs one write an hour rather than one per request (and the write's condition repeats the test, so
+ * containers racing on the same key write once).
+ */
+export const LAST_USE_PRECISION_MS = 3_600_000;
+
+export function lastUseDue(record: Pick<ApiKeyRecord, 'lastUsedAt'>, nowMs: number): boolean {
+  return record.lastUsedAt === undefined || !(Date.parse(record.lastUsedAt) > nowMs - LAST_USE_PRECISION_MS);
 }

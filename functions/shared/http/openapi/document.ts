@@ -5,10 +5,12 @@ import { RATE_LIMITS } from '../../domain/limits/rate-limits';
 import { describeBytes, MAX_BODY_BYTES } from '../body-limits';
 import { idempotencyKeySchema } from '../idempotency-key';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency-terms';
-import type { ApiRouteKey } from '../routes';
+import { permissionFor, type ApiRouteKey } from '../routes';
+import { isPeoplePower, ROLES, roleAllows, type Permission } from '../../domain/accounts/permissions';
 import { ERROR_RESPONSES, OPERATIONS, OPTIONAL_BODIES, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
 import { webhookEvents } from './webhook-events';
 import {
+  notPermittedBody,
   planRequiredBody,
   quotaExceededBody,
   rateLimitedBody,
@@ -77,8 +79,12 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
     content: { 'application/json': { schema: { anyOf: [titled('The request is invalid', requestErrorBody(400)), titled('API Gateway cannot read the request', statusErrorBody(400, 'Bad Request'))] } } },
   },
   Unauthorized: { description: 'The API key is missing, invalid or inactive.', content: jsonContent(statusErrorBody(401, 'Unauthorized', [Messages.apiKeyRequired, Messages.apiKeyInvalid])) },
-  Forbidden: { description: "The request uses a feature the caller's plan does not include.", content: jsonContent(planRequiredBody) },
-  NotFound: { description: 'No such link, or no such domain, in this account.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
+  Forbidden: {
+    description:
+      "The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), or it uses a feature the caller's plan does not include (`feature`).",
+    content: { 'application/json': { schema: { anyOf: [titled('Not permitted', notPermittedBody), titled('Plan required', planRequiredBody)] } } },
+  },
+  NotFound: { description: 'No such link, domain, webhook or key in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {
     description: 'The link was disabled by the platform, a request with the same Idempotency-Key is still running, the domain already belongs to (or is held for) an account, or the platform disabled the domain.',
     content: jsonContent(statusErrorBody(409, 'Conflict', [OwnMessages.linkDisabled, OwnMessages.linkStillCached, OwnMessages.idempotencyKeyInProgress, OwnMessages.domainInUse, OwnMessages.domainDisabled])),
@@ -129,9 +135,22 @@ const PATH_PARAMETERS: Record<string, string> = {
   domain: 'The custom domain, e.g. go.example.com (an IDN in Unicode or punycode).',
   id: 'The webhook\'s id (`wh_…`).',
 };
+/** `{id}` names a webhook or a key, by the route's first segments. */
+const pathParameters = (route: string): Record<string, string> => (route.startsWith('/v2/keys/') ? { id: 'The key\'s id (`key_…`).' } : PATH_PARAMETERS);
+
+/**
+ * Who may call an operation, said from the one permission table (domain/accounts/permissions.ts) and the route's
+ * permission (routes.ts): never copied by hand.
+ */
+export function permissionSentence(permission: Permission): string {
+  const roles = ROLES.filter((role) => roleAllows(role, permission)).join(', ');
+  return isPeoplePower(permission)
+    ? `Permission: \`${permission}\`, held by signed-in people whose role is ${roles}; API keys are refused (403).`
+    : `Permission: \`${permission}\`, held by API keys with this scope and by signed-in people whose role is ${roles}; others get 403.`;
+}
 
 function parameters(route: string, doc: OperationDoc): Json[] {
-  const path = Object.entries(PATH_PARAMETERS)
+  const path = Object.entries(pathParameters(route))
     .filter(([name]) => route.includes(`{${name}}`))
     .map(([name, description]) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } }));
   const query = doc.query ? (jsonSchema(doc.query) as { properties?: Record<string, Json>; required?: string[] }) : {};
@@ -162,19 +181,23 @@ function successResponse(doc: OperationDoc): Json {
   };
 }
 
-function operation(route: string, doc: OperationDoc): Json {
+function operation(method: string, route: string, doc: OperationDoc): Json {
   const parameterList = parameters(route, doc);
+  const permission = permissionFor(route, method);
+  // Every operation with a permission may answer 403 naming it.
+  const errors = new Set([...doc.errors, ...(permission ? [403 as const] : [])]);
   return {
     operationId: doc.operationId,
     summary: doc.summary,
-    description: doc.description,
+    description: permission ? `${doc.description}\n\n${permissionSentence(permission)}` : doc.description,
     tags: [doc.tag],
     security: doc.bearer ? [{ bearerAuth: [] }] : [],
+    ...(permission ? { 'x-permission': permission } : {}),
     ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
     ...(doc.body ? { requestBody: requestBody(doc.body) } : {}),
     responses: {
       ...successResponse(doc),
-      ...Object.fromEntries([...doc.errors].sort().map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` }])),
+      ...Object.fromEntries([...errors].sort().map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` }])),
     },
   };
 }
@@ -186,6 +209,7 @@ const TAGS: Record<Tag, string> = {
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
   Webhooks: 'Signed HTTP calls to your endpoint when your links change or are clicked (see `webhooks`).',
   'Audit log': 'Who changed what in the workspace, kept 365 days.',
+  Keys: "The workspace's API keys, each holding only the scopes it needs: made, listed and revoked by its people, never by a key.",
   'Anonymous (v1)': 'The earlier endpoints without a key, limited per source address.',
   Service: 'Health and this documentation.',
 };
@@ -198,7 +222,7 @@ export function openApiDocument(serverUrl: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const [key, doc] of Object.entries(OPERATIONS) as Array<[ApiRouteKey, OperationDoc]>) {
     const [method = '', path = ''] = key.split(' ');
-    (paths[path] ??= {})[method.toLowerCase()] = operation(path, doc);
+    (paths[path] ??= {})[method.toLowerCase()] = operation(method, path, doc);
   }
   return {
     openapi: '3.1.0',
@@ -210,6 +234,7 @@ export function openApiDocument(serverUrl: string): Json {
         `Authenticate with \`Authorization: Bearer <your-key>\`. Each key may make ${RATE_LIMITS.perApiKey.requests} requests per ${RATE_LIMITS.perApiKey.windowSeconds} seconds, and each account a monthly number of calls set by its plan; the anonymous v1 endpoints allow ${RATE_LIMITS.perAnonymousIp.requests} per ${RATE_LIMITS.perAnonymousIp.windowSeconds} seconds per source address.`,
         'Every answer of a guarded route carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`. After a 429 or a 503, wait as `Retry-After` (or `resetDate`) says.',
         'Creation is safe to retry with an `Idempotency-Key` header.',
+        "Each operation names the permission it needs (`x-permission`, and a sentence in its description): a key holds the scopes it was made with, a person what their role allows; a request outside them gets 403 whose `permission` names what is missing.",
       ].join('\n\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },

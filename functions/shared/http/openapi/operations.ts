@@ -10,6 +10,7 @@ import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/dom
 import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from '../../domain/webhooks/webhook-request';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
 import { auditQuerySchema } from '../../domain/audit/audit-listing';
+import { keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEY_NAME_LENGTH, MAX_KEYS_PER_WORKSPACE } from '../../domain/accounts/key-request';
 import {
   auditPageBody,
   batchResultBody,
@@ -18,6 +19,8 @@ import {
   domainListBody,
   domainViewBody,
   healthBody,
+  keyListBody,
+  keyWithSecretBody,
   linkPageBody,
   linkStatsBody,
   linkViewBody,
@@ -46,7 +49,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Audit log' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Keys' | 'Audit log' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -60,7 +63,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -350,6 +353,37 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     success: { status: 200, description: 'A page of records; pass `nextCursor` as `cursor` for the next.', content: json(auditPageBody) },
     errors: [400, 401, 403, 429, 500, 503],
   },
+  'GET /v2/keys': {
+    operationId: 'listKeys',
+    summary: "List the workspace's keys",
+    description: 'Every key of the workspace that is not revoked, oldest first: its name, scopes, status, who made it, when it expires and when it was last used (to the hour). Never a secret: a key is shown once, when made.',
+    tag: 'Keys',
+    bearer: true,
+    guarded: true,
+    success: { status: 200, description: 'The keys.', content: json(keyListBody) },
+    errors: [401, 429, 500, 503],
+  },
+  'POST /v2/keys': {
+    operationId: 'createKey',
+    summary: 'Make a key',
+    description: `A key holding \`scopes\` only, and never more than its maker's role allows (a member cannot give \`domains:write\`: 403 naming the scope). \`name\` is 1 to ${MAX_KEY_NAME_LENGTH} characters; \`expiresAt\`, if set, is at most ${MAX_KEY_LIFETIME_DAYS} days ahead, after which the key is refused as inactive (401). The key itself is in this answer only. At most ${MAX_KEYS_PER_WORKSPACE} keys per workspace.`,
+    tag: 'Keys',
+    bearer: true,
+    guarded: true,
+    body: 'key',
+    success: { status: 201, description: 'The key, with its secret (shown this once).', content: json(keyWithSecretBody) },
+    errors: [400, 401, 413, 429, 500, 503],
+  },
+  'DELETE /v2/keys/{id}': {
+    operationId: 'revokeKey',
+    summary: 'Revoke a key',
+    description: "Its next request is refused (401). Another workspace's key and an unknown id answer 404 alike.",
+    tag: 'Keys',
+    bearer: true,
+    guarded: true,
+    success: { status: 204, description: 'The key was revoked.' },
+    errors: [401, 404, 429, 500, 503],
+  },
   'GET /v2/openapi.json': {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
@@ -409,6 +443,7 @@ export const REQUEST_BODIES = {
   webhook: webhookRequestSchema,
   webhookPatch: webhookPatchSchema,
   webhookRotation: webhookRotationSchema,
+  key: keyRequestSchema,
 } as const;
 
 /** Bodies a caller may leave out. */

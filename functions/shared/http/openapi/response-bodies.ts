@@ -12,7 +12,8 @@ import type { ClickData } from '../../domain/webhooks/account-events';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, Messages, OwnMessages } from '../../domain/messages';
 import { AUDIT_TARGET_TYPES } from '../../domain/audit/audit-record';
 import type { AuditPage } from '../../domain/audit/audit-listing';
-import { ROLES } from '../../domain/accounts/permissions';
+import { KEY_VIEW_STATUSES, type KeyView } from '../../domain/accounts/key-management';
+import { PEOPLE_POWERS, ROLES, SCOPES } from '../../domain/accounts/permissions';
 
 /**
  * Every body the API answers with, as zod schemas: the OpenAPI document is generated from them, and the
@@ -164,6 +165,21 @@ export const deliveryAttemptBody = z.strictObject({
 });
 export const deliveryPageBody = z.strictObject({ deliveries: z.array(deliveryAttemptBody), nextCursor: z.optional(z.string()) });
 
+/** A key as listed: never its secret nor its hash. */
+export const keyViewBody = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  status: z.enum(KEY_VIEW_STATUSES),
+  createdBy: z.union([z.strictObject({ kind: z.literal('user'), userId: z.string(), email: z.string() }), z.strictObject({ kind: z.literal('operator') })]),
+  createdAt: timestamp,
+  expiresAt: z.nullable(timestamp),
+  lastUsedAt: z.nullable(timestamp),
+});
+/** The creation's answer: the one time the key itself is shown. */
+export const keyWithSecretBody = z.strictObject({ ...keyViewBody.shape, secret: z.string().check(z.regex(/^shk_[A-Za-z0-9_-]{43}$/)) });
+export const keyListBody = z.strictObject({ keys: z.array(keyViewBody) });
+
 /** What link.clicked carries: the stats' click, no address or user agent. */
 export const clickEventDataBody = z.strictObject({
   code: z.string(),
@@ -198,6 +214,14 @@ export const planRequiredBody = z.strictObject({
   upgradeUrl: url,
 });
 
+/** A request outside what its caller may do: a key without the scope, a role without the permission, a key on a people-only route. */
+export const notPermittedBody = z.strictObject({
+  statusCode: z.literal(403),
+  message: z.string(),
+  error: z.literal('Forbidden'),
+  permission: z.enum([...SCOPES, ...PEOPLE_POWERS]),
+});
+
 export const rateLimitedBody = z.strictObject({
   statusCode: z.literal(429),
   message: z.literal(Messages.rateLimited),
@@ -222,6 +246,7 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof usageBody>, UsageReport>>,
   Expect<Same<z.output<typeof domainViewBody>, DomainView>>,
   Expect<Same<z.output<typeof webhookViewBody>, WebhookView>>,
+  Expect<Same<z.output<typeof keyViewBody>, KeyView>>,
   Expect<Same<z.output<typeof tagCountsBody>, TagCounts>>,
   Expect<Same<z.output<typeof deliveryAttemptBody>, DeliveryAttempt>>,
   Expect<Same<z.output<typeof clickEventDataBody>, ClickData>>,

@@ -105,7 +105,7 @@ describe('judging a key', () => {
   });
 
   it('reads the table once, under the hash, for a token shaped like a key', async () => {
-    const { apiKey, record: issued } = issueApiKey({ accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO', createdAt: '2026-01-01T00:00:00.000Z' }, { nowMs: 0 });
+    const { apiKey, record: issued } = issueApiKey({ accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO' }, { nowMs: 0 });
     expect(couldBeApiKey(apiKey)).toBe(true);
     const lookups: string[] = [];
     const verdict = await verdictFor(`Bearer ${apiKey}`, async (keyHash) => {

@@ -1,0 +1,114 @@
+import { auditRecord, fieldChanges } from '../audit/audit-record';
+import { InvalidRequest, KeyNotFound, NotPermitted } from '../errors';
+import { OwnMessages } from '../messages';
+import type { WorkspaceKeyStore } from '../ports';
+import { parseOrRefuse } from '../request-parsing';
+import { accountOfKey, isExpired, issueApiKey, type ApiKeyRecord, type KeyCreator } from './api-keys';
+import type { Actor, ApiKeyCaller } from './caller';
+import { keyExpiry, keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEYS_PER_WORKSPACE } from './key-request';
+import { ALL_SCOPES, scopesOfRole, type Scope } from './permissions';
+
+export interface KeyContext {
+  caller: ApiKeyCaller;
+  nowMs: number;
+  /** The API request that made the change, for its audit record. */
+  requestId?: string;
+}
+
+export const KEY_VIEW_STATUSES = ['active', 'inactive', 'expired'] as const;
+
+/** A key as its workspace's people see it: never the secret (shown once, at creation) nor its hash. */
+export interface KeyView {
+  id: string;
+  /** Empty for keys an operator made without a label. */
+  name: string;
+  scopes: Scope[];
+  status: (typeof KEY_VIEW_STATUSES)[number];
+  createdBy: KeyCreator;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export function toKeyView(record: ApiKeyRecord, nowMs: number): KeyView {
+  return {
+    id: record.keyId,
+    name: record.label ?? '',
+    scopes: [...(record.scopes ?? ALL_SCOPES)],
+    status: record.status !== 'active' ? 'inactive' : isExpired(record, nowMs) ? 'expired' : 'active',
+    // Before people could make keys, only operators did.
+    createdBy: record.createdBy ?? { kind: 'operator' },
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt ?? null,
+    lastUsedAt: record.lastUsedAt ?? null,
+  };
+}
+
+/**
+ * A key never outranks the person who made it: it may hold only scopes their current role allows. Operators (npm
+ * run ops) may give any scope; keys cannot make keys at all (keys:manage is people-only, refused by the guard already).
+ */
+function assertGrantable(actor: Actor, requested: readonly Scope[]): void {
+  if (actor.kind === 'operator') return;
+  if (actor.kind === 'key') throw new NotPermitted('keys:manage', OwnMessages.peopleOnly('keys:manage'));
+  const grantable = scopesOfRole(actor.role);
+  const missing = requested.find((scope) => !grantable.includes(scope));
+  if (missing) throw new NotPermitted(missing, OwnMessages.roleForbids(actor.role, missing));
+}
+
+function creatorOf(actor: Actor): KeyCreator {
+  return actor.kind === 'user' ? { kind: 'user', userId: actor.userId, email: actor.email } : { kind: 'operator' };
+}
+
+/** POST /v2/keys: the one answer that holds the key itself; the table keeps only its hash. */
+export async function createKey(body: object, context: KeyContext, keys: WorkspaceKeyStore): Promise<KeyView & { secret: string }> {
+  const request = parseOrRefuse(keyRequestSchema, body);
+  const expiresAt = request.expiresAt === undefined ? undefined : keyExpiry(request.expiresAt, context.nowMs);
+  if (request.expiresAt !== undefined && expiresAt === undefined) throw new InvalidRequest(OwnMessages.keyExpiresAt(MAX_KEY_LIFETIME_DAYS));
+  const { caller, nowMs } = context;
+  assertGrantable(caller.actor, request.scopes);
+  if ((await keys.keysOf(caller.accountId)).length >= MAX_KEYS_PER_WORKSPACE) throw new InvalidRequest(OwnMessages.keyLimit(MAX_KEYS_PER_WORKSPACE));
+  const { apiKey, record } = issueApiKey(
+    { accountId: caller.accountId, owner: caller.owner, plan: caller.plan, ...(caller.monthlyLimitOverride !== undefined ? { monthlyLimit: caller.monthlyLimitOverride } : {}) },
+    { label: request.name, scopes: request.scopes, ...(expiresAt !== undefined ? { expiresAt } : {}), createdBy: creatorOf(caller.actor), nowMs },
+  );
+  await keys.add(record, keyCreatedRecord(record, caller.actor, nowMs, context.requestId));
+  return { ...toKeyView(record, nowMs), secret: apiKey };
+}
+
+/** The audit record of a new key: the record as stored, its hash redacted by name (audit-record.ts). */
+export function keyCreatedRecord(record: ApiKeyRecord, actor: Actor, nowMs: number, requestId?: string) {
+  return auditRecord({
+    workspaceId: accountOfKey(record).accountId,
+    actor,
+    action: 'key.created',
+    target: { type: 'key', id: record.keyId },
+    changes: fieldChanges(undefined, { ...record }),
+    ...(requestId !== undefined ? { requestId } : {}),
+    nowMs,
+  });
+}
+
+export async function listKeys(context: KeyContext, keys: WorkspaceKeyStore): Promise<{ keys: KeyView[] }> {
+  const records = await keys.keysOf(context.caller.accountId);
+  return { keys: records.map((record) => toKeyView(record, context.nowMs)) };
+}
+
+const KEY_ID = /^key_[A-Za-z0-9_-]{1,64}$/;
+
+/** DELETE /v2/keys/{id}: refused from the next request on. Another workspace's key and no key at all answer the same. */
+export async function revokeKey(id: string, context: KeyContext, keys: WorkspaceKeyStore): Promise<void> {
+  const { caller, nowMs } = context;
+  const record = KEY_ID.test(id) ? (await keys.keysOf(caller.accountId)).find((candidate) => candidate.keyId === id) : undefined;
+  if (!record) throw new KeyNotFound(OwnMessages.keyNotFound);
+  const audit = auditRecord({
+    workspaceId: caller.accountId,
+    actor: caller.actor,
+    action: 'key.revoked',
+    target: { type: 'key', id: record.keyId },
+    changes: fieldChanges({ status: record.status }, { status: 'revoked' }),
+    ...(context.requestId !== undefined ? { requestId: context.requestId } : {}),
+    nowMs,
+  });
+  if (!(await keys.revoke(record, audit))) throw new KeyNotFound(OwnMessages.keyNotFound);
+}
