@@ -11,6 +11,7 @@ import { FeatureFlags } from './feature-flags';
 import { Monitoring } from './monitoring';
 import { DeploymentSecret } from './deployment-secret';
 import { allowGetParameter } from './parameter-grants';
+import { allowSendingMail } from './mail-grants';
 import { BATCH_FUNCTION } from './capacity';
 import { ServiceFunction } from './service-function';
 import { ShortDomain } from './short-domain';
@@ -231,6 +232,22 @@ export class ServiceStack extends Stack {
     // Domains' and webhooks' changes write their records in their own transactions.
     auditLog.grantAppend(domains);
     auditLog.grantAppend(webhooks.api);
+    const workspace = new ServiceFunction(this, 'WorkspaceFunction', {
+      name: 'workspace',
+      description: '/v2/workspace, /v2/members, /v2/invitations: a workspace\'s people, roles and invitations',
+      // The guard's flags and upgrade URL (403 seats bodies), and the sender of invitations: no short links here.
+      environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl, [EnvNames.mailFrom]: config.mailFrom },
+      removalPolicy,
+    });
+    // Memberships, invitations and seat counts change in transactions with their audit records (dynamo-member-store.ts).
+    workspace
+      .bindTable(tables.members, EnvNames.membersTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'])
+      .bindTable(tables.auditLog, EnvNames.auditTable, ['PutItem'])
+      .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem', 'UpdateItem'])
+      .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(workspace);
+    allowSendingMail(this, workspace, config.mailFrom);
+    this.api.addRoutesOf('workspace', workspace);
     // The aggregator queues link.clicked: it reads a clicked link's owner (that attribute only) and its webhooks.
     const aggregator = clickCounting.aggregator;
     aggregator
@@ -263,9 +280,11 @@ export class ServiceStack extends Stack {
     const signIn = new PeopleSignIn(this, 'SignIn', { name: `${config.appName}-${config.stage}`, dashboardUrl: dashboard.url, selfSignUp: config.selfSignUp, removalPolicy });
     for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
     dashboard.signInWith(signIn.dashboardSignIn);
+    // Invitation mail links to the dashboard's invitation page.
+    workspace.addEnvironment(EnvNames.dashboardUrl, dashboard.url);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer },
+      functions: { create, batch, links, qr, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,

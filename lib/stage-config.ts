@@ -16,6 +16,8 @@ export interface StageConfig {
   hostedZoneName?: string;
   /** Where 403 and 429 bodies send people to upgrade. */
   upgradeUrl: string;
+  /** The sender of invitations: an address (or its domain) verified as an SES identity in the stage's region. */
+  mailFrom: string;
   /** SecureString parameter holding a Google Safe Browsing key; without it the shipped blocklist is used. */
   safeBrowsingKeyParameter?: string;
   /** `allow` lets creations through while the third-party safety check is down; the default refuses them. */
@@ -43,10 +45,13 @@ export function readStageConfig(node: Node): StageConfig {
   if (!(STAGES as readonly string[]).includes(stage)) throw new Error(`stage must be one of ${STAGES.join(', ')}, got ${stage}`);
   const upgradeUrl = text(node, 'upgradeUrl');
   if (!upgradeUrl || !/^https:\/\//.test(upgradeUrl)) throw new Error('context upgradeUrl must be an https URL');
+  const mailFrom = text(node, 'mailFrom');
+  if (!mailFrom || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(mailFrom)) throw new Error('context mailFrom must be an email address (an SES identity)');
   const config: StageConfig = {
     appName: text(node, 'appName') ?? 'shortener',
     stage: stage as Stage,
     upgradeUrl,
+    mailFrom,
     originSecretGeneration: wholeNumber(node, 'originSecretGeneration', 1) ?? 1,
     selfSignUp: flag(node, 'selfSignUp'),
     reservedConcurrency: {

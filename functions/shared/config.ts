@@ -66,6 +66,9 @@ export const EnvNames = {
   tokenIssuer: 'TOKEN_ISSUER',
   tokenJwksUrl: 'TOKEN_JWKS_URL',
   tokenClientId: 'TOKEN_CLIENT_ID',
+  mailFrom: 'MAIL_FROM',
+  dashboardUrl: 'DASHBOARD_URL',
+  localDashboardUrl: 'LOCAL_DASHBOARD_URL',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
   webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
@@ -113,6 +116,10 @@ export const config = {
   webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */
   localWebhookAllow: () => optional(EnvNames.localWebhookAllow),
+  /** The sender of the service's mail (invitations): an SES identity of the stage. */
+  mailFrom: () => required(EnvNames.mailFrom),
+  /** Where mail's links lead: the dashboard (a local run's own address, set by the local stack, else the distribution's). */
+  dashboardUrl: () => optional(EnvNames.localDashboardUrl) ?? required(EnvNames.dashboardUrl),
   /** A local run's factor on every webhook wait (tests: 0.001); 1 otherwise. */
   webhookTimeScale: () => {
     const scale = Number(optional(EnvNames.localWebhookTimeScale) ?? 1);

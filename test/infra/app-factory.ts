@@ -13,6 +13,7 @@ export function buildStack(
   const app = new App({
     context: {
       upgradeUrl: 'https://example.com/pricing',
+      mailFrom: 'invitations@example.com',
       // Asset metadata (where each bundle lands) is what the CLI adds for the local stack too.
       ...(options.bundle ? { 'aws:cdk:enable-asset-metadata': true } : { 'aws:cdk:bundling-stacks': [] }),
       ...context,

@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 16);
-    // Sixteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 18);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 17);
+    // Seventeen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 19);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -158,6 +158,7 @@ describe('functions', () => {
       ['webhooks', ['AuditLog:dynamodb:PutItem']],
       ['audit', ['AuditLog:dynamodb:Query']],
       ['audit-events', ['AuditLog:dynamodb:PutItem']],
+      ['workspace', ['AuditLog:dynamodb:PutItem']],
     ].sort(([a], [b]) => names.indexOf(a as string) - names.indexOf(b as string)));
   });
 

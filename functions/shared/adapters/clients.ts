@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { reportOutages, TRANSPORT_LIMITS } from './outages';
 
 /**
@@ -15,6 +16,7 @@ let documentClient: DynamoDBDocumentClient | undefined;
 let ssmClient: SSMClient | undefined;
 let sqsClient: SQSClient | undefined;
 let kmsClient: KMSClient | undefined;
+let sesClient: SESv2Client | undefined;
 
 /** The plain client, for libraries that bring their own marshalling (Powertools' idempotency store). */
 export function dynamoPlain(): DynamoDBClient {
@@ -43,4 +45,9 @@ export function sqs(): SQSClient {
 export function kms(): KMSClient {
   kmsClient ??= reportOutages(new KMSClient(TRANSPORT_LIMITS));
   return kmsClient;
+}
+
+export function sesv2(): SESv2Client {
+  sesClient ??= reportOutages(new SESv2Client(TRANSPORT_LIMITS));
+  return sesClient;
 }

@@ -4,7 +4,9 @@ import { MEMBERS_BY_USER_INDEX } from '../config';
 import type { AuditRecord } from '../domain/audit/audit-record';
 import { DependencyUnavailable } from '../domain/errors';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE } from '../domain/messages';
-import type { Membership, MembershipReader } from '../domain/ports';
+import type { Role } from '../domain/accounts/permissions';
+import type { Membership, MemberStore } from '../domain/ports';
+import type { Invitation } from '../domain/workspaces/invitation';
 import { EMPTY_WORKSPACE, hasFreeSeat, withoutExpired, type SeatCount } from '../domain/workspaces/seats';
 import { auditPut } from './audit-items';
 
@@ -16,7 +18,10 @@ export type MemberAdded = 'added' | 'alreadyMember' | 'noSeat';
 const workspaceKey = (workspaceId: string) => `ws#${workspaceId}`;
 const memberKey = (userId: string) => `member#${userId}`;
 const userKey = (userId: string) => `user#${userId}`;
+const invitationKey = (invitationId: string) => `invite#${invitationId}`;
+const tokenKey = (tokenHash: string) => `invtoken#${tokenHash}`;
 const SEATS = 'seats';
+const TOKEN = 'token';
 
 interface SeatsItem extends SeatCount {
   version: number;
@@ -42,13 +47,24 @@ function toMembership(item: Record<string, unknown>): Membership {
   return { workspaceId, userId, email, role, joinedAt };
 }
 
+function toInvitation(item: Record<string, unknown>): Invitation {
+  const { id, workspaceId, email, emailKey, role, invitedBy, createdAt, expiresAt } = item as unknown as Invitation;
+  return { id, workspaceId, email, emailKey, role, invitedBy, createdAt, expiresAt };
+}
+
+const ttlOf = (invitation: Invitation) => Math.ceil(Date.parse(invitation.expiresAt) / 1000);
+
+function without(pending: Record<string, number>, invitationId: string): Record<string, number> {
+  return Object.fromEntries(Object.entries(pending).filter(([id]) => id !== invitationId));
+}
+
 /**
  * Workspaces' people in the members table (layout in lib/data-tables.ts): memberships, invitations, and each
  * workspace's seat count. Every change that adds or removes a person, or an owner, goes through the count item with
  * a version condition in the same transaction as the change and its audit record: two concurrent changes can never
  * both read the same count and overrun a plan's seats or leave a workspace without an owner.
  */
-export class DynamoMemberStore implements MembershipReader {
+export class DynamoMemberStore implements MemberStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -118,6 +134,146 @@ export class DynamoMemberStore implements MembershipReader {
         result: 'added',
       };
     });
+  }
+
+  async seatCount(workspaceId: string, nowMs: number): Promise<SeatCount> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: workspaceKey(workspaceId), sk: SEATS }, ConsistentRead: true }));
+    return withoutExpired(Item ? { members: Item.members as number, owners: Item.owners as number, pending: Item.pending as Record<string, number> } : EMPTY_WORKSPACE, nowMs);
+  }
+
+  /** Sets a member's role if it is still the one read (`stale` otherwise), never taking a workspace's last owner. */
+  async changeRole(member: Membership, role: Role, audit: AuditRecord): Promise<'changed' | 'lastOwner' | 'stale'> {
+    const ownersBy = (role === 'owner' ? 1 : 0) - (member.role === 'owner' ? 1 : 0);
+    return this.changeSeats<'changed' | 'lastOwner' | 'stale'>(member.workspaceId, Date.parse(audit.at), (count) => {
+      if (count.owners + ownersBy < 1) return { refused: 'lastOwner' };
+      const update: TransactItem = {
+        Update: {
+          TableName: this.tableName,
+          Key: { pk: workspaceKey(member.workspaceId), sk: memberKey(member.userId) },
+          UpdateExpression: 'SET #role = :role',
+          ConditionExpression: '#role = :expected',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':role': role, ':expected': member.role },
+        },
+      };
+      return { next: { ...count, owners: count.owners + ownersBy }, writes: [{ item: update, refusal: 'stale' }, ...this.audited(audit)], result: 'changed' };
+    });
+  }
+
+  /** Removes a member if their role is still the one read (`stale` otherwise), never a workspace's last owner. */
+  async removeMember(member: Membership, audit: AuditRecord): Promise<'removed' | 'lastOwner' | 'stale'> {
+    const owner = member.role === 'owner' ? 1 : 0;
+    return this.changeSeats<'removed' | 'lastOwner' | 'stale'>(member.workspaceId, Date.parse(audit.at), (count) => {
+      if (owner && count.owners <= 1) return { refused: 'lastOwner' };
+      const remove: TransactItem = {
+        Delete: {
+          TableName: this.tableName,
+          Key: { pk: workspaceKey(member.workspaceId), sk: memberKey(member.userId) },
+          ConditionExpression: '#role = :expected',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':expected': member.role },
+        },
+      };
+      return { next: { ...count, members: Math.max(0, count.members - 1), owners: count.owners - owner }, writes: [{ item: remove, refusal: 'stale' }, ...this.audited(audit)], result: 'removed' };
+    });
+  }
+
+  /**
+   * Stores an invitation holding a seat until it expires, and its token's hash pointing at it (both removed by TTL
+   * at expiry). The hash never leaves this table: the audit record and every answer go without it.
+   */
+  async invite(invitation: Invitation, tokenHash: string, seatLimit: number | null, audit: AuditRecord): Promise<'invited' | 'noSeat'> {
+    const nowMs = Date.parse(invitation.createdAt);
+    const ttl = ttlOf(invitation);
+    return this.changeSeats<'invited' | 'noSeat'>(invitation.workspaceId, nowMs, (count) => {
+      if (!hasFreeSeat(count, seatLimit, nowMs)) return { refused: 'noSeat' };
+      const put = (Item: Record<string, unknown>): GuardedWrite<never> => ({ item: { Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } } });
+      return {
+        next: { ...count, pending: { ...count.pending, [invitation.id]: Date.parse(invitation.expiresAt) } },
+        writes: [
+          put({ pk: workspaceKey(invitation.workspaceId), sk: invitationKey(invitation.id), ...invitation, ttl }),
+          put({ pk: tokenKey(tokenHash), sk: TOKEN, workspaceId: invitation.workspaceId, invitationId: invitation.id, ttl }),
+          ...this.audited(audit),
+        ],
+        result: 'invited',
+      };
+    });
+  }
+
+  async invitations(workspaceId: string, nowMs: number): Promise<Invitation[]> {
+    const invitations: Invitation[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :invite)',
+          ExpressionAttributeValues: { ':pk': workspaceKey(workspaceId), ':invite': invitationKey('') },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      invitations.push(...(page.Items ?? []).map(toInvitation));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    // TTL lags by up to days: an expired invitation still stored is gone all the same.
+    return invitations.filter((invitation) => Date.parse(invitation.expiresAt) > nowMs).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  async invitation(workspaceId: string, invitationId: string): Promise<Invitation | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: workspaceKey(workspaceId), sk: invitationKey(invitationId) }, ConsistentRead: true }),
+    );
+    return Item ? toInvitation(Item) : undefined;
+  }
+
+  /** Through the token's item to the invitation, both read consistently: one accepted or revoked is gone at once. */
+  async invitationByToken(tokenHash: string): Promise<Invitation | undefined> {
+    const { Item: pointer } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: tokenKey(tokenHash), sk: TOKEN }, ConsistentRead: true }));
+    if (!pointer) return undefined;
+    return this.invitation(String(pointer.workspaceId), String(pointer.invitationId));
+  }
+
+  /** Deletes the invitation (its token then finds nothing) and gives its seat back. */
+  async revokeInvitation(invitation: Invitation, audit: AuditRecord): Promise<'revoked' | 'gone'> {
+    return this.changeSeats<'revoked' | 'gone'>(invitation.workspaceId, Date.parse(audit.at), (count) => ({
+      next: { ...count, pending: without(count.pending, invitation.id) },
+      writes: [
+        {
+          item: { Delete: { TableName: this.tableName, Key: { pk: workspaceKey(invitation.workspaceId), sk: invitationKey(invitation.id) }, ConditionExpression: 'attribute_exists(pk)' } },
+          refusal: 'gone',
+        },
+        ...this.audited(audit),
+      ],
+      result: 'revoked',
+    }));
+  }
+
+  /**
+   * The invitation's seat becomes the member's: the invitation is deleted on condition that it is still there and
+   * unexpired, so a token is used once, however many acceptances race.
+   */
+  async acceptInvitation(invitation: Invitation, member: Membership, audits: readonly AuditRecord[]): Promise<'accepted' | 'gone' | 'alreadyMember'> {
+    const nowMs = Date.parse(member.joinedAt);
+    return this.changeSeats<'accepted' | 'gone' | 'alreadyMember'>(invitation.workspaceId, nowMs, (count) => ({
+      next: { members: count.members + 1, owners: count.owners + (member.role === 'owner' ? 1 : 0), pending: without(count.pending, invitation.id) },
+      writes: [
+        {
+          item: {
+            Delete: {
+              TableName: this.tableName,
+              Key: { pk: workspaceKey(invitation.workspaceId), sk: invitationKey(invitation.id) },
+              ConditionExpression: 'attribute_exists(pk) AND expiresAt > :now',
+              ExpressionAttributeValues: { ':now': new Date(nowMs).toISOString() },
+            },
+          },
+          refusal: 'gone',
+        },
+        { item: this.putMember(member), refusal: 'alreadyMember' },
+        ...audits.flatMap((audit) => this.audited(audit)),
+      ],
+      result: 'accepted',
+    }));
   }
 
   private putMember(member: Membership): TransactItem {

@@ -1,4 +1,4 @@
-import type { Feature, Plan } from './limits/plans';
+import type { Plan, PlanGate } from './limits/plans';
 import type { RateLimitStatus } from './limits/rate-limits';
 
 /**
@@ -14,7 +14,7 @@ export class AliasTaken extends InvalidRequest {}
 
 export class PlanRequired extends DomainError {
   constructor(
-    readonly feature: Feature,
+    readonly feature: PlanGate,
     readonly currentPlan: Plan,
     readonly requiredPlan: Plan,
     message: string,
@@ -102,3 +102,14 @@ export class WebhookNotFound extends DomainError {}
 
 /** Not one of the workspace's live keys, or none at all: the same answer (404). */
 export class KeyNotFound extends DomainError {}
+/** Not a member of the caller's workspace, or nobody at all: the same answer (404). */
+export class MemberNotFound extends DomainError {}
+
+/** Unknown, another workspace's, accepted, revoked or expired: the same answer, whatever an attacker tries (404). */
+export class InvitationNotFound extends DomainError {}
+
+/** The change would break a rule of the workspace's people: its last owner, a second membership, a second invitation (409). */
+export class MembershipConflict extends DomainError {}
+
+/** The invitation is real, but was sent to someone else than the person accepting it (403). */
+export class WrongInvitee extends DomainError {}

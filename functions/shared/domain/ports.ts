@@ -10,6 +10,8 @@ import type { Role } from './accounts/permissions';
 import type { AuditStamp } from './audit/audit-stamp';
 import type { ApiKeyRecord } from './accounts/api-keys';
 import type { AuditRecord } from './audit/audit-record';
+import type { Invitation } from './workspaces/invitation';
+import type { SeatCount } from './workspaces/seats';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -371,4 +373,45 @@ export interface WorkspaceKeyStore {
   add(record: ApiKeyRecord, audit: AuditRecord): Promise<void>;
   /** False when the key is no longer a live key of that workspace (revoked meanwhile). */
   revoke(record: ApiKeyRecord, audit: AuditRecord): Promise<boolean>;
+}
+
+/**
+ * A workspace's people: memberships, pending invitations and the seat count they share. Every change is written
+ * with its audit record in one transaction, and under the count's version, so seats and the last owner hold under
+ * concurrency. `stale`: the member's role moved or they left since they were read (decide again); `gone`: the
+ * invitation was accepted, revoked or expired meanwhile.
+ */
+export interface MemberStore extends MembershipReader {
+  members(workspaceId: string): Promise<Membership[]>;
+  workspacesOf(userId: string): Promise<Membership[]>;
+  seatCount(workspaceId: string, nowMs: number): Promise<SeatCount>;
+  addMember(member: Membership, options?: { seatLimit?: number | null; audit?: AuditRecord }): Promise<'added' | 'alreadyMember' | 'noSeat'>;
+  changeRole(member: Membership, role: Role, audit: AuditRecord): Promise<'changed' | 'lastOwner' | 'stale'>;
+  removeMember(member: Membership, audit: AuditRecord): Promise<'removed' | 'lastOwner' | 'stale'>;
+  invite(invitation: Invitation, tokenHash: string, seatLimit: number | null, audit: AuditRecord): Promise<'invited' | 'noSeat'>;
+  /** Pending and unexpired, oldest first. */
+  invitations(workspaceId: string, nowMs: number): Promise<Invitation[]>;
+  invitation(workspaceId: string, invitationId: string): Promise<Invitation | undefined>;
+  /** Read consistently: an invitation accepted or revoked a moment ago is not found. */
+  invitationByToken(tokenHash: string): Promise<Invitation | undefined>;
+  revokeInvitation(invitation: Invitation, audit: AuditRecord): Promise<'revoked' | 'gone'>;
+  acceptInvitation(invitation: Invitation, member: Membership, audits: readonly AuditRecord[]): Promise<'accepted' | 'gone' | 'alreadyMember'>;
+}
+
+/** A workspace's own settings, kept on its account record (the same id). */
+export interface WorkspaceSettings {
+  find(workspaceId: string): Promise<{ name?: string; createdAt?: string } | undefined>;
+  /** Sets the name with its audit record in one transaction. */
+  rename(workspace: { workspaceId: string; owner: string; plan: string }, name: string, audit: AuditRecord): Promise<void>;
+}
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends mail (SES v2 on AWS, the local stand-in's mailbox in a local run). */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
 }

@@ -59,7 +59,7 @@ function depsFor(admission: Admission): CreationDeps {
 }
 
 /** Keys are scoped to the account (all its keys), or to the source address on the anonymous v1 routes. */
-const scopeOf = (caller: Caller) => (caller.kind === 'apiKey' ? `account:${caller.accountId}` : `ip:${caller.client}`);
+const scopeOf = (caller: Caller) => (caller.kind === 'anonymous' ? `ip:${caller.client}` : caller.kind === 'apiKey' ? `account:${caller.accountId}` : `user:${caller.userId}`);
 
 export type CreationHandler = (body: object, creation: { context: CreationContext; deps: CreationDeps }) => Promise<HttpResponse>;
 

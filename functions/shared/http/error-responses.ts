@@ -7,6 +7,10 @@ import {
   DomainNotFound,
   WebhookNotFound,
   KeyNotFound,
+  MemberNotFound,
+  InvitationNotFound,
+  MembershipConflict,
+  WrongInvitee,
   IdempotencyKeyInProgress,
   IdempotencyKeyReused,
   InvalidRequest,
@@ -51,6 +55,9 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof DomainNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof WebhookNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof KeyNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof MemberNotFound || error instanceof InvitationNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof MembershipConflict) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
+  if (error instanceof WrongInvitee) return json(403, { statusCode: 403, message: error.message, error: 'Forbidden' });
   if (error instanceof DomainInUse) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof DomainDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Actor, Caller } from '../domain/accounts/caller';
+import { userLimitId, type Actor, type Caller } from '../domain/accounts/caller';
 import { ALL_SCOPES, isRole, splitScopes } from '../domain/accounts/permissions';
 import { isPlan } from '../domain/limits/plans';
 import type { ClientKeyer } from './client-key';
@@ -27,7 +27,9 @@ export function isAnonymousRoute(event: Pick<APIGatewayProxyEvent, 'resource'>):
 export async function callerFrom(event: APIGatewayProxyEvent, keyClient: ClientKeyer, originSecrets: OriginSecrets): Promise<Caller> {
   if (isAnonymousRoute(event)) return { kind: 'anonymous', client: await keyClient(await trustedClientIp(event, originSecrets)) };
   const authorizer = event.requestContext.authorizer ?? {};
-  const { keyId, accountId, owner, plan } = authorizer as Record<string, unknown>;
+  const { keyId, accountId, owner, plan, userId, email } = authorizer as Record<string, unknown>;
+  // A person on a route needing no membership (accepting an invitation): the authorizer vouched for who, not where.
+  if (accountId === undefined && typeof userId === 'string' && typeof email === 'string') return { kind: 'person', keyId: userLimitId(userId), userId, email };
   if (typeof keyId !== 'string' || typeof accountId !== 'string' || typeof owner !== 'string' || !isPlan(plan)) {
     throw new Error('v2 request without authorizer context');
   }

@@ -4,7 +4,7 @@ import type { Permission } from '../domain/accounts/permissions';
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'audit' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'audit' | 'workspace' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -37,6 +37,15 @@ export const ROUTES = [
   // Keys are managed by people only (keys:manage): a key can neither list nor mint keys.
   { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:manage' } },
   { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
+  // A workspace's people. Anyone may leave (DELETE on themself): removing another is members:manage, checked with the target's role.
+  { path: '/v2/workspace', methods: ['GET', 'PATCH'], target: 'workspace', apiKey: true, permissions: { GET: 'workspace:read', PATCH: 'workspace:write' } },
+  { path: '/v2/members', methods: ['GET'], target: 'workspace', apiKey: true, permissions: { GET: 'workspace:read' } },
+  { path: '/v2/members/{userId}', methods: ['PATCH', 'DELETE'], target: 'workspace', apiKey: true, permissions: { PATCH: 'members:manage', DELETE: 'workspace:read' } },
+  { path: '/v2/invitations', methods: ['GET', 'POST'], target: 'workspace', apiKey: true, permissions: { GET: 'members:manage', POST: 'members:manage' } },
+  { path: '/v2/invitations/{id}', methods: ['DELETE'], target: 'workspace', apiKey: true, permissions: { DELETE: 'members:manage' } },
+  // The one route of a person in no workspace yet: the authorizer checks the access token alone (permissions.ts,
+  // WITHOUT_MEMBERSHIP). Its {id} is the invitation's token: API Gateway allows one variable name under a resource.
+  { path: '/v2/invitations/{id}/accept', methods: ['POST'], target: 'workspace', apiKey: true, permissions: { POST: 'invitations:accept' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },

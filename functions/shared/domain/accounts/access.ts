@@ -1,14 +1,21 @@
 import { NotPermitted } from '../errors';
 import { OwnMessages } from '../messages';
 import type { Caller } from './caller';
-import { isPeoplePower, roleAllows, type Permission } from './permissions';
+import { isPeoplePower, needsMembership, roleAllows, type Permission } from './permissions';
 
 /**
  * Refuses a request its caller may not make (403 naming what is missing). A key holds its scopes and no people's
- * power; a person holds what their current role allows. v1's anonymous routes need nothing.
+ * power; a person holds what their current role allows, and without a workspace only what needs no membership.
+ * v1's anonymous routes need nothing.
  */
 export function assertPermitted(caller: Caller, permission: Permission | undefined): void {
   if (permission === undefined || caller.kind === 'anonymous') return;
+  // Accepting an invitation is any signed-in person's, in a workspace or none: who they are decides, not a role.
+  if (!needsMembership(permission)) {
+    if (caller.kind === 'person' || caller.actor.kind === 'user') return;
+    throw new NotPermitted(permission, OwnMessages.peopleOnly(permission));
+  }
+  if (caller.kind === 'person') throw new NotPermitted(permission, OwnMessages.membershipRequired(permission));
   const { actor } = caller;
   if (actor.kind === 'user') {
     if (!roleAllows(actor.role, permission)) throw new NotPermitted(permission, OwnMessages.roleForbids(actor.role, permission));

@@ -27,8 +27,13 @@ export type ApiKeyCaller = {
   scopes: readonly Scope[];
   actor: Actor;
 };
+/**
+ * A signed-in person on a route that needs no membership (permissions.ts, WITHOUT_MEMBERSHIP: accepting an
+ * invitation): no workspace, plan or role yet, only who they are. `keyId` is `user_<sub>`, their per-minute window.
+ */
+export type PersonCaller = { kind: 'person'; keyId: string; userId: string; email: string };
 /** `client` is a keyed hash of the anonymous caller's address (see http/client-key.ts): the address itself is never stored. */
-export type Caller = ApiKeyCaller | { kind: 'anonymous'; client: string };
+export type Caller = ApiKeyCaller | PersonCaller | { kind: 'anonymous'; client: string };
 
 /** v1 keeps its historical behaviour: anonymous callers get the FREE plan's features. */
 export function planOf(caller: Caller): Plan {

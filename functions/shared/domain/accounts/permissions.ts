@@ -11,8 +11,19 @@ export type Scope = (typeof SCOPES)[number];
  * Powers only people hold, never a key: keys are made by people (a key cannot mint keys), members are managed by
  * people, and the plan, the workspace's deletion and its sign-in rules are the owners'.
  */
-export const PEOPLE_POWERS = ['workspace:read', 'workspace:write', 'keys:manage', 'members:manage', 'owners:manage', 'security:manage', 'plan:manage'] as const;
+export const PEOPLE_POWERS = ['workspace:read', 'workspace:write', 'keys:manage', 'members:manage', 'owners:manage', 'security:manage', 'plan:manage', 'invitations:accept'] as const;
 export type PeoplePower = (typeof PEOPLE_POWERS)[number];
+
+/**
+ * What a signed-in person may do in no workspace of theirs, so no role holds it: accept an invitation, which is how
+ * they come to have one. The authorizer checks such a route's person by their access token alone (no workspace
+ * header, no membership read); the invitation itself says which workspace, and to whom it was sent.
+ */
+export const WITHOUT_MEMBERSHIP: readonly PeoplePower[] = ['invitations:accept'];
+
+export function needsMembership(permission: Permission | undefined): boolean {
+  return permission === undefined || !(WITHOUT_MEMBERSHIP as readonly string[]).includes(permission);
+}
 
 /** A route's requirement: a scope (keys and people), or a power (people only). */
 export type Permission = Scope | PeoplePower;

@@ -6,12 +6,18 @@ export type Plan = (typeof PLANS)[number];
 export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks', 'webhooks'] as const;
 export type Feature = (typeof FEATURES)[number];
 
+/** What a plan's 403 names: a feature the plan lacks, or `seats`, a count it caps (members and pending invitations). */
+export const PLAN_GATES = [...FEATURES, 'seats'] as const;
+export type PlanGate = (typeof PLAN_GATES)[number];
+
 interface PlanTerms {
   features: readonly Feature[];
   /** Calls per calendar month (UTC); null means no cap. */
   monthlyCalls: number | null;
   /** Custom domains an account may hold at once; null means no cap. */
   customDomains: number | null;
+  /** People in a workspace at once, members and pending invitations together; null means no cap. */
+  seats: number | null;
 }
 
 /** Smart links' rules and variants (issue 18) are sold from PRO up. */
@@ -19,10 +25,10 @@ const INDIE_FEATURES = FEATURES.filter((feature) => feature !== 'smartLinks');
 
 /** The billing plans, cheapest first: the order is what "or higher" means. */
 const PLAN_TERMS: Record<Plan, PlanTerms> = {
-  FREE: { features: ['linkExpiration'], monthlyCalls: 1_000, customDomains: 0 },
-  INDIE: { features: INDIE_FEATURES, monthlyCalls: 10_000, customDomains: 1 },
-  PRO: { features: FEATURES, monthlyCalls: 100_000, customDomains: 10 },
-  ENTERPRISE: { features: FEATURES, monthlyCalls: null, customDomains: null },
+  FREE: { features: ['linkExpiration'], monthlyCalls: 1_000, customDomains: 0, seats: 1 },
+  INDIE: { features: INDIE_FEATURES, monthlyCalls: 10_000, customDomains: 1, seats: 3 },
+  PRO: { features: FEATURES, monthlyCalls: 100_000, customDomains: 10, seats: 10 },
+  ENTERPRISE: { features: FEATURES, monthlyCalls: null, customDomains: null, seats: null },
 };
 
 /** The start of each 403 message, verb included so the grammar holds. */
@@ -70,4 +76,16 @@ export function domainLimitReached(plan: Plan): PlanRequired {
   const allowance = customDomainAllowance(plan) ?? Infinity;
   const next = PLANS.find((candidate) => (customDomainAllowance(candidate) ?? Infinity) > allowance) ?? plan;
   return new PlanRequired('customDomains', plan, next, `The ${plan} plan allows ${allowance} custom domain${allowance === 1 ? '' : 's'}; more require the ${next} plan or higher.`);
+}
+
+/** How many people (members and pending invitations) the plan lets a workspace hold at once; null means no cap. */
+export function seatAllowance(plan: Plan): number | null {
+  return PLAN_TERMS[plan].seats;
+}
+
+/** The 403 of a workspace whose seats are all taken: the limit, what counts, and the cheapest plan with more. */
+export function seatLimitReached(plan: Plan): PlanRequired {
+  const allowance = seatAllowance(plan) ?? Infinity;
+  const next = PLANS.find((candidate) => (seatAllowance(candidate) ?? Infinity) > allowance) ?? plan;
+  return new PlanRequired('seats', plan, next, `The ${plan} plan allows ${allowance} seat${allowance === 1 ? '' : 's'} (members and pending invitations); more require the ${next} plan or higher.`);
 }

@@ -43,8 +43,9 @@ export async function admitCall(caller: Caller, counter: UsageCounter, nowMs: nu
 }
 
 export async function admitToMinuteWindow(caller: Caller, counter: UsageCounter, nowMs: number): Promise<RateLimitStatus> {
-  const rule = caller.kind === 'apiKey' ? RATE_LIMITS.perApiKey : RATE_LIMITS.perAnonymousIp;
-  const subject = caller.kind === 'apiKey' ? `key#${caller.keyId}` : `ip#${caller.client}`;
+  // A person outside any workspace (accepting an invitation) counts in the same window as their workspace requests.
+  const rule = caller.kind === 'anonymous' ? RATE_LIMITS.perAnonymousIp : RATE_LIMITS.perApiKey;
+  const subject = caller.kind === 'anonymous' ? `ip#${caller.client}` : `key#${caller.keyId}`;
   const window = fixedWindow(nowMs, rule.windowSeconds);
   const minute = await counter.tryConsume(`rate#${subject}#${window.id}`, rule.requests, window.resetsAt + COUNTER_GRACE_SECONDS);
   const status = { limit: rule.requests, remaining: Math.max(0, rule.requests - minute.count), resetsAt: window.resetsAt };

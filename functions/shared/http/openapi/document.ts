@@ -134,9 +134,14 @@ const PATH_PARAMETERS: Record<string, string> = {
   code: 'The short code (or alias).',
   domain: 'The custom domain, e.g. go.example.com (an IDN in Unicode or punycode).',
   id: 'The webhook\'s id (`wh_…`).',
+  userId: 'The person\'s user id (their `sub`).',
 };
-/** `{id}` names a webhook or a key, by the route's first segments. */
-const pathParameters = (route: string): Record<string, string> => (route.startsWith('/v2/keys/') ? { id: 'The key\'s id (`key_…`).' } : PATH_PARAMETERS);
+/** `{id}` names a webhook, a key or an invitation (its token, to accept it), by the route's first segments. */
+const pathParameters = (route: string): Record<string, string> => {
+  if (route.startsWith('/v2/keys/')) return { id: 'The key\'s id (`key_…`).' };
+  if (route.startsWith('/v2/invitations/')) return { id: route.endsWith('/accept') ? 'The invitation\'s token, from its mail.' : 'The invitation\'s id.' };
+  return PATH_PARAMETERS;
+};
 
 /**
  * Who may call an operation, said from the one permission table (domain/accounts/permissions.ts) and the route's
@@ -206,6 +211,7 @@ const TAGS: Record<Tag, string> = {
   Links: 'Create, view, change and delete short links.',
   Analytics: 'Clicks of a link.',
   Account: "The account's plan and usage.",
+  Workspace: 'The workspace (an account) and its people: members, their roles, invitations by email. For people signed in, not API keys.',
   Domains: "The account's own domains for its links: add one, point its DNS at the service, and links can live on it.",
   Webhooks: 'Signed HTTP calls to your endpoint when your links change or are clicked (see `webhooks`).',
   'Audit log': 'Who changed what in the workspace, kept 365 days.',

@@ -11,6 +11,8 @@ import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhoo
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../domain/webhooks/webhook';
 import { auditQuerySchema } from '../../domain/audit/audit-listing';
 import { keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEY_NAME_LENGTH, MAX_KEYS_PER_WORKSPACE } from '../../domain/accounts/key-request';
+import { invitationRequestSchema, memberPatchSchema, workspacePatchSchema } from '../../domain/workspaces/people-requests';
+import { PEOPLE_OPERATIONS } from './people-operations';
 import {
   auditPageBody,
   batchResultBody,
@@ -49,7 +51,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Domains' | 'Webhooks' | 'Keys' | 'Audit log' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Workspace' | 'Domains' | 'Webhooks' | 'Keys' | 'Audit log' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -63,7 +65,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key' | 'workspacePatch' | 'memberPatch' | 'invitation';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -384,6 +386,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     success: { status: 204, description: 'The key was revoked.' },
     errors: [401, 404, 429, 500, 503],
   },
+  ...PEOPLE_OPERATIONS,
   'GET /v2/openapi.json': {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
@@ -444,6 +447,9 @@ export const REQUEST_BODIES = {
   webhookPatch: webhookPatchSchema,
   webhookRotation: webhookRotationSchema,
   key: keyRequestSchema,
+  workspacePatch: workspacePatchSchema,
+  memberPatch: memberPatchSchema,
+  invitation: invitationRequestSchema,
 } as const;
 
 /** Bodies a caller may leave out. */

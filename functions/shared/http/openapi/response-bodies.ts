@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { FEATURES, PLANS } from '../../domain/limits/plans';
+import { PLAN_GATES, PLANS } from '../../domain/limits/plans';
 import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-domain';
 import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
 import type { LinkPage, TagCounts } from '../../domain/links/link-listing';
@@ -209,7 +209,7 @@ export const planRequiredBody = z.strictObject({
   statusCode: z.literal(403),
   message: z.string(),
   error: z.literal('Forbidden'),
-  feature: z.enum(FEATURES),
+  feature: z.enum(PLAN_GATES),
   currentPlan: z.enum(PLANS),
   upgradeUrl: url,
 });

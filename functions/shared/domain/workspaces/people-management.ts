@@ -1,0 +1,235 @@
+import type { ApiKeyCaller } from '../accounts/caller';
+import type { Role } from '../accounts/permissions';
+import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-record';
+import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, WrongInvitee } from '../errors';
+import { seatAllowance, seatLimitReached, type Plan } from '../limits/plans';
+import { DEPENDENCY_UNAVAILABLE_MESSAGE, OwnMessages } from '../messages';
+import type { Mailer, Membership, MemberStore, WorkspaceSettings } from '../ports';
+import { parseOrRefuse } from '../request-parsing';
+import {
+  emailKeyOf,
+  hashInvitationToken,
+  INVITATION_LIFETIME_MS,
+  isExpired,
+  isInvitationIdShaped,
+  isTokenShaped,
+  newInvitationId,
+  newInvitationToken,
+  toInvitationView,
+  type Invitation,
+  type InvitationView,
+} from './invitation';
+import { acceptUrlOf, invitationMail } from './invitation-mail';
+import { invitationRequestSchema, memberPatchSchema, workspacePatchSchema } from './people-requests';
+import { assertMayManage, assertMayRemove, managerOf } from './role-rules';
+import { seatsTaken } from './seats';
+
+/** A request of a workspace's person: who, when, and the request id the audit record keeps. */
+export interface PeopleContext {
+  caller: ApiKeyCaller;
+  nowMs: number;
+  requestId?: string;
+}
+
+export interface PeopleDeps {
+  members: MemberStore;
+  workspaces: WorkspaceSettings;
+  mailer: Mailer;
+  /** The dashboard's address, under which the invitation page is (`<dashboardUrl>invitations/<token>`). */
+  dashboardUrl: string;
+}
+
+export type MemberView = Pick<Membership, 'userId' | 'email' | 'role' | 'joinedAt'>;
+
+export interface WorkspaceView {
+  id: string;
+  name: string | null;
+  plan: Plan;
+  createdAt: string | null;
+  /** Members and pending invitations, and the plan's cap (null: none). */
+  seats: { used: number; limit: number | null };
+  /** The caller's own role here. */
+  role: Role;
+}
+
+/** A change can lose a race with another (a role moved, a member left): it is decided again, a few times at most. */
+const MAX_DECISIONS = 3;
+
+const toMemberView = ({ userId, email, role, joinedAt }: Membership): MemberView => ({ userId, email, role, joinedAt });
+
+function record(context: PeopleContext, fields: Pick<AuditRecord, 'action' | 'target' | 'changes'> & { workspaceId?: string }): AuditRecord {
+  return auditRecord({
+    workspaceId: context.caller.accountId,
+    actor: context.caller.actor,
+    ...(context.requestId ? { requestId: context.requestId } : {}),
+    nowMs: context.nowMs,
+    ...fields,
+  });
+}
+
+function conflict(message: string): never {
+  throw new MembershipConflict(message);
+}
+
+/** GET /v2/workspace */
+export async function viewWorkspace(context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
+  const manager = managerOf(context.caller.actor);
+  const { accountId, plan } = context.caller;
+  const [settings, count] = await Promise.all([deps.workspaces.find(accountId), deps.members.seatCount(accountId, context.nowMs)]);
+  return {
+    id: accountId,
+    name: settings?.name ?? null,
+    plan,
+    createdAt: settings?.createdAt ?? null,
+    seats: { used: seatsTaken(count, context.nowMs), limit: seatAllowance(plan) },
+    role: manager.role,
+  };
+}
+
+/** PATCH /v2/workspace: the name (`workspace.updated`). */
+export async function renameWorkspace(body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
+  managerOf(context.caller.actor);
+  const { name } = parseOrRefuse(workspacePatchSchema, body);
+  const { accountId, owner, plan } = context.caller;
+  const before = await deps.workspaces.find(accountId);
+  if (before?.name !== name) {
+    const audit = record(context, { action: 'workspace.updated', target: { type: 'workspace', id: accountId }, changes: fieldChanges({ name: before?.name }, { name }) });
+    await deps.workspaces.rename({ workspaceId: accountId, owner, plan }, name, audit);
+  }
+  return viewWorkspace(context, deps);
+}
+
+/** GET /v2/members: oldest member first. */
+export async function listMembers(context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<{ members: MemberView[] }> {
+  managerOf(context.caller.actor);
+  const members = await deps.members.members(context.caller.accountId);
+  return { members: members.sort((a, b) => a.joinedAt.localeCompare(b.joinedAt) || a.userId.localeCompare(b.userId)).map(toMemberView) };
+}
+
+/** The caller's workspace's member, or 404 (another workspace's member and nobody answer the same). */
+async function memberOf(userId: string, context: PeopleContext, members: MemberStore): Promise<Membership> {
+  // Cognito's subjects are UUIDs; anything far from an id is nobody, without a read.
+  const found = /^[\w-]{1,128}$/.test(userId) ? await members.membership(context.caller.accountId, userId) : undefined;
+  if (!found) throw new MemberNotFound(OwnMessages.memberNotFound);
+  return found;
+}
+
+/** PATCH /v2/members/{userId}: the role (`member.role_changed`). */
+export async function changeMemberRole(userId: string, body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<MemberView> {
+  const manager = managerOf(context.caller.actor);
+  const { role } = parseOrRefuse(memberPatchSchema, body);
+  for (let decision = 0; decision < MAX_DECISIONS; decision += 1) {
+    const target = await memberOf(userId, context, deps.members);
+    assertMayManage(manager.role, target.role, role);
+    if (target.role === role) return toMemberView(target);
+    const audit = record(context, { action: 'member.role_changed', target: { type: 'member', id: target.userId }, changes: fieldChanges({ role: target.role }, { role }) });
+    const outcome = await deps.members.changeRole(target, role, audit);
+    if (outcome === 'lastOwner') conflict(OwnMessages.lastOwner);
+    if (outcome === 'changed') return toMemberView({ ...target, role });
+  }
+  throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+}
+
+/** DELETE /v2/members/{userId}: a manager removes someone, or anyone leaves (`member.removed`). */
+export async function removeMember(userId: string, context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<void> {
+  const manager = managerOf(context.caller.actor);
+  for (let decision = 0; decision < MAX_DECISIONS; decision += 1) {
+    const target = await memberOf(userId, context, deps.members);
+    assertMayRemove(manager, target);
+    const audit = record(context, { action: 'member.removed', target: { type: 'member', id: target.userId }, changes: fieldChanges({ email: target.email, role: target.role }, undefined) });
+    const outcome = await deps.members.removeMember(target, audit);
+    if (outcome === 'lastOwner') conflict(OwnMessages.lastOwner);
+    if (outcome === 'removed') return;
+  }
+  throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+}
+
+/**
+ * POST /v2/invitations (`invitation.created`): a seat is taken at once, the token goes by mail only. A mail that
+ * cannot be sent takes the invitation back (`invitation.revoked`), since nobody could ever accept it, and answers 503.
+ */
+export async function invite(body: object, context: PeopleContext, deps: PeopleDeps): Promise<InvitationView> {
+  const manager = managerOf(context.caller.actor);
+  const { email, role } = parseOrRefuse(invitationRequestSchema, body);
+  assertMayManage(manager.role, role);
+  const { accountId, plan } = context.caller;
+  const emailKey = emailKeyOf(email);
+  const [members, pending, settings] = await Promise.all([
+    deps.members.members(accountId),
+    deps.members.invitations(accountId, context.nowMs),
+    deps.workspaces.find(accountId),
+  ]);
+  if (members.some((member) => emailKeyOf(member.email) === emailKey)) conflict(OwnMessages.alreadyMember);
+  if (pending.some((invitation) => invitation.emailKey === emailKey)) conflict(OwnMessages.alreadyInvited);
+  const invitation: Invitation = {
+    id: newInvitationId(),
+    workspaceId: accountId,
+    email,
+    emailKey,
+    role,
+    invitedBy: { userId: manager.userId, email: manager.email },
+    createdAt: new Date(context.nowMs).toISOString(),
+    expiresAt: new Date(context.nowMs + INVITATION_LIFETIME_MS).toISOString(),
+  };
+  const { token, tokenHash } = newInvitationToken();
+  const created = record(context, { action: 'invitation.created', target: { type: 'invitation', id: invitation.id }, changes: fieldChanges(undefined, { email, role, expiresAt: invitation.expiresAt }) });
+  if ((await deps.members.invite(invitation, tokenHash, seatAllowance(plan), created)) === 'noSeat') throw seatLimitReached(plan);
+  try {
+    await deps.mailer.send(invitationMail(invitation, settings?.name ?? accountId, acceptUrlOf(deps.dashboardUrl, token)));
+  } catch (error) {
+    const revoked = record(context, { action: 'invitation.revoked', target: { type: 'invitation', id: invitation.id }, changes: fieldChanges({ email, role }, undefined) });
+    await deps.members.revokeInvitation(invitation, revoked);
+    throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE, { cause: error });
+  }
+  return toInvitationView(invitation);
+}
+
+/** GET /v2/invitations: pending ones, oldest first. */
+export async function listInvitations(context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<{ invitations: InvitationView[] }> {
+  managerOf(context.caller.actor);
+  return { invitations: (await deps.members.invitations(context.caller.accountId, context.nowMs)).map(toInvitationView) };
+}
+
+/** DELETE /v2/invitations/{id} (`invitation.revoked`): its seat is free again and its token accepts nothing. */
+export async function revokeInvitation(id: string, context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<void> {
+  const manager = managerOf(context.caller.actor);
+  const invitation = isInvitationIdShaped(id) ? await deps.members.invitation(context.caller.accountId, id) : undefined;
+  if (!invitation || isExpired(invitation, context.nowMs)) throw new InvitationNotFound(OwnMessages.invitationNotFound);
+  assertMayManage(manager.role, invitation.role);
+  const audit = record(context, { action: 'invitation.revoked', target: { type: 'invitation', id }, changes: fieldChanges({ email: invitation.email, role: invitation.role }, undefined) });
+  if ((await deps.members.revokeInvitation(invitation, audit)) === 'gone') throw new InvitationNotFound(OwnMessages.invitationNotFound);
+}
+
+/** Who accepts: the signed-in person, by their token's subject and email. */
+export interface Invitee {
+  userId: string;
+  email: string;
+}
+
+/**
+ * POST /v2/invitations/{token}/accept (`invitation.accepted` and `member.added`): the token's holder joins with the
+ * invited role if they are signed in as the invited email. A token that is malformed, unknown, expired, revoked or
+ * used answers one 404, so probing learns nothing; only a real token's holder learns that it was sent to another
+ * address (403).
+ */
+export async function acceptInvitation(
+  token: string,
+  invitee: Invitee,
+  { nowMs, requestId }: { nowMs: number; requestId?: string },
+  deps: Pick<PeopleDeps, 'members'>,
+): Promise<{ workspaceId: string; member: MemberView }> {
+  const invitation = isTokenShaped(token) ? await deps.members.invitationByToken(hashInvitationToken(token)) : undefined;
+  if (!invitation || isExpired(invitation, nowMs)) throw new InvitationNotFound(OwnMessages.invitationNotFound);
+  if (emailKeyOf(invitee.email) !== invitation.emailKey) throw new WrongInvitee(OwnMessages.invitationForAnotherEmail);
+  const member: Membership = { workspaceId: invitation.workspaceId, userId: invitee.userId, email: invitee.email, role: invitation.role, joinedAt: new Date(nowMs).toISOString() };
+  const actor = { kind: 'user' as const, userId: invitee.userId, email: invitee.email, role: invitation.role };
+  const common = { workspaceId: invitation.workspaceId, actor, nowMs, ...(requestId ? { requestId } : {}) };
+  const audits = [
+    auditRecord({ ...common, action: 'invitation.accepted', target: { type: 'invitation', id: invitation.id }, changes: fieldChanges({ email: invitation.email }, undefined) }),
+    auditRecord({ ...common, action: 'member.added', target: { type: 'member', id: invitee.userId }, changes: fieldChanges(undefined, { email: invitee.email, role: invitation.role }) }),
+  ];
+  const outcome = await deps.members.acceptInvitation(invitation, member, audits);
+  if (outcome === 'gone') throw new InvitationNotFound(OwnMessages.invitationNotFound);
+  if (outcome === 'alreadyMember') conflict(OwnMessages.alreadyMember);
+  return { workspaceId: invitation.workspaceId, member: toMemberView(member) };
+}

@@ -1,0 +1,38 @@
+import * as z from 'zod/mini';
+import { ROLES } from '../accounts/permissions';
+import { OwnMessages } from '../messages';
+
+/** Addresses are at most 254 characters (RFC 5321's path limit less its brackets); one @, something either side. */
+const MAX_EMAIL_LENGTH = 254;
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
+export const MAX_WORKSPACE_NAME_LENGTH = 100;
+// Control characters and line breaks would reach the invitation mail's subject: refused, like a name of spaces.
+const NAME_SHAPE = /^[^\p{Cc}\p{Zl}\p{Zp}]*\S[^\p{Cc}\p{Zl}\p{Zp}]*$/u;
+
+const role = z.enum(ROLES, { error: OwnMessages.memberRole });
+
+/** PATCH /v2/workspace */
+export const workspacePatchSchema = z.object({
+  name: z.pipe(
+    z.string({ error: OwnMessages.workspaceName }).check(z.maxLength(MAX_WORKSPACE_NAME_LENGTH * 2, OwnMessages.workspaceName), z.regex(NAME_SHAPE, OwnMessages.workspaceName)),
+    z.pipe(
+      z.transform((name: string) => name.trim()),
+      z.string().check(z.minLength(1, OwnMessages.workspaceName), z.maxLength(MAX_WORKSPACE_NAME_LENGTH, OwnMessages.workspaceName)),
+    ),
+  ),
+});
+
+/** PATCH /v2/members/{userId} */
+export const memberPatchSchema = z.object({ role });
+
+/** POST /v2/invitations */
+export const invitationRequestSchema = z.object({
+  email: z.pipe(
+    z.string({ error: OwnMessages.invitationEmail }).check(z.maxLength(MAX_EMAIL_LENGTH + 20, OwnMessages.invitationEmail)),
+    z.pipe(
+      z.transform((email: string) => email.trim()),
+      z.string().check(z.maxLength(MAX_EMAIL_LENGTH, OwnMessages.invitationEmail), z.regex(EMAIL_SHAPE, OwnMessages.invitationEmail)),
+    ),
+  ),
+  role,
+});
