@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
-import { BESIDE_THE_BUNDLE, EnvNames, KEYS_BY_ACCOUNT_INDEX, LINKS_BY_OWNER_INDEX } from '../functions/shared/config';
+import { BESIDE_THE_BUNDLE, EnvNames, KEYS_BY_ACCOUNT_INDEX, LINKS_BY_OWNER_INDEX, MEMBERS_BY_USER_INDEX } from '../functions/shared/config';
 import { API_PATH_SEGMENTS } from '../functions/shared/http/routes';
 import { ShortenerApi } from './api';
 import { ClickCounting } from './click-counting';
@@ -182,10 +182,18 @@ export class ServiceStack extends Stack {
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(keys);
 
+    const me = new ServiceFunction(this, 'MeFunction', {
+      name: 'me',
+      description: 'GET /v2/me: a signed-in person and their workspaces',
+      environment: { [EnvNames.upgradeUrl]: config.upgradeUrl },
+      removalPolicy,
+    });
+    me.bindTable(tables.members, EnvNames.membersTable, ['Query'], { queriedIndex: MEMBERS_BY_USER_INDEX });
+
     this.api = new ShortenerApi(this, 'Api', {
       stage: config.stage,
       name: `${config.appName}-${config.stage}`,
-      functions: { create, batch, links, qr, docs, redirect, keys },
+      functions: { create, batch, links, qr, me, docs, redirect, keys },
       authorizer,
       removalPolicy,
     });
@@ -284,7 +292,7 @@ export class ServiceStack extends Stack {
     workspace.addEnvironment(EnvNames.dashboardUrl, dashboard.url);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,

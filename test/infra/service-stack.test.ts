@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 17);
-    // Seventeen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 19);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 18);
+    // Eighteen functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 20);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -45,6 +45,7 @@ describe('functions', () => {
     // Keys and their audit records go in one transaction: its items' own actions, and the one index it lists from.
     expect(tableGrants(dev, 'keys')).toEqual(['ApiKeys:dynamodb:PutItem', 'ApiKeys:dynamodb:Query', 'ApiKeys:dynamodb:UpdateItem', 'AuditLog:dynamodb:PutItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'docs')).toEqual([]);
+    expect(tableGrants(dev, 'me')).toEqual(['Members:dynamodb:Query']);
     for (const creator of ['create', 'batch']) {
       expect(tableGrants(dev, creator)).toEqual([
         'AliasOverrides:dynamodb:GetItem',

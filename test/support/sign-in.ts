@@ -110,6 +110,12 @@ function locationOf(response: Response, base: string, what: string): string {
  * client's callback with a code, and the code exchanged (with the PKCE verifier) at the token endpoint.
  */
 export async function signIn(credentials: Credentials, target: SignInTarget = localSignInTarget()): Promise<Tokens> {
+  const { code, verifier } = await authorizationCode(credentials, target);
+  return exchangeCode(target, code, verifier);
+}
+
+/** The first half of signing in: the code the callback receives, and the PKCE verifier it must be redeemed with. */
+export async function authorizationCode(credentials: Credentials, target: SignInTarget = localSignInTarget()): Promise<{ code: string; verifier: string }> {
   const jar = new CookieJar();
   const { verifier, challenge } = pkcePair();
   const started = await step(jar, authorizationUrl(target, challenge));
@@ -128,7 +134,7 @@ export async function signIn(credentials: Credentials, target: SignInTarget = lo
   while (!next.startsWith(target.redirectUri)) next = locationOf(await step(jar, next), next, 'the resumed authorization');
   const code = new URL(next).searchParams.get('code');
   if (!code) throw new Error(`the callback carried no code: ${next}`);
-  return exchangeCode(target, code, verifier);
+  return { code, verifier };
 }
 
 /** The token endpoint's answer to a code (and the verifier its challenge was made from). */

@@ -192,6 +192,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person and their workspaces
+         * @description A person's own route (a Cognito access token, no `Shortener-Workspace` header needed): their user id (`sub`) and email, and every workspace they are a member of with their role there. API keys are refused (403): they belong to a workspace, not to a person. Not counted against any workspace's limits.
+         *
+         *     Permission: `profile:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/domains": {
         parameters: {
             query?: never;
@@ -1041,7 +1063,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    permission: "links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read" | "workspace:read" | "workspace:write" | "keys:manage" | "members:manage" | "owners:manage" | "security:manage" | "plan:manage" | "invitations:accept";
+                    permission: "links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read" | "profile:read" | "workspace:read" | "workspace:write" | "keys:manage" | "members:manage" | "owners:manage" | "security:manage" | "plan:manage" | "invitations:accept";
                 } | {
                     /** @constant */
                     statusCode: 403;
@@ -1930,6 +1952,41 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person and their workspaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            sub: string;
+                            email: string | null;
+                        };
+                        workspaces: {
+                            workspaceId: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member" | "viewer";
+                            /** Format: date-time */
+                            joinedAt: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listDomains: {

@@ -3,7 +3,10 @@ import { scanAll } from './scan-all';
 import type { AccountRecord } from '../domain/accounts/accounts';
 import type { Plan } from '../domain/limits/plans';
 
-/** Accounts, keyed by id. Only the ops CLI reads or writes them: requests see the copies on their keys. */
+/**
+ * Accounts (workspaces), keyed by id. The ops CLI writes them; a key's request sees the copies on its key, a person's
+ * request reads the account beside their membership (the authorizer).
+ */
 export class DynamoAccountStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,

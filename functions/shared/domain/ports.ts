@@ -337,6 +337,21 @@ export interface Membership {
   joinedAt: string;
 }
 
+/** A person a verified access token names: their user pool `sub`, and their email when the token carries it. */
+export interface PersonIdentity {
+  sub: string;
+  email?: string;
+}
+
+/**
+ * People's access tokens, checked against the user pool's issuer, keys and app client, `token_use: access`, expiry.
+ * Undefined for any token that is not one (forged, expired, another issuer's or client's, `alg: none`, an HMAC
+ * signed with the public key); throws only when the pool's keys cannot be fetched (the gateway answers 500).
+ */
+export interface AccessTokenVerifier {
+  verify(token: string): Promise<PersonIdentity | undefined>;
+}
+
 /** Read consistently: a member removed or demoted a moment ago is refused or limited on their very next request. */
 export interface MembershipReader {
   membership(workspaceId: string, userId: string): Promise<Membership | undefined>;

@@ -18,6 +18,9 @@ export function header(event: { headers?: Headers | null }, name: string): strin
   return byName.get(name.toLowerCase()) ?? undefined;
 }
 
+/** A signed-in person's request names the workspace it acts in (its id); keys belong to theirs and need none. */
+export const WORKSPACE_HEADER = 'shortener-workspace';
+
 /**
  * HSTS on every answer of the API and the short domain (CloudFront adds it too, lib/short-domain.ts): a browser that
  * has seen it once never again follows a short link over plain HTTP, where a network attacker could answer instead.

@@ -4,7 +4,7 @@ import type { Permission } from '../domain/accounts/permissions';
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'audit' | 'workspace' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'audit' | 'workspace' | 'me' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -14,6 +14,11 @@ export interface Route {
   apiKey: boolean;
   /** What each method needs of its caller (domain/accounts/permissions.ts); every guarded route names one per method. */
   permissions?: Readonly<Record<string, Permission>>;
+  /**
+   * A signed-in person's own route: it names no workspace (the person may be in none yet), so the authorizer checks
+   * only their token; keys pass as keys and are refused by the route's people-only permission.
+   */
+  personal?: boolean;
 }
 
 export const ROUTES = [
@@ -45,7 +50,9 @@ export const ROUTES = [
   { path: '/v2/invitations/{id}', methods: ['DELETE'], target: 'workspace', apiKey: true, permissions: { DELETE: 'members:manage' } },
   // The one route of a person in no workspace yet: the authorizer checks the access token alone (permissions.ts,
   // WITHOUT_MEMBERSHIP). Its {id} is the invitation's token: API Gateway allows one variable name under a resource.
-  { path: '/v2/invitations/{id}/accept', methods: ['POST'], target: 'workspace', apiKey: true, permissions: { POST: 'invitations:accept' } },
+  // Personal (as /v2/me): the authorizer vouches for the person's token alone, no workspace header.
+  { path: '/v2/invitations/{id}/accept', methods: ['POST'], target: 'workspace', apiKey: true, personal: true, permissions: { POST: 'invitations:accept' } },
+  { path: '/v2/me', methods: ['GET'], target: 'me', apiKey: true, personal: true, permissions: { GET: 'profile:read' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },
@@ -63,6 +70,12 @@ export type ApiRouteKey = RouteKeys<(typeof ROUTES)[number]>;
 
 /** First path segments that belong to the API, never to a visitor's short code. */
 export const API_PATH_SEGMENTS = [...new Set(ROUTES.filter((route) => route.target !== 'redirect').map((route) => route.path.split('/')[1] ?? ''))];
+
+/** Whether the route template `resource` is a person's own (names no workspace). */
+export function isPersonalRoute(resource: string): boolean {
+  const route: Route | undefined = ROUTES.find((candidate) => candidate.path === resource);
+  return route?.personal === true;
+}
 
 /** The permission `method` on the route template `resource` (API Gateway's `event.resource`) needs; none for unguarded routes. */
 export function permissionFor(resource: string, method: string): Permission | undefined {

@@ -9,9 +9,10 @@ export type Scope = (typeof SCOPES)[number];
 
 /**
  * Powers only people hold, never a key: keys are made by people (a key cannot mint keys), members are managed by
- * people, and the plan, the workspace's deletion and its sign-in rules are the owners'.
+ * people, and the plan, the workspace's deletion and its sign-in rules are the owners'. `profile:read`: a person reads
+ * who they are and which workspaces they are in (`GET /v2/me`), whatever their role.
  */
-export const PEOPLE_POWERS = ['workspace:read', 'workspace:write', 'keys:manage', 'members:manage', 'owners:manage', 'security:manage', 'plan:manage', 'invitations:accept'] as const;
+export const PEOPLE_POWERS = ['profile:read', 'workspace:read', 'workspace:write', 'keys:manage', 'members:manage', 'owners:manage', 'security:manage', 'plan:manage', 'invitations:accept'] as const;
 export type PeoplePower = (typeof PEOPLE_POWERS)[number];
 
 /**
@@ -31,7 +32,7 @@ export type Permission = Scope | PeoplePower;
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-const VIEWER: readonly Permission[] = ['links:read', 'stats:read', 'domains:read', 'webhooks:read', 'workspace:read'];
+const VIEWER: readonly Permission[] = ['profile:read', 'links:read', 'stats:read', 'domains:read', 'webhooks:read', 'workspace:read'];
 const MEMBER: readonly Permission[] = [...VIEWER, 'links:write'];
 const ADMIN: readonly Permission[] = [...MEMBER, 'domains:write', 'webhooks:write', 'audit:read', 'workspace:write', 'keys:manage', 'members:manage'];
 const OWNER: readonly Permission[] = [...ADMIN, 'owners:manage', 'security:manage', 'plan:manage'];

@@ -29,6 +29,7 @@ import {
   tagCountsBody,
   usageBody,
   webhookListBody,
+  meBody,
   webhookTestBody,
   webhookViewBody,
   webhookWithSecretBody,
@@ -219,6 +220,17 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     guarded: true,
     success: { status: 200, description: 'The usage.', content: json(usageBody) },
     errors: [401, 429, 500, 503],
+  },
+  'GET /v2/me': {
+    operationId: 'getMe',
+    summary: 'The signed-in person and their workspaces',
+    description:
+      "A person's own route (a Cognito access token, no `Shortener-Workspace` header needed): their user id (`sub`) and email, and every workspace they are a member of with their role there. API keys are refused (403): they belong to a workspace, not to a person. Not counted against any workspace's limits.",
+    tag: 'Account',
+    bearer: true,
+    guarded: false,
+    success: { status: 200, description: 'The person and their workspaces.', content: json(meBody) },
+    errors: [401, 403, 500],
   },
   'GET /v2/domains': {
     operationId: 'listDomains',

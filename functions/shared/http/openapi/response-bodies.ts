@@ -14,6 +14,7 @@ import { AUDIT_TARGET_TYPES } from '../../domain/audit/audit-record';
 import type { AuditPage } from '../../domain/audit/audit-listing';
 import { KEY_VIEW_STATUSES, type KeyView } from '../../domain/accounts/key-management';
 import { PEOPLE_POWERS, ROLES, SCOPES } from '../../domain/accounts/permissions';
+import type { MeView } from '../../domain/accounts/me';
 
 /**
  * Every body the API answers with, as zod schemas: the OpenAPI document is generated from them, and the
@@ -197,6 +198,11 @@ export const tagCountsBody = z.strictObject({ tags: z.array(z.strictObject({ tag
 
 export const healthBody = z.strictObject({ status: z.literal('ok') });
 
+export const meBody = z.strictObject({
+  user: z.strictObject({ sub: z.string(), email: z.nullable(z.string()) }),
+  workspaces: z.array(z.strictObject({ workspaceId: z.string(), role: z.enum(ROLES), joinedAt: timestamp })),
+});
+
 /** Spec 7.5's 400 shape; 413 shares it. */
 export const requestErrorBody = (statusCode: 400 | 413) =>
   z.strictObject({ statusCode: z.literal(statusCode), timestamp, path: z.string(), method: z.string(), message: z.string() });
@@ -239,6 +245,7 @@ type Expect<T extends true> = T;
 /** Fails to compile when a schema and the type the domain returns drift apart. */
 export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof createdLinkBody>, CreatedLinkView>>,
+  Expect<Same<z.output<typeof meBody>, MeView>>,
   Expect<Same<z.output<typeof linkViewBody>, LinkView>>,
   Expect<Same<z.output<typeof linkPageBody>, LinkPage>>,
   Expect<Same<z.output<typeof auditPageBody>, AuditPage>>,
