@@ -13,6 +13,8 @@ describe('the dashboard\'s pages by path (issue 20)', () => {
     ['/app/keys', { page: 'keys' }],
     ['/app/audit', { page: 'audit' }],
     ['/app/keys/extra', { page: 'missing' }],
+    ['/app/invitations/tok_abc', { page: 'invitation', token: 'tok_abc' }],
+    ['/app/invitations', { page: 'missing' }],
     ['/app/constructor', { page: 'missing' }],
     ['/app/links/abc-1', { page: 'link', code: 'abc-1' }],
     ['/app/links/%C3%BC', { page: 'link', code: 'ü' }],

@@ -38,10 +38,10 @@ export class PersonSession {
     private tokens: Tokens,
   ) {}
 
-  /** Who is signed in, as the ID token names them. */
-  get email(): string | undefined {
-    const { email } = idTokenClaims(this.tokens.idToken);
-    return typeof email === 'string' ? email : undefined;
+  /** Who is signed in, as the ID token names them: their user id (`sub`) and email. */
+  get person(): { sub: string; email?: string } {
+    const { sub, email } = idTokenClaims(this.tokens.idToken);
+    return { sub: String(sub), ...(typeof email === 'string' ? { email } : {}) };
   }
 
   /** A current access token; throws (SignInFailed) when the session cannot be renewed. */
