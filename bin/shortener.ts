@@ -3,6 +3,8 @@ import { Command, CommanderError } from 'commander';
 import { ApiRefusal, clientFromEnvironment, importLinks, linkStats, listLinks, qrCode, type Io } from './shortener/commands';
 import { UsageError } from './shortener/csv-links';
 import { addDomain, listDomains, verifyDomain } from './shortener/domain-commands';
+import { createKey, listKeys, personClientFromEnvironment, revokeKey } from './shortener/key-commands';
+import { SCOPES } from '../functions/shared/domain/accounts/permissions';
 import { addWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateSecret, setWebhookEnabled, testWebhook } from './shortener/webhook-commands';
 
 /**
@@ -115,6 +117,26 @@ webhooks
   .description('remove a webhook: nothing more is sent to it')
   .argument('<id>', 'wh_…')
   .action((id: string) => deleteWebhook(clientFromEnvironment(), id, io));
+
+const keys = program.command('keys').description("the workspace's API keys (people only: reads SHORTENER_TOKEN and SHORTENER_WORKSPACE instead of a key)");
+keys
+  .command('create')
+  .description('make a key holding only the given scopes (never more than your role allows); prints the key, shown this once')
+  .argument('<name>', 'what the key is for, e.g. "CI deploys"')
+  .requiredOption('--scopes <list>', `comma-separated among ${SCOPES.join(', ')}`)
+  .option('--expires-at <time>', 'an ISO 8601 time with a time zone, at most a year ahead (default: until revoked)')
+  .option('--json', 'print the API answer as JSON')
+  .action((name: string, options: { scopes: string; expiresAt?: string; json?: boolean }) => createKey(personClientFromEnvironment(), name, options, io));
+keys
+  .command('list')
+  .description("the workspace's keys: id, state, name, scopes, expiry, last use, maker (never a secret)")
+  .option('--json', 'print the API answer as JSON')
+  .action((options: { json?: boolean }) => listKeys(personClientFromEnvironment(), options, io));
+keys
+  .command('revoke')
+  .description('revoke a key: its next request is refused')
+  .argument('<id>', 'key_…')
+  .action((id: string) => revokeKey(personClientFromEnvironment(), id, io));
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     console.log(`Dev user:       ${stack.signIn.devUser.email} / ${stack.signIn.devUser.password}   (owner of the dev key's workspace)`);
   }
   console.log(`Dev API key:    ${stack.devApiKey}   (PRO plan)`);
+  if (stack.mailbox) console.log(`Mailbox:        ${stack.mailbox}   (invitations and other mail, one .eml file each)`);
   console.log(`Try: curl -s -X POST ${stack.apiUrl}/v2/shorten -H 'Authorization: Bearer ${stack.devApiKey}' -H 'Content-Type: application/json' -d '{"url":"https://example.com"}'`);
 }
 

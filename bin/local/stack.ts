@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config, EnvNames, SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
@@ -19,6 +20,7 @@ import { LocalFunction } from './lambda-runtime';
 import { assertSameNode } from './same-node';
 import { LocalLogSubscription } from './log-subscription';
 import { KmsStandIn } from './kms-standin';
+import { SesStandIn } from './ses-standin';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
 import { LocalStreamSource } from './stream-source';
@@ -53,6 +55,8 @@ export interface RunningLocalStack {
   /** The local user pool's issuer, and the development user: an owner of the dev key's workspace. */
   signIn?: { issuer: string; adminEndpoint: string; devUser: { email: string; password: string } };
   topology: Topology;
+  /** Where the SES stand-in writes the mail the functions send (when the template sends mail). */
+  mailbox?: string;
   stop(): Promise<void>;
 }
 
@@ -85,8 +89,9 @@ export function readLocalTopology(shortBaseUrl: string): Topology {
 }
 
 /** What the SDK in every local process needs to reach the emulators instead of AWS. */
-export function localAwsEnvironment(dynamoDbPort: number, ssmPort: number, standIns: { sqsPort?: number; kmsPort?: number } = {}): Record<string, string> {
+export function localAwsEnvironment(dynamoDbPort: number, ssmPort: number, standIns: { sqsPort?: number; kmsPort?: number; sesPort?: number } = {}): Record<string, string> {
   return {
+    ...(standIns.sesPort ? { AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${standIns.sesPort}` } : {}),
     ...(standIns.sqsPort ? { AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${standIns.sqsPort}` } : {}),
     ...(standIns.kmsPort ? { AWS_ENDPOINT_URL_KMS: `http://127.0.0.1:${standIns.kmsPort}` } : {}),
     AWS_REGION: LOCAL_REGION,
@@ -145,6 +150,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     const kmsPort = await kms.listen(0);
     stopping.push(() => kms.close());
 
+    // A template whose functions send mail (MAIL_FROM) gets SES's stand-in: each message a file in the mailbox.
+    const sendsMail = [...topology.functions.values()].some((fn) => fn.environment[EnvNames.mailFrom] !== undefined);
+    const mailbox = sendsMail ? mailboxDirectory(dataDir, options.inMemory) : undefined;
+    const ses = mailbox ? new SesStandIn(mailbox) : undefined;
+    const sesPort = ses ? await ses.listen(0) : undefined;
+    if (ses) stopping.push(() => ses.close());
+
     const documents = DynamoDBDocumentClient.from(dynamo.client(), { marshallOptions: { removeUndefinedValues: true } });
     const keys = new DynamoKeyStore(documents, String(topology.outputs[StackOutputs.apiKeysTable]), String(topology.outputs[StackOutputs.auditTable]));
     const directory = new AccountDirectory(keys, new DynamoAccountStore(documents, String(topology.outputs[StackOutputs.accountsTable])));
@@ -170,7 +182,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     // either: customer domains are checked with the resolver, LOCAL_HOSTS_FILE first (resolver-attachments.ts), and their
     // TXT challenges with LOCAL_DNS_TXT_FILE first (dns-txt-records.ts).
     const sharedEnvironment = {
-      ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort, { sqsPort, kmsPort }),
+      ...localAwsEnvironment(options.dynamoDbPort, options.ssmPort, { sqsPort, kmsPort, ...(sesPort ? { sesPort } : {}) }),
+      // Mail's links lead to this run's dashboard, not the distribution's name the template holds.
+      [EnvNames.localDashboardUrl]: `http://localhost:${options.port}/app/`,
       ...(signIn ? { AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: signIn.adminEndpoint } : {}),
       // Receivers on this machine a local run may deliver webhooks to, and the retry schedule's scale (README).
       ...(process.env.LOCAL_WEBHOOK_ALLOW ? { [EnvNames.localWebhookAllow]: process.env.LOCAL_WEBHOOK_ALLOW } : {}),
@@ -245,12 +259,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       devApiKey,
       ...(signIn ? { signIn: { issuer: signIn.issuer, adminEndpoint: signIn.adminEndpoint, devUser: signIn.devUser } } : {}),
       topology,
+      ...(mailbox ? { mailbox } : {}),
       stop,
     };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** LOCAL_MAILBOX_DIR, else beside the data (a fresh temporary directory when nothing is kept on disk). */
+function mailboxDirectory(dataDir: string, inMemory: boolean): string {
+  if (process.env.LOCAL_MAILBOX_DIR) return path.resolve(process.env.LOCAL_MAILBOX_DIR);
+  return inMemory ? mkdtempSync(path.join(tmpdir(), 'shortener-mailbox-')) : path.join(dataDir, 'mailbox');
 }
 
 /** The values a distribution's origin sends, read from the secrets' stand-ins as CloudFormation resolves them. */

@@ -4,8 +4,7 @@ import { parse } from 'csv-parse/sync';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
-import { accountDirectory, asCloudFront, createApiKey, dynamo, eventually, http, jsonHeaders, stackOutput } from '../support/local-stack';
-import { StackOutputs } from '../../lib/stack-outputs';
+import { accountDirectory, asCloudFront, createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
 import { dashboardBrowser, recordPage, screenshot, signIn } from '../support/dashboard';
 import { publishDnsRecords } from '../support/local-dns';
 

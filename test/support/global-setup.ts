@@ -17,6 +17,8 @@ export default async function globalSetup(): Promise<void> {
   // Webhook receivers listen on these two ports (the only private addresses deliveries may reach), and the retry
   // schedule (and a rotated secret's day of overlap) runs ten thousand times faster.
   const receiverPorts = [await freePort(), await freePort()];
+  // Mail the functions send (invitations) lands here, one .eml file per message (bin/local/ses-standin.ts).
+  const mailbox = mkdtempSync(path.join(tmpdir(), 'shortener-mailbox-'));
   const testEnvironment = {
     LOCAL_HOSTS_FILE: hostsFile,
     LOCAL_DNS_TXT_FILE: txtFile,
@@ -24,6 +26,7 @@ export default async function globalSetup(): Promise<void> {
     LOCAL_WEBHOOK_ALLOW: receiverPorts.map((port) => `127.0.0.1:${port}`).join(','),
     LOCAL_WEBHOOK_TIME_SCALE: '0.0001',
     WEBHOOK_RECEIVER_PORTS: receiverPorts.join(','),
+    LOCAL_MAILBOX_DIR: mailbox,
   };
   const stack = await spawnLocalStack(testEnvironment);
   Object.assign(process.env, localStackEnvironment(stack), testEnvironment);

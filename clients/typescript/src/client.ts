@@ -8,8 +8,10 @@ export type ShortenerClient = Client<paths>;
 export interface ShortenerClientOptions {
   /** Where the API is, e.g. the deployment's ApiUrl output or http://localhost:3000. */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer <apiKey>`; without one only the anonymous v1 routes answer. */
+  /** Sent as `Authorization: Bearer <apiKey>`; without one only the anonymous v1 routes answer. A person's access token goes here too. */
   apiKey?: string;
+  /** With a person's access token: the workspace the requests act in (`Shortener-Workspace`); a key knows its own. */
+  workspace?: string;
   retry?: Partial<RetryPolicy>;
   /** The fetch that sends one attempt (the platform's by default). */
   fetch?: (request: Request) => Promise<Response>;
@@ -30,6 +32,7 @@ export function createShortenerClient(options: ShortenerClientOptions): Shortene
   client.use({
     onRequest({ request }) {
       if (options.apiKey) request.headers.set('authorization', `Bearer ${options.apiKey}`);
+      if (options.workspace) request.headers.set('shortener-workspace', options.workspace);
       if (request.method === 'POST' && CREATION_PATH.test(new URL(request.url).pathname) && !request.headers.has('idempotency-key')) {
         request.headers.set('idempotency-key', randomUUID());
       }

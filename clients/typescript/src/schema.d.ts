@@ -467,7 +467,7 @@ export interface paths {
          * Make a key
          * @description A key holding `scopes` only, and never more than its maker's role allows (a member cannot give `domains:write`: 403 naming the scope). `name` is 1 to 100 characters; `expiresAt`, if set, is at most 365 days ahead, after which the key is refused as inactive (401). The key itself is in this answer only. At most 100 keys per workspace.
          *
-         *     Permission: `keys:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
+         *     Permission: `keys:create`, held by signed-in people whose role is owner, admin, member; API keys are refused (403).
          */
         post: operations["createKey"];
         delete?: never;
@@ -639,7 +639,7 @@ export interface paths {
          * Accept an invitation
          * @description Here `id` is the token the invitation mail carried. Signed in as the invited email (403 otherwise), with no workspace named: the caller becomes a member with the invited role. A token unknown, used, revoked or expired answers 404 `Invitation not found`.
          *
-         *     Permission: `invitations:accept`, held by signed-in people whose role is ; API keys are refused (403).
+         *     Permission: `invitations:accept`, held by any signed-in person, a member of the workspace or not; API keys are refused (403).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1063,7 +1063,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    permission: "links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read" | "profile:read" | "workspace:read" | "workspace:write" | "keys:manage" | "members:manage" | "owners:manage" | "security:manage" | "plan:manage" | "invitations:accept";
+                    permission: "links:read" | "links:write" | "stats:read" | "domains:read" | "domains:write" | "webhooks:read" | "webhooks:write" | "audit:read" | "profile:read" | "workspace:read" | "workspace:write" | "keys:create" | "keys:manage" | "members:manage" | "owners:manage" | "security:manage" | "plan:manage" | "invitations:accept";
                 } | {
                     /** @constant */
                     statusCode: 403;

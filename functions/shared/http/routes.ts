@@ -39,9 +39,6 @@ export const ROUTES = [
   { path: '/v2/webhooks/{id}/test', methods: ['POST'], target: 'webhooks', apiKey: true, permissions: { POST: 'webhooks:write' } },
   { path: '/v2/webhooks/{id}/deliveries', methods: ['GET'], target: 'webhooks', apiKey: true, permissions: { GET: 'webhooks:read' } },
   { path: '/v2/audit-log', methods: ['GET'], target: 'audit', apiKey: true, permissions: { GET: 'audit:read' } },
-  // Keys are managed by people only (keys:manage): a key can neither list nor mint keys.
-  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:manage' } },
-  { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
   // A workspace's people. Anyone may leave (DELETE on themself): removing another is members:manage, checked with the target's role.
   { path: '/v2/workspace', methods: ['GET', 'PATCH'], target: 'workspace', apiKey: true, permissions: { GET: 'workspace:read', PATCH: 'workspace:write' } },
   { path: '/v2/members', methods: ['GET'], target: 'workspace', apiKey: true, permissions: { GET: 'workspace:read' } },
@@ -52,6 +49,10 @@ export const ROUTES = [
   // WITHOUT_MEMBERSHIP). Its {id} is the invitation's token: API Gateway allows one variable name under a resource.
   // Personal (as /v2/me): the authorizer vouches for the person's token alone, no workspace header.
   { path: '/v2/invitations/{id}/accept', methods: ['POST'], target: 'workspace', apiKey: true, personal: true, permissions: { POST: 'invitations:accept' } },
+  // Keys are made and managed by people only: a key can neither list nor mint keys. Members make keys within their
+  // role's scopes (the issue's own example: a member asking for domains:write hears of that scope); admins list and revoke.
+  { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:create' } },
+  { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
   { path: '/v2/me', methods: ['GET'], target: 'me', apiKey: true, personal: true, permissions: { GET: 'profile:read' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },

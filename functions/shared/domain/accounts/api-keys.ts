@@ -36,7 +36,7 @@ export interface ApiKeyRecord {
   lastUsedAt?: string;
 }
 
-/** Keys are made by people (never by keys: keys:manage is people-only) or by operators through `npm run ops`. */
+/** Keys are made by people (never by keys: keys:create is people-only) or by operators through `npm run ops`. */
 export type KeyCreator = { kind: 'user'; userId: string; email: string } | { kind: 'operator' };
 
 /** What a new key may carry beyond its account's plan: a name, scopes (all when absent), an expiry and its maker. */

@@ -46,11 +46,11 @@ export function toKeyView(record: ApiKeyRecord, nowMs: number): KeyView {
 
 /**
  * A key never outranks the person who made it: it may hold only scopes their current role allows. Operators (npm
- * run ops) may give any scope; keys cannot make keys at all (keys:manage is people-only, refused by the guard already).
+ * run ops) may give any scope; keys cannot make keys at all (keys:create is people-only, refused by the guard already).
  */
 function assertGrantable(actor: Actor, requested: readonly Scope[]): void {
   if (actor.kind === 'operator') return;
-  if (actor.kind === 'key') throw new NotPermitted('keys:manage', OwnMessages.peopleOnly('keys:manage'));
+  if (actor.kind === 'key') throw new NotPermitted('keys:create', OwnMessages.peopleOnly('keys:create'));
   const grantable = scopesOfRole(actor.role);
   const missing = requested.find((scope) => !grantable.includes(scope));
   if (missing) throw new NotPermitted(missing, OwnMessages.roleForbids(actor.role, missing));

@@ -10,9 +10,10 @@ export type Scope = (typeof SCOPES)[number];
 /**
  * Powers only people hold, never a key: keys are made by people (a key cannot mint keys), members are managed by
  * people, and the plan, the workspace's deletion and its sign-in rules are the owners'. `profile:read`: a person reads
- * who they are and which workspaces they are in (`GET /v2/me`), whatever their role.
+ * who they are and which workspaces they are in (`GET /v2/me`), whatever their role. `keys:create`: a member makes
+ * keys for their own work, holding no scope beyond their role's; `keys:manage`: admins see and revoke every key.
  */
-export const PEOPLE_POWERS = ['profile:read', 'workspace:read', 'workspace:write', 'keys:manage', 'members:manage', 'owners:manage', 'security:manage', 'plan:manage', 'invitations:accept'] as const;
+export const PEOPLE_POWERS = ['profile:read', 'workspace:read', 'workspace:write', 'keys:create', 'keys:manage', 'members:manage', 'owners:manage', 'security:manage', 'plan:manage', 'invitations:accept'] as const;
 export type PeoplePower = (typeof PEOPLE_POWERS)[number];
 
 /**
@@ -33,13 +34,14 @@ export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 const VIEWER: readonly Permission[] = ['profile:read', 'links:read', 'stats:read', 'domains:read', 'webhooks:read', 'workspace:read'];
-const MEMBER: readonly Permission[] = [...VIEWER, 'links:write'];
+const MEMBER: readonly Permission[] = [...VIEWER, 'links:write', 'keys:create'];
 const ADMIN: readonly Permission[] = [...MEMBER, 'domains:write', 'webhooks:write', 'audit:read', 'workspace:write', 'keys:manage', 'members:manage'];
 const OWNER: readonly Permission[] = [...ADMIN, 'owners:manage', 'security:manage', 'plan:manage'];
 
 /**
- * Viewer: reads everything but keys' secrets (which nobody reads twice); member: also creates and edits links;
- * admin: also domains, webhooks, keys, members other than owners, and the audit log; owner: everything.
+ * Viewer: reads everything but keys' secrets (which nobody reads twice); member: also creates and edits links, and
+ * makes keys within their own scopes; admin: also domains, webhooks, every key, members other than owners, and the
+ * audit log; owner: everything.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = { viewer: VIEWER, member: MEMBER, admin: ADMIN, owner: OWNER };
 

@@ -6,7 +6,7 @@ import { describeBytes, MAX_BODY_BYTES } from '../body-limits';
 import { idempotencyKeySchema } from '../idempotency-key';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_SECONDS, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency-terms';
 import { permissionFor, type ApiRouteKey } from '../routes';
-import { isPeoplePower, ROLES, roleAllows, type Permission } from '../../domain/accounts/permissions';
+import { isPeoplePower, needsMembership, ROLES, roleAllows, type Permission } from '../../domain/accounts/permissions';
 import { ERROR_RESPONSES, OPERATIONS, OPTIONAL_BODIES, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
 import { webhookEvents } from './webhook-events';
 import {
@@ -149,6 +149,7 @@ const pathParameters = (route: string): Record<string, string> => {
  */
 export function permissionSentence(permission: Permission): string {
   const roles = ROLES.filter((role) => roleAllows(role, permission)).join(', ');
+  if (!needsMembership(permission)) return `Permission: \`${permission}\`, held by any signed-in person, a member of the workspace or not; API keys are refused (403).`;
   return isPeoplePower(permission)
     ? `Permission: \`${permission}\`, held by signed-in people whose role is ${roles}; API keys are refused (403).`
     : `Permission: \`${permission}\`, held by API keys with this scope and by signed-in people whose role is ${roles}; others get 403.`;
@@ -250,7 +251,7 @@ export function openApiDocument(serverUrl: string): Json {
     paths,
     webhooks: webhookEvents(),
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key issued by the operators.' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: "An API key, made by the workspace's people (POST /v2/keys) or by the operators; it holds the scopes it was made with." } },
       headers: HEADERS,
       responses: RESPONSES,
     },

@@ -1,6 +1,6 @@
 import { assertPermitted } from '../../../../functions/shared/domain/accounts/access';
 import { NotPermitted } from '../../../../functions/shared/domain/errors';
-import { PEOPLE_POWERS, ROLE_PERMISSIONS, ROLES, SCOPES, roleAllows, scopesOfRole, splitScopes, joinScopes } from '../../../../functions/shared/domain/accounts/permissions';
+import { PEOPLE_POWERS, ROLE_PERMISSIONS, ROLES, SCOPES, needsMembership, roleAllows, scopesOfRole, splitScopes, joinScopes } from '../../../../functions/shared/domain/accounts/permissions';
 import { ROUTES } from '../../../../functions/shared/http/routes';
 import { keyCaller } from '../../../support/callers';
 
@@ -63,6 +63,24 @@ describe('what a caller may do', () => {
     expect(refusal(() => assertPermitted(person('member'), 'links:write'))).toBeUndefined();
     expect(refusal(() => assertPermitted(person('viewer'), 'links:write'))?.message).toBe('Your role (viewer) does not allow links:write');
     expect(refusal(() => assertPermitted(person('admin'), 'owners:manage'))?.permission).toBe('owners:manage');
+  });
+
+  it('lets any signed-in person accept an invitation, in a workspace or none, and never a key or an operator', () => {
+    const outsider = { kind: 'person' as const, keyId: 'user_u9', userId: 'u9', email: 'zoe@example.com' };
+    expect(refusal(() => assertPermitted(outsider, 'invitations:accept'))).toBeUndefined();
+    for (const role of ROLES) expect(refusal(() => assertPermitted(person(role), 'invitations:accept'))).toBeUndefined();
+    expect(refusal(() => assertPermitted(keyCaller(base), 'invitations:accept'))?.message).toBe('invitations:accept is for people signed in, not API keys');
+    expect(refusal(() => assertPermitted(keyCaller({ ...base, actor: { kind: 'operator' } }), 'invitations:accept'))?.permission).toBe('invitations:accept');
+  });
+
+  it('refuses a person outside any workspace everything that needs a membership', () => {
+    const outsider = { kind: 'person' as const, keyId: 'user_u9', userId: 'u9', email: 'zoe@example.com' };
+    for (const permission of ['links:read', 'workspace:read', 'members:manage'] as const) {
+      expect(refusal(() => assertPermitted(outsider, permission))?.message).toBe(`${permission} needs a workspace you are a member of`);
+    }
+    expect(ROLES.filter((role) => roleAllows(role, 'invitations:accept'))).toEqual([]);
+    expect(needsMembership('invitations:accept')).toBe(false);
+    expect(PEOPLE_POWERS.filter((power) => !needsMembership(power))).toEqual(['invitations:accept']);
   });
 
   it('asks nothing of v1\'s anonymous callers or of routes without a requirement', () => {

@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, bearerToken, couldBeApiKey, hashApiKey, isExpired, issueApiKey, judgeKey, verdictFor, type ApiKeyRecord } from '../../../../functions/shared/domain/accounts/api-keys';
+import { API_KEY_PREFIX, bearerToken, couldBeApiKey, hashApiKey, isExpired, issueApiKey, judgeKey, LAST_USE_PRECISION_MS, lastUseDue, verdictFor, type ApiKeyRecord } from '../../../../functions/shared/domain/accounts/api-keys';
 import { ALL_SCOPES } from '../../../../functions/shared/domain/accounts/permissions';
 import { Messages } from '../../../../functions/shared/domain/messages';
 import { legacyAccount, openAccount } from '../../../../functions/shared/domain/accounts/accounts';
@@ -114,5 +114,15 @@ describe('judging a key', () => {
     }, NOW);
     expect(lookups).toEqual([hashApiKey(apiKey)]);
     expect(verdict).toMatchObject({ allowed: true, keyId: issued.keyId });
+  });
+});
+
+describe('a key\'s last use', () => {
+  const at = Date.parse('2026-11-25T10:00:00.000Z');
+  it('is due for writing when never noted, or noted an hour ago or more; not within the hour', () => {
+    expect(lastUseDue({}, at)).toBe(true);
+    expect(lastUseDue({ lastUsedAt: '2026-11-25T09:00:00.000Z' }, at)).toBe(true);
+    expect(lastUseDue({ lastUsedAt: '2026-11-25T09:00:00.001Z' }, at)).toBe(false);
+    expect(lastUseDue({ lastUsedAt: '2026-11-25T10:00:00.000Z' }, at + LAST_USE_PRECISION_MS - 1)).toBe(false);
   });
 });

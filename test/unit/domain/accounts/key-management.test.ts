@@ -87,7 +87,7 @@ describe('making a key', () => {
       const asKey: KeyContext = { caller: keyCaller({ ...workspace, keyId: 'key_x' }), nowMs: NOW };
       const refused = await failure(() => createKey({ name: 'k', scopes: ['links:read'] }, asKey, new MemoryKeyStore()));
       expect(refused).toBeInstanceOf(NotPermitted);
-      expect(refused.message).toBe(OwnMessages.peopleOnly('keys:manage'));
+      expect(refused.message).toBe(OwnMessages.peopleOnly('keys:create'));
     });
   });
 
