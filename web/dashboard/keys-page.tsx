@@ -3,7 +3,7 @@ import { call, type Api, type Problem } from './api';
 import type { paths } from '../../clients/typescript/src/schema';
 import { SCOPES, scopesOfRole, type Scope } from '../../functions/shared/domain/accounts/permissions';
 import { CopyButton, formatDateTime, ProblemNote } from './ui';
-import { WorkspaceContext } from './workspace';
+import { useAllowed, WorkspaceContext } from './workspace';
 
 type Key = paths['/v2/keys']['get']['responses'][200]['content']['application/json']['keys'][number];
 
@@ -11,10 +11,12 @@ const createdBy = (key: Key) => (key.createdBy.kind === 'user' ? key.createdBy.e
 
 /**
  * The workspace's API keys, for machines: make one with the scopes a job needs and an expiry (the secret shown once),
- * list them, revoke one. Scopes beyond the person's role are shown but cannot be ticked: a key never outranks its maker.
+ * list them and revoke one (admins and owners). Scopes beyond the person's role are shown but cannot be ticked: a key never outranks its maker.
  */
 export function KeysPage({ api }: { api: Api }) {
   const workspace = useContext(WorkspaceContext);
+  // Members make keys; admins and owners also see and revoke everyone's (the routes' own permissions).
+  const canList = useAllowed('GET /v2/keys');
   const allowed = new Set<Scope>(workspace ? scopesOfRole(workspace.role) : []);
   const [keys, setKeys] = useState<Key[]>();
   const [problem, setProblem] = useState<Problem>();
@@ -25,11 +27,12 @@ export function KeysPage({ api }: { api: Api }) {
   const [secret, setSecret] = useState<{ name: string; secret: string }>();
 
   const load = async () => {
+    if (!canList) return;
     const answer = await call(() => api.GET('/v2/keys'));
     if ('problem' in answer) setProblem(answer.problem);
     else setKeys(answer.data.keys);
   };
-  useEffect(() => void load(), [api]);
+  useEffect(() => void load(), [api, canList]);
 
   const create = async (event: Event) => {
     event.preventDefault();

@@ -30,7 +30,7 @@ const PAGES: Array<{ page: PageName; href: string; label: string; needs: ApiRout
   { page: 'domains', href: hrefOf('/domains'), label: 'Domains', needs: 'GET /v2/domains' },
   { page: 'webhooks', href: hrefOf('/webhooks'), label: 'Webhooks', needs: 'GET /v2/webhooks' },
   { page: 'members', href: hrefOf('/members'), label: 'Members', needs: 'GET /v2/members' },
-  { page: 'keys', href: hrefOf('/keys'), label: 'API keys', needs: 'GET /v2/keys' },
+  { page: 'keys', href: hrefOf('/keys'), label: 'API keys', needs: 'POST /v2/keys' },
   { page: 'audit', href: hrefOf('/audit'), label: 'Audit log', needs: 'GET /v2/audit-log' },
   { page: 'usage', href: hrefOf('/usage'), label: 'Usage', needs: 'GET /v2/usage' },
 ];
