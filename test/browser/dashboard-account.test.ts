@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
 import { eventually, http, jsonHeaders } from '../support/local-stack';
-import { dashboardBrowser, recordPage, signIn, tabTo, workspaceWithOwner } from '../support/dashboard';
+import { dashboardBrowser, providerOrigin, recordPage, signIn, tabTo, workspaceWithOwner } from '../support/dashboard';
 import type { Credentials } from '../support/sign-in';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { forgetManualCheck, publishDnsRecords } from '../support/local-dns';
@@ -19,6 +19,8 @@ const api = (apiKey: string, method: string, path: string, body?: object) => htt
 async function signInByKeyboard(page: Page, person: Credentials, password = person.password): Promise<void> {
   await tabTo(page, 'Sign in');
   await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.origin === providerOrigin());
+  await page.getByLabel('Email').waitFor();
   await tabTo(page, 'Email');
   await page.keyboard.type(person.email);
   await tabTo(page, 'Password');
@@ -303,6 +305,7 @@ describe('with the keyboard alone', () => {
     }
     await tabTo(page, 'Sign out');
     await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Sign out' }).waitFor();
     await tabTo(page, /yes, sign me out/i);
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -325,6 +328,7 @@ describe('with the keyboard alone', () => {
 
       await signInByKeyboard(page, owner, 'Wrong-password-1!');
       await page.getByRole('alert').getByText('Incorrect username or password.').waitFor();
+      await page.getByLabel('Password').waitFor();
       await tabTo(page, 'Password');
       await type(owner.password);
       await page.keyboard.press('Enter');

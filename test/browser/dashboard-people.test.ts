@@ -112,7 +112,7 @@ describe('API keys and the audit log', () => {
     // Revoking asks first, its focus on the harmless answer.
     await tabTo(page, 'Revoke Nightly report');
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it');
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Keep it');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await row.waitFor({ state: 'detached' });

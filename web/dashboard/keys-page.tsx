@@ -1,4 +1,4 @@
-import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { call, type Api, type Problem } from './api';
 import type { paths } from '../../clients/typescript/src/schema';
 import { SCOPES, scopesOfRole, type Scope } from '../../functions/shared/domain/accounts/permissions';
@@ -161,7 +161,8 @@ function KeyRow({ api, apiKey, onRevoked }: { api: Api; apiKey: Key; onRevoked: 
 /** The question, its focus on the harmless answer when it appears. */
 function ConfirmRevoke({ name, onKeep, onRevoke }: { name: string; onKeep: () => void; onRevoke: () => void }) {
   const keep = useRef<HTMLButtonElement>(null);
-  useEffect(() => keep.current?.focus(), []);
+  // Before the browser paints: the Revoke button that had the focus is gone, the focus must not fall to the page.
+  useLayoutEffect(() => keep.current?.focus(), []);
   return (
     <span role="group" aria-label={`Revoke ${name}?`}>
       <button type="button" class="quiet small" ref={keep} onClick={onKeep}>
