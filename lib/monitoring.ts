@@ -53,7 +53,7 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'workspace', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'sso' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'workspace', IFunction>;
   /** The webhook delivery queue and the dead-letter queues of deliveries and stream batches. */
   webhookQueues: { deliveries: IQueue; deliveryDeadLetters: IQueue; streamDeadLetters: IQueue };
   /** Click deliveries the aggregator failed on three times. */

@@ -20,6 +20,7 @@ import { Dashboard } from './dashboard';
 import { Webhooks } from './webhooks';
 import { PeopleSignIn } from './user-pool';
 import { AuditLog } from './audit-log';
+import { SingleSignOn } from './single-sign-on';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -164,6 +165,7 @@ export class ServiceStack extends Stack {
     });
     // A person's request: their membership (read consistently) and the workspace's account record, side by side.
     // The one write: a key's last use, once an hour at most, naming no other attribute (dynamo-key-store.ts recordUse).
+    // A person's request: their membership (read consistently) and the workspace's account record, side by side.
     authorizer
       .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['GetItem'])
       .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['UpdateItem'], { onlyAttributes: ['keyHash', 'lastUsedAt'] })
@@ -290,9 +292,13 @@ export class ServiceStack extends Stack {
     dashboard.signInWith(signIn.dashboardSignIn);
     // Invitation mail links to the dashboard's invitation page.
     workspace.addEnvironment(EnvNames.dashboardUrl, dashboard.url);
+    const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
+    singleSignOn.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
+    flags.grantRead(singleSignOn.api);
+    this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace },
       clickDeadLetters: clickCounting.deadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
       domainSchedule: customDomains.schedule,

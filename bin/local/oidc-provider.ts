@@ -7,6 +7,8 @@ import type { GrantInstance } from 'oidc-provider';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages';
 import { awsJsonListener } from './aws-json-server';
 import { COGNITO_PROTOCOL, CognitoStandIn } from './cognito-standin';
+import { LocalFederation } from './federation';
+import { IdentityProviderRegistry } from './identity-provider-registry';
 import { listen } from './listen';
 import { signInPage, signOutPage, type SignInPageState } from './sign-in-page';
 import type { UserPoolClientSpec, UserPoolSpec } from './template';
@@ -155,8 +157,11 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
       ctx.body = signInPage({ kind: 'error', message: out.error_description ?? out.error ?? 'Sign-in failed.' });
     },
   });
-  const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`);
-  const admin = awsJsonListener((operation, input) => cognito.handle(operation, input), COGNITO_PROTOCOL);
+  // Workspaces' identity providers (SSO, issue 29) and the sign-ins sent to them.
+  const registry = new IdentityProviderRegistry(pool.id, pool.clients);
+  const federation = new LocalFederation(registry, users, issuer);
+  const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`, federation);
+  const admin = awsJsonListener((operation, input) => (registry.handles(operation) ? registry.handle(operation, input) : cognito.handle(operation, input)), COGNITO_PROTOCOL);
   const cognito = new CognitoStandIn(pool.id, users);
   const oidc = provider.callback();
   const mount = `/${pool.id}`;
@@ -165,6 +170,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     const url = request.url ?? '/';
     if (request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith(`${COGNITO_PROTOCOL.targetPrefix}.`)) return admin(request, response);
     if (url.startsWith(interactions.prefix)) return void interactions.handle(request, response);
+    if (url.startsWith(`${mount}/oauth2/idpresponse?`)) return void interactions.federated(new URL(url, issuer).searchParams, response);
     if (url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`)) {
       // Mounted under the pool's id, as Cognito's issuer is: oidc-provider reads its mount path off originalUrl.
       Object.assign(request, { originalUrl: url, url: url.slice(mount.length) || '/' });
@@ -192,15 +198,39 @@ function closeServer(server: Server): Promise<void> {
 
 /** The sign-in page of an interaction: GET shows the form, POST checks the email and password. */
 class InteractionPages {
-  constructor(private readonly provider: Provider, private readonly users: LocalUserDirectory, readonly prefix: string) {}
+  constructor(
+    private readonly provider: Provider,
+    private readonly users: LocalUserDirectory,
+    readonly prefix: string,
+    private readonly federation: LocalFederation,
+  ) {}
+
+  /** A customer's provider answered: back to the interaction (whose cookie is scoped to its page) with a one-time ticket. */
+  async federated(query: URLSearchParams, response: ServerResponse): Promise<void> {
+    const outcome = await this.federation.finish(query);
+    if ('error' in outcome) return this.render(response, 400, { kind: 'error', message: outcome.error });
+    response.writeHead(303, { location: `${this.prefix}${outcome.interactionUid}/federated?ticket=${encodeURIComponent(outcome.ticket)}`, 'cache-control': 'no-store' }).end();
+  }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
       const details = await this.provider.interactionDetails(request, response);
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      if (request.method === 'GET' && url.pathname === `${this.prefix}${details.uid}/federated`) {
+        const sub = this.federation.redeem(url.searchParams.get('ticket') ?? '', details.uid);
+        if (!sub) return this.render(response, 400, { kind: 'error', message: 'This sign-in has expired or is not yours. Start again from the application.' });
+        return await this.provider.interactionFinished(request, response, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
+      }
       if (request.method === 'GET') return this.render(response, 200, { kind: 'password', action: `${this.prefix}${details.uid}` });
       if (request.method !== 'POST') return this.render(response, 405, { kind: 'error', message: 'Method not allowed.' });
       const form = await readForm(request);
       const email = form.get('email') ?? '';
+      // A domain with single sign-on signs in only through its provider: the password is not even looked at.
+      const organisation = this.federation.providerFor(String(details.params.client_id ?? ''), email);
+      if (organisation) {
+        response.writeHead(303, { location: await this.federation.start(details.uid, organisation, email), 'cache-control': 'no-store' }).end();
+        return;
+      }
       const user = await this.users.signIn(email, form.get('password') ?? '');
       // Cognito's own wording, the same for an unknown email and a wrong password.
       if (!user) return this.render(response, 401, { kind: 'password', action: `${this.prefix}${details.uid}`, email, error: 'Incorrect username or password.' });

@@ -189,6 +189,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       // Receivers on this machine a local run may deliver webhooks to, and the retry schedule's scale (README).
       ...(process.env.LOCAL_WEBHOOK_ALLOW ? { [EnvNames.localWebhookAllow]: process.env.LOCAL_WEBHOOK_ALLOW } : {}),
       ...(process.env.LOCAL_WEBHOOK_TIME_SCALE ? { [EnvNames.localWebhookTimeScale]: process.env.LOCAL_WEBHOOK_TIME_SCALE } : {}),
+      // A company's identity provider on this machine that single sign-on may name over http (host:port, README).
+      ...(process.env.LOCAL_SSO_ALLOW ? { [EnvNames.localSsoAllow]: process.env.LOCAL_SSO_ALLOW } : {}),
       POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true',
       [EnvNames.localDomains]: 'resolver',
       ...(process.env.LOCAL_HOSTS_FILE ? { [EnvNames.localHostsFile]: path.resolve(process.env.LOCAL_HOSTS_FILE) } : {}),

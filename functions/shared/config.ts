@@ -69,6 +69,8 @@ export const EnvNames = {
   mailFrom: 'MAIL_FROM',
   dashboardUrl: 'DASHBOARD_URL',
   localDashboardUrl: 'LOCAL_DASHBOARD_URL',
+  userPoolId: 'USER_POOL_ID',
+  localSsoAllow: 'LOCAL_SSO_ALLOW',
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
   webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
@@ -112,6 +114,10 @@ export const config = {
     const clientId = optional(EnvNames.tokenClientId);
     return issuer && jwksUrl && clientId ? { issuer, jwksUrl, clientId } : undefined;
   },
+  /** The user pool whose identity providers the SSO function manages, and the app client they are offered on. */
+  ssoPool: () => ({ userPoolId: required(EnvNames.userPoolId), appClientId: required(EnvNames.tokenClientId) }),
+  /** A local run's stand-in customer providers (`host:port`, comma-separated), allowed over http; never set on AWS. */
+  localSsoHosts: (): ReadonlySet<string> => new Set((optional(EnvNames.localSsoAllow) ?? '').split(',').map((host) => host.trim()).filter(Boolean)),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
   webhookSecretsKey: () => required(EnvNames.webhookSecretsKey),
   /** A local run's receivers on this machine (`host:port`, comma-separated); never set on AWS. */

@@ -18,7 +18,7 @@ const serviceOf = (functionName: string) => (alarm: Record<string, unknown>) =>
 
 describe('alarms', () => {
   it('all notify the alarm topic, which emails the address from context', () => {
-    expect(alarms.length).toBe(60);
+    expect(alarms.length).toBe(62);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
   });
@@ -27,7 +27,7 @@ describe('alarms', () => {
     expect(alarmWith(metricNamed('AWS/ApiGateway', '5XXError'))).toMatchObject({ Statistic: 'Average', Threshold: THRESHOLDS.api5xxRate, Period: 300 });
   });
 
-  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'MeFunction', 'RedirectFunction', 'AuthorizerFunction', 'KeysFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction'])('watch errors and throttles of %s', (functionId) => {
+  it.each(['CreateFunction', 'BatchFunction', 'LinksFunction', 'QrFunction', 'MeFunction', 'RedirectFunction', 'AuthorizerFunction', 'KeysFunction', 'SsoFunction', 'AggregatorFunction', 'DomainsFunction', 'DomainWorkerFunction', 'WebhooksFunction', 'WebhookEventsFunction', 'WebhookDelivererFunction'])('watch errors and throttles of %s', (functionId) => {
     const errors = alarms.filter((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(functionId));
     const throttles = alarms.filter((alarm) => alarm.MetricName === 'Throttles' && JSON.stringify(alarm.Dimensions).includes(functionId));
     expect(errors.map((alarm) => alarm.Threshold)).toEqual([THRESHOLDS.functionErrors]);
@@ -88,6 +88,6 @@ describe('webhook alarms', () => {
 
 describe('functions', () => {
   it('emit their metrics under one namespace', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 18);
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 19);
   });
 });

@@ -19,6 +19,8 @@ export default async function globalSetup(): Promise<void> {
   const receiverPorts = [await freePort(), await freePort()];
   // Mail the functions send (invitations) lands here, one .eml file per message (bin/local/ses-standin.ts).
   const mailbox = mkdtempSync(path.join(tmpdir(), 'shortener-mailbox-'));
+  // A company's own identity provider (single sign-on's tests) listens here, the one loopback issuer allowed.
+  const ssoProviderPort = await freePort();
   const testEnvironment = {
     LOCAL_HOSTS_FILE: hostsFile,
     LOCAL_DNS_TXT_FILE: txtFile,
@@ -27,6 +29,8 @@ export default async function globalSetup(): Promise<void> {
     LOCAL_WEBHOOK_TIME_SCALE: '0.0001',
     WEBHOOK_RECEIVER_PORTS: receiverPorts.join(','),
     LOCAL_MAILBOX_DIR: mailbox,
+    LOCAL_SSO_ALLOW: `127.0.0.1:${ssoProviderPort}`,
+    SSO_PROVIDER_PORT: String(ssoProviderPort),
   };
   const stack = await spawnLocalStack(testEnvironment);
   Object.assign(process.env, localStackEnvironment(stack), testEnvironment);

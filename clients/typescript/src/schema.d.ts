@@ -648,6 +648,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's single sign-on connections
+         * @description Each email domain connected to an identity provider, with the TXT record that proves the domain. Read by every member.
+         *
+         *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
+         */
+        get: operations["listSsoConnections"];
+        put?: never;
+        /**
+         * Connect an email domain to an identity provider
+         * @description ENTERPRISE. Registers an OIDC or SAML provider for the domain's people; it stays `pending`, used by nobody, until the TXT record in `dnsRecord` is published and `POST /v2/sso/{domain}/verify` finds it. The OIDC client secret goes to the user pool and is never shown again or stored by the service. A domain is connected by one workspace only.
+         *
+         *     Permission: `security:manage`, held by signed-in people whose role is owner; API keys are refused (403).
+         */
+        post: operations["addSsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/sso/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * View a single sign-on connection
+         * @description One of the workspace's connections; another workspace's or none at all is 404.
+         *
+         *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
+         */
+        get: operations["getSsoConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect an email domain
+         * @description The provider leaves the user pool first, so nobody signs in through a connection the workspace no longer has; the domain's people sign in with their passwords again.
+         *
+         *     Permission: `security:manage`, held by signed-in people whose role is owner; API keys are refused (403).
+         */
+        delete: operations["removeSsoConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/sso/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove the domain and send its people to the provider
+         * @description Looks up the TXT record; found, the connection becomes `active` and the domain's people sign in through the provider from their next sign-in. Not found yet: 409, the connection stays pending.
+         *
+         *     Permission: `security:manage`, held by signed-in people whose role is owner; API keys are refused (403).
+         */
+        post: operations["verifySsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -1071,7 +1149,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks" | "seats";
+                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks" | "singleSignOn" | "seats";
                     /** @enum {string} */
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
@@ -3221,6 +3299,270 @@ export interface operations {
                             /** Format: date-time */
                             joinedAt: string;
                         };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSsoConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connections: {
+                            domain: string;
+                            /** @enum {string} */
+                            protocol: "oidc" | "saml";
+                            /** @enum {string} */
+                            status: "pending" | "active";
+                            dnsRecord: {
+                                /** @enum {string} */
+                                type: "TXT" | "CNAME" | "A";
+                                name: string;
+                                value: string;
+                            };
+                            oidc?: {
+                                issuer: string;
+                                clientId: string;
+                            };
+                            saml?: {
+                                metadataUrl: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            verifiedAt?: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    domain: string;
+                    /** @enum {string} */
+                    protocol: "oidc" | "saml";
+                    oidc?: {
+                        issuer: string;
+                        clientId: string;
+                        clientSecret: string;
+                    };
+                    saml?: {
+                        metadataUrl: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The pending connection and its TXT record. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        /** @enum {string} */
+                        protocol: "oidc" | "saml";
+                        /** @enum {string} */
+                        status: "pending" | "active";
+                        dnsRecord: {
+                            /** @enum {string} */
+                            type: "TXT" | "CNAME" | "A";
+                            name: string;
+                            value: string;
+                        };
+                        oidc?: {
+                            issuer: string;
+                            clientId: string;
+                        };
+                        saml?: {
+                            metadataUrl: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        verifiedAt?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The custom domain, e.g. go.example.com (an IDN in Unicode or punycode). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        /** @enum {string} */
+                        protocol: "oidc" | "saml";
+                        /** @enum {string} */
+                        status: "pending" | "active";
+                        dnsRecord: {
+                            /** @enum {string} */
+                            type: "TXT" | "CNAME" | "A";
+                            name: string;
+                            value: string;
+                        };
+                        oidc?: {
+                            issuer: string;
+                            clientId: string;
+                        };
+                        saml?: {
+                            metadataUrl: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        verifiedAt?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The custom domain, e.g. go.example.com (an IDN in Unicode or punycode). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifySsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The custom domain, e.g. go.example.com (an IDN in Unicode or punycode). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active connection. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        /** @enum {string} */
+                        protocol: "oidc" | "saml";
+                        /** @enum {string} */
+                        status: "pending" | "active";
+                        dnsRecord: {
+                            /** @enum {string} */
+                            type: "TXT" | "CNAME" | "A";
+                            name: string;
+                            value: string;
+                        };
+                        oidc?: {
+                            issuer: string;
+                            clientId: string;
+                        };
+                        saml?: {
+                            metadataUrl: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        verifiedAt?: string;
                     };
                 };
             };

@@ -113,3 +113,12 @@ export class MembershipConflict extends DomainError {}
 
 /** The invitation is real, but was sent to someone else than the person accepting it (403). */
 export class WrongInvitee extends DomainError {}
+
+/** Not one of the workspace's SSO connections, or none at all: the same answer (404). */
+export class SsoConnectionNotFound extends DomainError {}
+
+/** The email domain is connected already, by this workspace or another (409, never saying whose). */
+export class SsoDomainInUse extends DomainError {}
+
+/** The domain's TXT record is not there (yet): the connection stays pending (409). */
+export class SsoChallengeMissing extends DomainError {}

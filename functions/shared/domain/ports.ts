@@ -12,6 +12,7 @@ import type { ApiKeyRecord } from './accounts/api-keys';
 import type { AuditRecord } from './audit/audit-record';
 import type { Invitation } from './workspaces/invitation';
 import type { SeatCount } from './workspaces/seats';
+import type { SsoConnection, SsoProtocol } from './sso/sso-connection';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -429,4 +430,34 @@ export interface OutgoingMail {
 /** Sends mail (SES v2 on AWS, the local stand-in's mailbox in a local run). */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
+}
+
+/** Workspaces' SSO connections, each email domain connected once service-wide; every change with its audit record. */
+export interface SsoStore {
+  list(workspaceId: string): Promise<SsoConnection[]>;
+  find(workspaceId: string, domain: string): Promise<SsoConnection | undefined>;
+  /** Claims the domain for the workspace (pending), within `max` connections a workspace. */
+  add(connection: SsoConnection, max: number, audit: AuditRecord): Promise<'added' | 'taken' | 'overLimit'>;
+  /** Undefined when the connection is gone meanwhile. */
+  activate(workspaceId: string, domain: string, verifiedAt: string, audit: AuditRecord): Promise<SsoConnection | undefined>;
+  /** False when it was gone already. */
+  remove(workspaceId: string, domain: string, audit: AuditRecord): Promise<boolean>;
+}
+
+/** What registering a provider needs: the secret goes to the user pool and is never stored by the service. */
+export interface ProviderRegistration {
+  providerName: string;
+  protocol: SsoProtocol;
+  oidc?: { issuer: string; clientId: string; clientSecret: string };
+  saml?: { metadataUrl: string };
+}
+
+/** The user pool's identity providers (Cognito; locally the stand-in provider's federation list). */
+export interface IdentityProviders {
+  /** Creates the provider, or leaves one of this name as it is (a retry): nobody signs in through it yet. */
+  register(registration: ProviderRegistration): Promise<void>;
+  /** From now on the domain's people are sent to this provider when they sign in. */
+  enable(providerName: string, domain: string): Promise<void>;
+  /** Gone from the pool and the app client; a provider already gone is fine. */
+  remove(providerName: string): Promise<void>;
 }

@@ -23,6 +23,9 @@ import {
   QuotaExceeded,
   RateLimited,
   SafetyCheckUnavailable,
+  SsoChallengeMissing,
+  SsoConnectionNotFound,
+  SsoDomainInUse,
   UnderMaintenance,
 } from '../domain/errors';
 import { Messages, OwnMessages } from '../domain/messages';
@@ -58,6 +61,8 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
   if (error instanceof MemberNotFound || error instanceof InvitationNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
   if (error instanceof MembershipConflict) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof WrongInvitee) return json(403, { statusCode: 403, message: error.message, error: 'Forbidden' });
+  if (error instanceof SsoConnectionNotFound) return json(404, { statusCode: 404, message: error.message, error: 'Not Found' });
+  if (error instanceof SsoDomainInUse || error instanceof SsoChallengeMissing) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof DomainInUse) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof DomainDisabled) return json(409, { statusCode: 409, message: error.message, error: 'Conflict' });
   if (error instanceof LinkGone) return json(410, { statusCode: 410, message: error.message, error: 'Gone' });

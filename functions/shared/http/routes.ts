@@ -4,7 +4,7 @@ import type { Permission } from '../domain/accounts/permissions';
  * The service's routes: the one list. The CDK API builds its resources from it, the OpenAPI document must
  * describe each API route (a type error otherwise), and the local stack reads them back from the template.
  */
-export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'audit' | 'workspace' | 'me' | 'docs' | 'redirect' | 'health';
+export type RouteTarget = 'create' | 'batch' | 'links' | 'qr' | 'domains' | 'webhooks' | 'keys' | 'audit' | 'workspace' | 'me' | 'sso' | 'docs' | 'redirect' | 'health';
 
 export interface Route {
   path: string;
@@ -54,6 +54,9 @@ export const ROUTES = [
   { path: '/v2/keys', methods: ['GET', 'POST'], target: 'keys', apiKey: true, permissions: { GET: 'keys:manage', POST: 'keys:create' } },
   { path: '/v2/keys/{id}', methods: ['DELETE'], target: 'keys', apiKey: true, permissions: { DELETE: 'keys:manage' } },
   { path: '/v2/me', methods: ['GET'], target: 'me', apiKey: true, personal: true, permissions: { GET: 'profile:read' } },
+  { path: '/v2/sso', methods: ['GET', 'POST'], target: 'sso', apiKey: true, permissions: { GET: 'workspace:read', POST: 'security:manage' } },
+  { path: '/v2/sso/{domain}', methods: ['GET', 'DELETE'], target: 'sso', apiKey: true, permissions: { GET: 'workspace:read', DELETE: 'security:manage' } },
+  { path: '/v2/sso/{domain}/verify', methods: ['POST'], target: 'sso', apiKey: true, permissions: { POST: 'security:manage' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },
   { path: '/v1/shorten/batch', methods: ['POST'], target: 'batch', apiKey: false },

@@ -3,7 +3,7 @@ import { PlanRequired } from '../errors';
 export const PLANS = ['FREE', 'INDIE', 'PRO', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks', 'webhooks'] as const;
+export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks', 'webhooks', 'singleSignOn'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** What a plan's 403 names: a feature the plan lacks, or `seats`, a count it caps (members and pending invitations). */
@@ -20,14 +20,16 @@ interface PlanTerms {
   seats: number | null;
 }
 
+/** Single sign-on for a company's email domain (issue 29) is ENTERPRISE's alone. */
+const PRO_FEATURES = FEATURES.filter((feature) => feature !== 'singleSignOn');
 /** Smart links' rules and variants (issue 18) are sold from PRO up. */
-const INDIE_FEATURES = FEATURES.filter((feature) => feature !== 'smartLinks');
+const INDIE_FEATURES = PRO_FEATURES.filter((feature) => feature !== 'smartLinks');
 
 /** The billing plans, cheapest first: the order is what "or higher" means. */
 const PLAN_TERMS: Record<Plan, PlanTerms> = {
   FREE: { features: ['linkExpiration'], monthlyCalls: 1_000, customDomains: 0, seats: 1 },
   INDIE: { features: INDIE_FEATURES, monthlyCalls: 10_000, customDomains: 1, seats: 3 },
-  PRO: { features: FEATURES, monthlyCalls: 100_000, customDomains: 10, seats: 10 },
+  PRO: { features: PRO_FEATURES, monthlyCalls: 100_000, customDomains: 10, seats: 10 },
   ENTERPRISE: { features: FEATURES, monthlyCalls: null, customDomains: null, seats: null },
 };
 
@@ -40,6 +42,7 @@ const FEATURE_REQUIRES: Record<Feature, string> = {
   customDomains: 'Custom domains require',
   smartLinks: 'Smart links (rules and variants) require',
   webhooks: 'Webhooks require',
+  singleSignOn: 'Single sign-on requires',
 };
 
 export function isPlan(value: unknown): value is Plan {

@@ -217,6 +217,7 @@ const TAGS: Record<Tag, string> = {
   Webhooks: 'Signed HTTP calls to your endpoint when your links change or are clicked (see `webhooks`).',
   'Audit log': 'Who changed what in the workspace, kept 365 days.',
   Keys: "The workspace's API keys, each holding only the scopes it needs: made, listed and revoked by its people, never by a key.",
+  'Single sign-on': "A company's email domain signing in through its own identity provider (ENTERPRISE).",
   'Anonymous (v1)': 'The earlier endpoints without a key, limited per source address.',
   Service: 'Health and this documentation.',
 };

@@ -33,7 +33,10 @@ import {
   webhookTestBody,
   webhookViewBody,
   webhookWithSecretBody,
+  ssoConnectionBody,
+  ssoListBody,
 } from './response-bodies';
+import { ssoRequestSchema } from '../../domain/sso/sso-request';
 
 /** The error answers the document describes once, in components.responses, by status. */
 export const ERROR_RESPONSES = {
@@ -52,7 +55,7 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export type Tag = 'Links' | 'Analytics' | 'Account' | 'Workspace' | 'Domains' | 'Webhooks' | 'Keys' | 'Audit log' | 'Anonymous (v1)' | 'Service';
+export type Tag = 'Links' | 'Analytics' | 'Account' | 'Workspace' | 'Domains' | 'Webhooks' | 'Keys' | 'Audit log' | 'Single sign-on' | 'Anonymous (v1)' | 'Service';
 
 type Content = { schema: z.ZodMiniType } | { raw: Record<string, unknown> };
 
@@ -66,7 +69,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key' | 'workspacePatch' | 'memberPatch' | 'invitation';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'key' | 'workspacePatch' | 'memberPatch' | 'invitation' | 'sso';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -88,6 +91,8 @@ const webhookRoute = (doc: Omit<OperationDoc, 'tag' | 'bearer' | 'guarded' | 'er
   errors: WEBHOOK_ERRORS,
   ...doc,
 });
+/** People only: an owner changes a workspace's sign-in (security:manage), every member reads it (workspace:read). */
+const ssoRoute = (doc: Omit<OperationDoc, 'tag' | 'bearer' | 'guarded'>): OperationDoc => ({ tag: 'Single sign-on', bearer: true, guarded: true, ...doc });
 const onDomain = ' Without `domain`, the account\'s default domain (the shared one when it has none).';
 const domainQuery = z.object({ domain: z.optional(z.string()) });
 
@@ -399,6 +404,43 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     errors: [401, 404, 429, 500, 503],
   },
   ...PEOPLE_OPERATIONS,
+  'GET /v2/sso': ssoRoute({
+    operationId: 'listSsoConnections',
+    summary: "List the workspace's single sign-on connections",
+    description: 'Each email domain connected to an identity provider, with the TXT record that proves the domain. Read by every member.',
+    success: { status: 200, description: 'The connections.', content: json(ssoListBody) },
+    errors: [401, 403, 429, 500, 503],
+  }),
+  'POST /v2/sso': ssoRoute({
+    operationId: 'addSsoConnection',
+    summary: 'Connect an email domain to an identity provider',
+    description:
+      "ENTERPRISE. Registers an OIDC or SAML provider for the domain's people; it stays `pending`, used by nobody, until the TXT record in `dnsRecord` is published and `POST /v2/sso/{domain}/verify` finds it. The OIDC client secret goes to the user pool and is never shown again or stored by the service. A domain is connected by one workspace only.",
+    body: 'sso',
+    success: { status: 201, description: 'The pending connection and its TXT record.', content: json(ssoConnectionBody) },
+    errors: [400, 401, 403, 409, 413, 429, 500, 503],
+  }),
+  'GET /v2/sso/{domain}': ssoRoute({
+    operationId: 'getSsoConnection',
+    summary: 'View a single sign-on connection',
+    description: "One of the workspace's connections; another workspace's or none at all is 404.",
+    success: { status: 200, description: 'The connection.', content: json(ssoConnectionBody) },
+    errors: [401, 403, 404, 429, 500, 503],
+  }),
+  'DELETE /v2/sso/{domain}': ssoRoute({
+    operationId: 'removeSsoConnection',
+    summary: 'Disconnect an email domain',
+    description: "The provider leaves the user pool first, so nobody signs in through a connection the workspace no longer has; the domain's people sign in with their passwords again.",
+    success: { status: 204, description: 'Disconnected.' },
+    errors: [401, 403, 404, 429, 500, 503],
+  }),
+  'POST /v2/sso/{domain}/verify': ssoRoute({
+    operationId: 'verifySsoConnection',
+    summary: "Prove the domain and send its people to the provider",
+    description: "Looks up the TXT record; found, the connection becomes `active` and the domain's people sign in through the provider from their next sign-in. Not found yet: 409, the connection stays pending.",
+    success: { status: 200, description: 'The active connection.', content: json(ssoConnectionBody) },
+    errors: [401, 403, 404, 409, 429, 500, 503],
+  }),
   'GET /v2/openapi.json': {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
@@ -462,6 +504,8 @@ export const REQUEST_BODIES = {
   workspacePatch: workspacePatchSchema,
   memberPatch: memberPatchSchema,
   invitation: invitationRequestSchema,
+  // The document describes AWS's rules (https only); a local run also allow-lists its stand-in provider's host.
+  sso: ssoRequestSchema(new Set()),
 } as const;
 
 /** Bodies a caller may leave out. */

@@ -7,6 +7,7 @@ import type { LinkStats } from '../../domain/analytics/link-stats';
 import { DEVICE_CLASSES } from '../../domain/analytics/click';
 import { DEVICES, OPERATING_SYSTEMS, UTM_FIELDS, DESTINATION_LABEL_PATTERN } from '../../domain/destinations/smart-link';
 import type { UsageReport } from '../../domain/limits/usage-report';
+import { SSO_PROTOCOLS, type SsoConnectionView } from '../../domain/sso/sso-connection';
 import { SUBSCRIBABLE_EVENTS, type DeliveryAttempt, type WebhookView } from '../../domain/webhooks/webhook';
 import type { ClickData } from '../../domain/webhooks/account-events';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, Messages, OwnMessages } from '../../domain/messages';
@@ -139,6 +140,19 @@ export const domainViewBody = z.strictObject({
 
 export const domainListBody = z.strictObject({ domains: z.array(domainViewBody) });
 
+export const ssoConnectionBody = z.strictObject({
+  domain: z.string(),
+  protocol: z.enum(SSO_PROTOCOLS),
+  status: z.enum(['pending', 'active']),
+  dnsRecord: z.strictObject({ type: z.enum(['TXT', 'CNAME', 'A']), name: z.string(), value: z.string() }),
+  oidc: z.optional(z.strictObject({ issuer: z.string(), clientId: z.string() })),
+  saml: z.optional(z.strictObject({ metadataUrl: z.string() })),
+  createdAt: timestamp,
+  verifiedAt: z.optional(timestamp),
+});
+
+export const ssoListBody = z.strictObject({ connections: z.array(ssoConnectionBody) });
+
 export const webhookViewBody = z.strictObject({
   id: z.string(),
   url: z.string(),
@@ -254,6 +268,7 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof domainViewBody>, DomainView>>,
   Expect<Same<z.output<typeof webhookViewBody>, WebhookView>>,
   Expect<Same<z.output<typeof keyViewBody>, KeyView>>,
+  Expect<Same<z.output<typeof ssoConnectionBody>, SsoConnectionView>>,
   Expect<Same<z.output<typeof tagCountsBody>, TagCounts>>,
   Expect<Same<z.output<typeof deliveryAttemptBody>, DeliveryAttempt>>,
   Expect<Same<z.output<typeof clickEventDataBody>, ClickData>>,
