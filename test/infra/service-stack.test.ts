@@ -160,6 +160,7 @@ describe('functions', () => {
       ['audit', ['AuditLog:dynamodb:Query']],
       ['audit-events', ['AuditLog:dynamodb:PutItem']],
       ['workspace', ['AuditLog:dynamodb:PutItem']],
+      ['sso', ['AuditLog:dynamodb:PutItem']],
     ].sort(([a], [b]) => names.indexOf(a as string) - names.indexOf(b as string)));
   });
 
