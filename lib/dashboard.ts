@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { AssetHashType, DockerImage, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Lazy, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { type RestApi, ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -24,7 +24,9 @@ import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket } from 'aws
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ASSETS_FOLDER, buildDashboard, DASHBOARD_PATH } from '../web/build';
-import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../web/content-security-policy';
+import { dashboardContentSecurityPolicy } from '../web/content-security-policy';
+import type { SignInConfig } from '../web/dashboard/signing-in/oidc';
+import { SIGN_IN_CONFIG_FILE } from '../web/dashboard/places';
 import { EDGE_STRICT_TRANSPORT_SECURITY } from './short-domain';
 import { GATEWAY_ANSWERS, gatewayResponseTemplate } from './gateway-responses';
 import { ROUTES } from '../functions/shared/http/routes';
@@ -102,6 +104,13 @@ export interface DashboardProps {
   removalPolicy: RemovalPolicy;
 }
 
+/** How people sign in to the dashboard: what its page reads (`/app/config.json`) and the hosts it may fetch from. */
+export interface DashboardSignIn {
+  config: SignInConfig;
+  /** The provider's origins the page calls (discovery, token exchange, revocation): its CSP's connect-src. */
+  providerOrigins: string[];
+}
+
 /**
  * The account holders' dashboard (web/dashboard) on the API's own host: one CloudFront distribution whose default
  * behavior is the API (its routes only, nothing cached, every header but Host passed on, the origin secret added)
@@ -113,6 +122,8 @@ export class Dashboard extends Construct {
   readonly distribution: Distribution;
   /** https://<distribution>/app/ */
   readonly url: string;
+  private readonly deployment: BucketDeployment;
+  private readonly signInOrigins: string[] = [];
 
   constructor(scope: Construct, id: string, props: DashboardProps) {
     super(scope, id);
@@ -128,7 +139,8 @@ export class Dashboard extends Construct {
     const headersWith = (name: string, cacheControl: string) =>
       new ResponseHeadersPolicy(this, name, {
         securityHeadersBehavior: {
-          contentSecurityPolicy: { contentSecurityPolicy: DASHBOARD_CONTENT_SECURITY_POLICY, override: true },
+          // Lazy: the sign-in provider is made after the distribution (its client's callback is on this host).
+          contentSecurityPolicy: { contentSecurityPolicy: Lazy.string({ produce: () => dashboardContentSecurityPolicy(this.signInOrigins) }), override: true },
           contentTypeOptions: { override: true },
           frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
           referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
@@ -173,7 +185,7 @@ export class Dashboard extends Construct {
     });
     this.url = `https://${this.distribution.distributionDomainName}${DASHBOARD_PATH}/`;
 
-    const deployment = new BucketDeployment(this, 'Deploy', {
+    const deployment = (this.deployment = new BucketDeployment(this, 'Deploy', {
       sources: [
         Source.asset(path.join(__dirname, '..', 'web'), {
           // The build reads shared code outside web/ (the typed client's types, the CSV import): hashing its
@@ -195,8 +207,17 @@ export class Dashboard extends Construct {
       distribution: this.distribution,
       distributionPaths: [DASHBOARD_PATH, `${DASHBOARD_PATH}/*`],
       memoryLimit: 512,
-    });
+    }));
     this.acknowledgeFindings(bucket, deployment);
+  }
+
+  /**
+   * People sign in through `signIn`'s provider (issue 29): its settings beside the page as `config.json` (written at
+   * deploy time, when the pool's ids are known) and its origins in the page's connect-src.
+   */
+  signInWith(signIn: DashboardSignIn): void {
+    this.signInOrigins.push(...signIn.providerOrigins);
+    this.deployment.addSource(Source.jsonData(SIGN_IN_CONFIG_FILE, signIn.config));
   }
 
   private acknowledgeFindings(bucket: Bucket, deployment: BucketDeployment): void {

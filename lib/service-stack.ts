@@ -299,6 +299,7 @@ export class ServiceStack extends Stack {
     workspace.addEnvironment(EnvNames.dashboardUrl, dashboard.url);
     const signIn = new PeopleSignIn(this, 'SignIn', { name: `${config.appName}-${config.stage}`, dashboardUrl: dashboard.url, selfSignUp: config.selfSignUp, removalPolicy });
     for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
+    dashboard.signInWith(signIn.dashboardSignIn);
     // An invitation is accepted by the email the pool verified for the person (access tokens carry none).
     workspace.addEnvironment(EnvNames.userPoolId, signIn.userPool.userPoolId);
     workspace.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [signIn.userPool.userPoolArn] }));

@@ -14,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { EnvNames } from '../functions/shared/config';
+import type { DashboardSignIn } from './dashboard';
 
 /** The dashboard's page that receives the authorization code (under its /app/ URL): the only sign-in callback. */
 export const SIGN_IN_CALLBACK_PAGE = 'signed-in';
@@ -43,6 +44,9 @@ export class PeopleSignIn extends Construct {
   readonly userPool: UserPool;
   readonly client: UserPoolClient;
   readonly domain: UserPoolDomain;
+  /** The app client's one callback URL (the dashboard's sign-in page) and its sign-out URL. */
+  readonly callbackUrl: string;
+  readonly signOutUrl: string;
 
   constructor(scope: Construct, id: string, props: PeopleSignInProps) {
     super(scope, id);
@@ -69,7 +73,8 @@ export class PeopleSignIn extends Construct {
       reason: 'MFA (TOTP) is optional in the pool and enforced per workspace by its owner (issue 29): API machines use keys, not people.',
     });
 
-    const signedIn = `${props.dashboardUrl}${SIGN_IN_CALLBACK_PAGE}`;
+    const signedIn = (this.callbackUrl = `${props.dashboardUrl}${SIGN_IN_CALLBACK_PAGE}`);
+    this.signOutUrl = props.dashboardUrl;
     this.client = this.userPool.addClient('DashboardClient', {
       userPoolClientName: `${props.name}-dashboard`,
       // A browser page holds no secret: the authorization code is bound to the tab by PKCE instead.
@@ -79,7 +84,7 @@ export class PeopleSignIn extends Construct {
         flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
         callbackUrls: [signedIn],
-        logoutUrls: [props.dashboardUrl],
+        logoutUrls: [this.signOutUrl],
       },
       supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
       accessTokenValidity: Duration.minutes(ACCESS_TOKEN_MINUTES),
@@ -104,6 +109,19 @@ export class PeopleSignIn extends Construct {
   /** The issuer of the pool's tokens, as their `iss` claim names it. */
   get issuer(): string {
     return `https://cognito-idp.${Stack.of(this).region}.${Stack.of(this).urlSuffix}/${this.userPool.userPoolId}`;
+  }
+
+  /**
+   * What the dashboard's page needs to sign people in (lib/dashboard.ts writes it beside the page): the callback is
+   * the client's own, so the page and the pool cannot disagree. Cognito's discovery document names no revocation
+   * endpoint, so it is given here; its hosts are the issuer's (discovery) and the managed login domain's (tokens).
+   */
+  get dashboardSignIn(): DashboardSignIn {
+    const stack = Stack.of(this);
+    return {
+      config: { issuer: this.issuer, clientId: this.client.userPoolClientId, redirectUri: this.callbackUrl, signOutRedirectUri: this.signOutUrl, revocationEndpoint: `${this.domain.baseUrl()}/oauth2/revoke` },
+      providerOrigins: [`https://cognito-idp.${stack.region}.${stack.urlSuffix}`, this.domain.baseUrl()],
+    };
   }
 
   /** What a function that verifies people's access tokens needs (functions/shared/adapters/access-token-verifier.ts). */

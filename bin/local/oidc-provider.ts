@@ -11,7 +11,7 @@ import { COGNITO_PROTOCOL, CognitoStandIn } from './cognito-standin';
 import { LocalFederation } from './federation';
 import { IdentityProviderRegistry } from './identity-provider-registry';
 import { listen } from './listen';
-import { signInPage, type SignInPageState } from './sign-in-page';
+import { signInPage, signOutPage, type SignInPageState } from './sign-in-page';
 import { totpMatches } from './totp';
 import type { UserPoolClientSpec, UserPoolSpec } from './template';
 import type { LocalUserDirectory } from './user-directory';
@@ -105,6 +105,13 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // The end-session question in the sign-in page's layout: oidc-provider's own page loads a web font from Google.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx: { body: string }, form: string) => {
+          ctx.body = signOutPage(form);
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => API_RESOURCE,

@@ -39,3 +39,18 @@ ${state.error ? `<p class="error" role="alert">${escapeHtml(state.error)}</p>` :
 </form>`,
   );
 }
+
+/**
+ * The provider's end-session question (RP-initiated logout, as the dashboard's sign-out asks it): oidc-provider's
+ * form (its anti-forgery field inside, `id="op.logoutForm"`) and the two answers, in the same layout.
+ */
+export function signOutPage(form: string): string {
+  return layout(
+    'Sign out',
+    `<h1>Sign out</h1>
+<p>Sign out of the local user pool as well?</p>
+${form}
+<button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+  );
+}

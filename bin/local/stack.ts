@@ -15,6 +15,7 @@ import { DynamoDbLocal } from './dynamodb-local';
 import { LocalCustomerEdge } from './customer-edge';
 import { LocalGateway } from './gateway';
 import { LocalStaticSite } from './static-site';
+import type { DashboardSignIn } from '../../lib/dashboard';
 import { LocalFunction } from './lambda-runtime';
 import { assertSameNode } from './same-node';
 import { LocalLogSubscription } from './log-subscription';
@@ -230,7 +231,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     }
 
     const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge.originHeaders, ssm), new URL(options.shortBaseUrl).hostname);
-    const staticSite = topology.staticSite && new LocalStaticSite(topology.staticSite, originHeaderValues(topology.staticSite.api.originHeaders, ssm));
+    const staticSite = topology.staticSite && new LocalStaticSite(topology.staticSite, originHeaderValues(topology.staticSite.api.originHeaders, ssm), signIn && dashboardSignInOf(signIn));
     const gateway = new LocalGateway({ topology, functions, log, throttles: process.env.LOCAL_THROTTLES !== 'off', ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}) });
     await gateway.listen(options.port);
     stopping.push(() => gateway.close());
@@ -294,6 +295,14 @@ export function servedOverHttp(pool: UserPoolSpec, shortBaseUrl: string): UserPo
   const local = new URL(shortBaseUrl);
   const served = (url: string) => (url.startsWith(`https://${local.host}/`) ? `${local.origin}${url.slice(`https://${local.host}`.length)}` : url);
   return { ...pool, clients: pool.clients.map((client) => ({ ...client, callbackUrls: client.callbackUrls.map(served), logoutUrls: client.logoutUrls.map(served) })) };
+}
+
+/** The dashboard's sign-in settings (config.json, connect-src) with the local provider in the pool's place. */
+function dashboardSignInOf(provider: LocalSignIn): DashboardSignIn | undefined {
+  const [redirectUri] = provider.client.callbackUrls;
+  const [signOutRedirectUri] = provider.client.logoutUrls;
+  if (!redirectUri || !signOutRedirectUri) return undefined;
+  return { config: { issuer: provider.issuer, clientId: provider.client.id, redirectUri, signOutRedirectUri }, providerOrigins: [new URL(provider.issuer).origin] };
 }
 
 /**

@@ -2,6 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { FileBehaviorSpec, StaticSiteSpec } from './template';
+import type { DashboardSignIn } from '../../lib/dashboard';
+import { SIGN_IN_CONFIG_FILE } from '../../web/dashboard/places';
 
 type EdgeHeaders = Record<string, { value: string }>;
 type EdgeRequest = { method: string; uri: string; headers: EdgeHeaders };
@@ -49,14 +51,21 @@ export class LocalStaticSite {
   private readonly behaviors: Array<FileBehaviorSpec & { matches: RegExp; viewerRequest?: ViewerRequestHandler }>;
   private readonly apiViewerRequest?: ViewerRequestHandler;
 
-  /** `originHeaders`: the API origin's headers with their values (the origin secret), as CloudFormation resolves them. */
+  /**
+   * `originHeaders`: the API origin's headers with their values (the origin secret), as CloudFormation resolves them.
+   * `signIn`: the local provider in the user pool's place: its settings are the page's config.json (the deployment
+   * writes it on AWS) and its origin replaces the pool's hosts in the Content-Security-Policy's connect-src.
+   */
   constructor(
     private readonly spec: StaticSiteSpec,
     private readonly originHeaders: Readonly<Record<string, string>> = {},
+    private readonly signIn?: DashboardSignIn,
   ) {
     if (!existsSync(spec.filesDir)) throw new Error(`the dashboard's files are not in ${spec.filesDir}: run cdk synth`);
+    const connectSources = ["connect-src 'self'", ...(signIn?.providerOrigins ?? [])].join(' ');
     this.behaviors = spec.behaviors.map((behavior) => ({
       ...behavior,
+      headers: Object.fromEntries(Object.entries(behavior.headers).map(([name, value]) => [name, name === 'content-security-policy' ? value.replace(/connect-src [^;]*/, connectSources) : value])),
       matches: patternRegExp(behavior.pathPattern),
       ...(behavior.viewerRequestCode ? { viewerRequest: makeHandler(behavior.viewerRequestCode) } : {}),
     }));
@@ -95,6 +104,12 @@ export class LocalStaticSite {
     const outcome = behavior.viewerRequest ? behavior.viewerRequest({ request: { method, uri: pathname, headers: {} } }) : { uri: pathname };
     const uri = 'uri' in outcome ? outcome.uri : pathname;
     const key = uri.replace(/^\//, '');
+    if (this.signIn && key === `${this.spec.keyPrefix}${SIGN_IN_CONFIG_FILE}`) {
+      const body = Buffer.from(JSON.stringify(this.signIn.config));
+      response.writeHead(200, { 'content-type': CONTENT_TYPES['.json'] ?? 'application/json', 'content-length': body.length, ...behavior.headers });
+      response.end(method === 'HEAD' ? undefined : body);
+      return true;
+    }
     const file = key.startsWith(this.spec.keyPrefix) ? path.join(this.spec.filesDir, key.slice(this.spec.keyPrefix.length)) : undefined;
     const inside = file !== undefined && path.resolve(file).startsWith(path.resolve(this.spec.filesDir) + path.sep);
     if (!inside || !existsSync(file) || !statSync(file).isFile()) {

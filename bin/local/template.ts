@@ -494,7 +494,7 @@ export function readTopology(template: Template, cloudAssemblyDir: string, names
   const userPools = readUserPools(template, resolve);
   const stage = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0]?.[1].Properties?.StageName;
   const customerEdge = readCustomerEdge(template);
-  const staticSite = readStaticSite(template, cloudAssemblyDir);
+  const staticSite = readStaticSite(template, cloudAssemblyDir, resolve);
   const binaryMediaTypes = (resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[1].Properties?.BinaryMediaTypes ?? []) as string[];
   const outputs = Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([key, output]) => [key, String(resolve(output.Value))]));
   return { stage: String(stage ?? 'local'), userPools, queues, queueSources, kmsKeys, streamSources, schedules, ...(customerEdge ? { customerEdge } : {}), ...(staticSite ? { staticSite } : {}), logSubscriptions, binaryMediaTypes, functions, routes, gatewayResponses, tables, parameters, secrets, outputs };
@@ -566,7 +566,7 @@ export function responseHeadersOf(config: ResponseHeadersConfig | undefined): Re
  * The distribution behaviors whose origin is a bucket (origin access control), and the files a BucketDeployment
  * puts in that bucket: what CloudFront would serve on those paths.
  */
-function readStaticSite(template: Template, cloudAssemblyDir: string): StaticSiteSpec | undefined {
+function readStaticSite(template: Template, cloudAssemblyDir: string, resolve: (value: Json) => Json): StaticSiteSpec | undefined {
   for (const [, distribution] of resourcesOfType(template, 'AWS::CloudFront::Distribution')) {
     type Behavior = { PathPattern?: string; TargetOriginId?: string; ResponseHeadersPolicyId?: Json; FunctionAssociations?: FunctionAssociation[] };
     type Origin = { Id?: string; DomainName?: Json; OriginAccessControlId?: Json; OriginCustomHeaders?: OriginCustomHeader[] };
@@ -586,7 +586,8 @@ function readStaticSite(template: Template, cloudAssemblyDir: string): StaticSit
       behaviors: behaviors.map((behavior) => {
         const code = viewerRequestCodeOf(template, behavior.FunctionAssociations);
         const policyId = referencedId(behavior.ResponseHeadersPolicyId);
-        const policy = policyId ? (template.Resources[policyId]?.Properties?.ResponseHeadersPolicyConfig as ResponseHeadersConfig | undefined) : undefined;
+        // Resolved: the Content-Security-Policy names the sign-in provider's hosts (lib/dashboard.ts).
+        const policy = policyId ? (resolve(template.Resources[policyId]?.Properties?.ResponseHeadersPolicyConfig ?? null) as ResponseHeadersConfig | null) ?? undefined : undefined;
         return { pathPattern: String(behavior.PathPattern), ...(typeof code === 'string' ? { viewerRequestCode: code } : {}), headers: responseHeadersOf(policy) };
       }),
     };

@@ -7,7 +7,7 @@ import { joinScopes } from '../shared/domain/accounts/permissions';
 import { header, WORKSPACE_HEADER } from '../shared/http/headers';
 import { isPersonalRoute } from '../shared/http/routes';
 import { logger } from '../shared/observability';
-import { peopleAccess } from '../shared/people-wiring';
+import { peopleAccess } from '../shared/person-access-wiring';
 import { keyStore } from '../shared/wiring';
 
 const keys = keyStore();
@@ -20,6 +20,7 @@ const people = peopleAccess();
  */
 async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const nowMs = Date.now();
+  // The key read, kept to note its last use (keys only).
   let found: ApiKeyRecord | undefined;
   const verdict = await authorizeCaller(
     { authorization: header(event, 'authorization'), workspace: header(event, WORKSPACE_HEADER), personalRoute: isPersonalRoute(event.resource) },

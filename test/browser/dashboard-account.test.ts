@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
-import { createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
-import { dashboardBrowser, recordPage, signIn, tabTo } from '../support/dashboard';
+import type { Page } from 'playwright-core';
+import { eventually, http, jsonHeaders } from '../support/local-stack';
+import { dashboardBrowser, providerOrigin, recordPage, signIn, tabTo, workspaceWithOwner } from '../support/dashboard';
+import type { Credentials } from '../support/sign-in';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { forgetManualCheck, publishDnsRecords } from '../support/local-dns';
 
@@ -13,12 +15,25 @@ const { open } = dashboardBrowser();
 
 const api = (apiKey: string, method: string, path: string, body?: object) => http(method, path, { headers: jsonHeaders(apiKey), ...(body ? { body } : {}) });
 
+/** Signs in with the keyboard alone: the dashboard's button, then the provider's form (Tab, type, Enter). */
+async function signInByKeyboard(page: Page, person: Credentials, password = person.password): Promise<void> {
+  await tabTo(page, 'Sign in');
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.origin === providerOrigin());
+  await page.getByLabel('Email').waitFor();
+  await tabTo(page, 'Email');
+  await page.keyboard.type(person.email);
+  await tabTo(page, 'Password');
+  await page.keyboard.type(password);
+  await page.keyboard.press('Enter');
+}
+
 describe('the domains page', () => {
   it('adds a domain, shows its DNS records and why it is pending, checks it, makes it the default, sets its addresses and deletes it', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const name = `links.board-${Date.now().toString(36)}.com`;
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'Domains' }).click();
     await page.getByText('No domains yet.').waitFor();
 
@@ -88,10 +103,10 @@ describe('the webhooks page', () => {
   });
 
   it('adds a webhook showing its secret once, sends a test, rotates the secret, pages its deliveries, disables, enables and deletes it', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const path = `/dashboard-${Date.now().toString(36)}`;
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No webhooks yet.').waitFor();
 
@@ -162,10 +177,10 @@ describe('the webhooks page', () => {
   }, 90_000);
 
   it('shows a FREE account the plan refusal in words with the upgrade link, which the usage page then offers', async () => {
-    const { apiKey } = await createApiKey('FREE', { monthlyLimit: 100 });
+    const { apiKey, owner } = await workspaceWithOwner('FREE', { monthlyLimit: 100 });
     for (let call = 0; call < 3; call += 1) expect((await api(apiKey, 'GET', '/v2/links')).status).toBe(200);
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     const refusal = (await api(apiKey, 'GET', '/v2/webhooks')).json<{ message: string; upgradeUrl: string }>();
     const alert = page.getByRole('alert');
@@ -190,13 +205,13 @@ describe('the webhooks page', () => {
 
 describe('what the page shows but does not control', () => {
   it('shows markup in a webhook\'s description and in what was typed as text, never as page content', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const markup = '<img src=x onerror="document.title=\'pwned\'">';
     const receiver = new WebhookReceiver(Number(String(process.env.WEBHOOK_RECEIVER_PORTS).split(',')[0]));
     expect((await api(apiKey, 'POST', '/v2/webhooks', { url: receiver.url('/markup'), events: ['link.created'], description: markup })).status).toBe(201);
 
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: new RegExp(`^${markup.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).waitFor();
     // Markup typed into a form stays text in the field and in the refusal.
@@ -213,13 +228,11 @@ describe('what the page shows but does not control', () => {
 
 describe('with the keyboard alone', () => {
   it('signs in, creates, opens, edits, shows the QR code, searches, deletes, visits every page and signs out', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const { page } = await open();
     const type = (text: string) => page.keyboard.type(text);
 
-    await tabTo(page, 'API key');
-    await type(apiKey);
-    await page.keyboard.press('Enter');
+    await signInByKeyboard(page, owner);
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
 
     // Create: the nav link, then the form's fields in order.
@@ -292,11 +305,14 @@ describe('with the keyboard alone', () => {
     }
     await tabTo(page, 'Sign out');
     await page.keyboard.press('Enter');
-    await page.getByLabel('API key').waitFor();
+    await page.getByRole('heading', { name: 'Sign out' }).waitFor();
+    await tabTo(page, /yes, sign me out/i);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
   }, 120_000);
 
-  it('refuses a wrong key, imports a file, saves the QR code, the stats and the results, adds a domain and a webhook', async () => {
-    const { apiKey } = await createApiKey('PRO');
+  it('refuses a wrong password, imports a file, saves the QR code, the stats and the results, adds a domain and a webhook', async () => {
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const link = (await api(apiKey, 'POST', '/v2/shorten', { url: 'https://example.com/keyboard/files' })).json<{ shortCode: string }>();
     const receiver = new WebhookReceiver(Number(String(process.env.WEBHOOK_RECEIVER_PORTS).split(',')[1]));
     await receiver.start();
@@ -310,12 +326,11 @@ describe('with the keyboard alone', () => {
         return (await saved).suggestedFilename();
       };
 
-      await tabTo(page, 'API key');
-      await type('shk_wrong');
-      await page.keyboard.press('Enter');
-      await page.getByRole('alert').getByText('Invalid or inactive API key.').waitFor();
-      await page.keyboard.press('ControlOrMeta+A');
-      await type(apiKey);
+      await signInByKeyboard(page, owner, 'Wrong-password-1!');
+      await page.getByRole('alert').getByText('Incorrect username or password.').waitFor();
+      await page.getByLabel('Password').waitFor();
+      await tabTo(page, 'Password');
+      await type(owner.password);
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
 

@@ -4,8 +4,11 @@ import { parse } from 'csv-parse/sync';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
-import { accountDirectory, asCloudFront, createApiKey, eventually, http, jsonHeaders } from '../support/local-stack';
-import { dashboardBrowser, recordPage, screenshot, signIn } from '../support/dashboard';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { asCloudFront, baseUrl, dynamo, eventually, http, jsonHeaders, stackOutput } from '../support/local-stack';
+import { StackOutputs } from '../../lib/stack-outputs';
+import { localSignInTarget } from '../support/sign-in';
+import { dashboardBrowser, memberOf, providerOrigin, recordPage, signIn, workspaceWithOwner } from '../support/dashboard';
 import { publishDnsRecords } from '../support/local-dns';
 
 /**
@@ -23,60 +26,81 @@ async function shorten(apiKey: string, body: object): Promise<{ shortCode: strin
   return answer.json<{ shortCode: string; shortUrl: string }>();
 }
 
-describe('signing in', () => {
-  it('opens with a good key, shows the 401 message for a wrong or revoked one, keeps the key in this tab only, and signs out', async () => {
-    const { apiKey } = await createApiKey('PRO');
-    const revoked = await createApiKey('PRO', { status: 'revoked' });
+describe('signing in (issue 29: through the provider, no key typed into the page)', () => {
+  it('signs in with code + PKCE, keeps the tokens in this tab only, and signs out revoking the refresh token', async () => {
+    const { owner } = await workspaceWithOwner('PRO');
     const { page, context } = await open();
     await recordPage(page, 'sign-in');
+    // No secret field on the dashboard's own page: the provider's page takes the password.
+    expect(await page.locator('input').count()).toBe(0);
 
-    for (const key of ['shk_not-a-key-at-all', revoked.apiKey]) {
-      await page.getByLabel('API key').fill(key);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page.getByRole('alert').textContent()).resolves.toBe('Invalid or inactive API key.');
-      // What was typed stays for the next try.
-      await expect(page.getByLabel('API key').inputValue()).resolves.toBe(key);
-    }
-    await screenshot(page, 'sign-in-refused-desktop');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.origin === providerOrigin());
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill('Wrong-password-1!');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('Incorrect username or password.').waitFor();
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${baseUrl()}/app/`);
+    await expect(page.getByText(owner.email).count()).resolves.toBe(1);
 
-    await signIn(page, apiKey);
-    expect(await page.evaluate(() => ({ session: { ...sessionStorage }, local: localStorage.length, cookie: document.cookie }))).toEqual({
-      session: { 'shortener.apiKey': apiKey },
-      local: 0,
-      cookie: '',
-    });
-    expect(await context.cookies()).toEqual([]);
-    // Another tab of the same browser does not have it.
+    const kept = await page.evaluate(() => ({ session: { ...sessionStorage }, local: localStorage.length, cookie: document.cookie }));
+    expect(Object.keys(kept.session)).toEqual(['shortener.tokens']);
+    expect(kept).toMatchObject({ local: 0, cookie: '' });
+    const tokens = JSON.parse(kept.session['shortener.tokens'] ?? '{}') as { accessToken: string; refreshToken: string };
+    expect(tokens.refreshToken).toEqual(expect.any(String));
+    // Another tab of the same browser is not signed in to the dashboard.
     const other = await context.newPage();
     await other.goto(page.url());
-    await other.getByLabel('API key').waitFor();
+    await other.getByRole('button', { name: 'Sign in' }).waitFor();
     await other.close();
     // A reload keeps this tab signed in.
     await page.reload();
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('API key').waitFor();
+    // The provider ends its own session too (its end-session page), then sends the browser back.
+    await page.waitForURL((url) => url.origin === providerOrigin());
+    await page.getByRole('button', { name: /yes, sign me out/i }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
-    await page.reload();
-    await page.getByLabel('API key').waitFor();
+    // The refresh token the tab held was revoked: the provider no longer renews it.
+    const target = localSignInTarget();
+    const renewal = await fetch(`${target.issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken, client_id: target.clientId }).toString(),
+    });
+    expect(renewal.status).toBe(400);
+    expect(await renewal.text()).toContain('invalid_grant');
   });
 
-  it('goes back to the sign-in form with the 401 message when the key is revoked while the tab is open', async () => {
-    const { apiKey, keyId } = await createApiKey('PRO');
+  it('refuses a forged callback (another state) before any exchange, and keeps nothing', async () => {
     const { page } = await open();
-    await signIn(page, apiKey);
-    await accountDirectory().revokeKey(keyId, Date.now());
+    await page.goto(`${baseUrl()}/app/signed-in?code=stolen&state=forged`);
+    await page.getByRole('alert').getByText('This sign-in was not started in this tab. Sign in again.').waitFor();
+    expect(page.url()).toBe(`${baseUrl()}/app/`);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it('a member removed while the tab is open is refused at the next request, back to the sign-in page with the 401 message', async () => {
+    const { accountId } = await workspaceWithOwner('PRO');
+    const member = await memberOf(accountId, 'member');
+    const { page } = await open();
+    await signIn(page, member);
+    await dynamo().send(new DeleteCommand({ TableName: stackOutput(StackOutputs.membersTable), Key: { pk: `ws#${accountId}`, sk: `member#${member.sub}` } }));
     await page.getByRole('link', { name: 'Usage' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Invalid or inactive API key.');
-    await page.getByLabel('API key').waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
   });
 });
 
 describe('the links page', () => {
   it('lists 1,000 links newest first with paging, search, status and tag filters, interactive within 1.5 s', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     // The oldest link, past the 1,000 that one filtered page looks through.
     await shorten(apiKey, { url: 'https://example.com/the-oldest' });
     // 1,000 links in 20 batches: every 100th (from the 55th) goes to a destination with "needle" in it, every 10th (from
@@ -94,7 +118,7 @@ describe('the links page', () => {
     expect((await api(apiKey, 'DELETE', `/v2/links/${gone.shortCode}`)).status).toBe(204);
 
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     const rows = page.locator('table.links tbody tr');
     await rows.first().waitFor();
     // The budget: a full load of the links page with the key in the tab, to its first rows and a usable search box.
@@ -211,11 +235,11 @@ interface LinkView {
 
 describe('creating, editing and deleting a link', () => {
   it('creates with every option (a refusal keeps what was typed), edits, and deletes after a confirmation', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const domain = await activeDomain(apiKey);
     const alias = `spring-${Date.now().toString(36)}`;
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'New link' }).first().click();
     await page.getByRole('heading', { name: 'New link' }).waitFor();
 
@@ -264,7 +288,7 @@ describe('creating, editing and deleting a link', () => {
     await page.getByRole('button', { name: 'Create link' }).click();
     await page.getByText('Link created.').waitFor();
     // A made link's draft is gone: the next new link starts empty.
-    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(['shortener.apiKey']);
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(['shortener.tokens']);
     const created = (await api(apiKey, 'GET', `/v2/links/${alias}?domain=${domain}`)).json<LinkView>();
     expect(created).toMatchObject({
       shortUrl: `https://${domain}/${alias}`,
@@ -321,10 +345,10 @@ describe('creating, editing and deleting a link', () => {
 
 describe('a link\'s QR code', () => {
   it('previews it and downloads PNG and SVG files that decode to the short URL', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const link = await shorten(apiKey, { url: 'https://example.com/qr' });
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     await page.getByRole('link', { name: link.shortUrl }).click();
     await page.getByRole('button', { name: 'QR code' }).click();
     const dialog = page.getByRole('dialog', { name: 'QR code' });
@@ -366,7 +390,7 @@ async function tableRows(page: Page, testId: string): Promise<Array<[string, num
 
 describe('a link\'s stats', () => {
   it('draws the API\'s numbers (per day, country, referrer, device) as line or bars, over 7, 30 or 90 days, and exports the CSV', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const link = await shorten(apiKey, { url: 'https://example.com/counted' });
     const visits: Array<Record<string, string>> = [
       { 'user-agent': CHROME_DESKTOP, 'cloudfront-viewer-country': 'DE', referer: 'https://news.example/story' },
@@ -387,7 +411,7 @@ describe('a link\'s stats', () => {
     }, 30_000);
 
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     await page.goto(`${new URL(page.url()).origin}/app/links/${link.shortCode}`);
     await page.getByTestId('stats-total').waitFor();
     await expect(page.getByTestId('stats-total').textContent()).resolves.toBe('6');
@@ -436,14 +460,14 @@ describe('a link\'s stats', () => {
 
 describe('bulk creation from a CSV file', () => {
   it('imports 200 rows with a progress bar and a results file, bad rows named with the API\'s words', async () => {
-    const { apiKey } = await createApiKey('PRO');
+    const { apiKey, owner } = await workspaceWithOwner('PRO');
     const run = Date.now().toString(36);
     const lines = ['url,alias,tags,password'];
     for (let row = 0; row < 200; row += 1) {
       lines.push(row === 17 || row === 150 ? `not a url ${row},,bulk,` : `https://example.com/bulk/${row}/ü,${row === 3 ? `bulk-${run}` : ''},"bulk, row${row}",${row === 5 ? 'secret1' : ''}`);
     }
     const { page } = await open();
-    await signIn(page, apiKey);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'Import CSV' }).click();
     await page.getByLabel('CSV file', { exact: true }).setInputFiles({ name: 'links.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
     await page.getByRole('button', { name: 'Import' }).click();

@@ -10,7 +10,7 @@ import { buildStack } from './app-factory';
 import { WEBHOOK_DELIVERER_MAX_CONCURRENCY } from '../../lib/capacity';
 import { dashboardApiPathsCode, dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer';
-import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../web/content-security-policy';
+import { dashboardContentSecurityPolicy } from '../../web/content-security-policy';
 
 /**
  * Synth passes whether or not an ESM bundle can load (the "Dynamic require" trap): import each built bundle
@@ -148,8 +148,11 @@ describe('the local stack serves the dashboard as its distribution does, from th
       ['/app', true, DASHBOARD_CACHE_CONTROL.page],
       ['/app/*', true, DASHBOARD_CACHE_CONTROL.page],
     ]);
+    // Resolved from the template (the sign-in pool's hosts in connect-src; the local site puts its provider there).
+    const [domainId] = Object.entries(template.Resources).find(([, resource]) => resource.Type === 'AWS::Cognito::UserPoolDomain') ?? [];
+    const policy = dashboardContentSecurityPolicy(['https://cognito-idp.eu-west-1.amazonaws.com', `https://${domainId}.auth.eu-west-1.amazoncognito.com`]);
     for (const behavior of site?.behaviors ?? []) {
-      expect(behavior.headers).toMatchObject({ 'content-security-policy': DASHBOARD_CONTENT_SECURITY_POLICY, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+      expect(behavior.headers).toMatchObject({ 'content-security-policy': policy, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
     }
   });
 

@@ -6,11 +6,12 @@ import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildStack } from './app-factory';
 import { buildDashboard } from '../../web/build';
-import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../web/content-security-policy';
+import { dashboardContentSecurityPolicy } from '../../web/content-security-policy';
 import { dashboardApiPathsCode, dashboardPagesCode, DASHBOARD_CACHE_CONTROL } from '../../lib/dashboard';
 import { WAF_RATE_LIMITS } from '../../lib/capacity';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/shared/http/trusted-viewer';
 import { StackOutputs } from '../../lib/stack-outputs';
+import { PeopleSignIn } from '../../lib/user-pool';
 
 /** Issue 20: the dashboard's hosting (S3 behind the API's own CloudFront distribution), its policy and its budget. */
 const built = buildStack({ stage: 'dev', originSecretGeneration: '3' });
@@ -105,11 +106,14 @@ describe('the dashboard on the API\'s host', () => {
     dev.hasOutput(StackOutputs.dashboardUrl, { Value: Match.objectLike({ 'Fn::Join': ['', ['https://', Match.anyValue(), '/app/']] }) });
   });
 
-  it('sends a Content-Security-Policy of its own origin only, and caches the page briefly, hashed files for a year', () => {
+  it('sends a Content-Security-Policy of its own origin (and the sign-in provider\'s for fetches) only, and caches the page briefly, hashed files for a year', () => {
     const policies = config.CacheBehaviors.map((behavior) => dev.toJSON().Resources[behavior.ResponseHeadersPolicyId.Ref].Properties.ResponseHeadersPolicyConfig);
+    const [domainId] = Object.keys(dev.findResources('AWS::Cognito::UserPoolDomain'));
+    const expected = dashboardContentSecurityPolicy(['https://cognito-idp.eu-west-1.<AWS::URLSuffix>', `https://<${domainId}>.auth.eu-west-1.amazoncognito.com`]);
     for (const policy of policies) {
+      expect(joined(policy.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy)).toBe(expected);
       expect(policy.SecurityHeadersConfig).toMatchObject({
-        ContentSecurityPolicy: { ContentSecurityPolicy: DASHBOARD_CONTENT_SECURITY_POLICY, Override: true },
+        ContentSecurityPolicy: { Override: true },
         FrameOptions: { FrameOption: 'DENY', Override: true },
         ContentTypeOptions: { Override: true },
         ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
@@ -120,13 +124,43 @@ describe('the dashboard on the API\'s host', () => {
       [{ Header: 'Cache-Control', Value: DASHBOARD_CACHE_CONTROL.page, Override: true }],
       [{ Header: 'Cache-Control', Value: DASHBOARD_CACHE_CONTROL.page, Override: true }],
     ]);
-    // No source but the page's own origin (and blob:/data: images the page makes itself); nothing inline.
-    const sources = DASHBOARD_CONTENT_SECURITY_POLICY.split(';').flatMap((directive) => directive.trim().split(/\s+/).slice(1));
-    expect(new Set(sources)).toEqual(new Set(["'none'", "'self'", 'blob:', 'data:']));
-    expect(DASHBOARD_CONTENT_SECURITY_POLICY).toMatch(/default-src 'none'/);
-    expect(DASHBOARD_CONTENT_SECURITY_POLICY).toMatch(/frame-ancestors 'none'/);
+    // No source but the page's own origin (and blob:/data: images the page makes itself); nothing inline; only
+    // fetches may go to the provider (discovery, tokens, revocation), never a script, a style or a frame.
+    const directives = new Map(expected.split(';').map((directive) => directive.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+    expect(new Set([...directives].filter(([name]) => name !== 'connect-src').flatMap(([, sources]) => sources))).toEqual(new Set(["'none'", "'self'", 'blob:', 'data:']));
+    expect(directives.get('default-src')).toEqual(["'none'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(directives.get('connect-src')).toEqual(["'self'", expect.stringMatching(/^https:\/\/cognito-idp\./), expect.stringMatching(/\.amazoncognito\.com$/)]);
+  });
+
+  it('writes the sign-in settings beside the page at deploy time: the pool\'s issuer, its client and that client\'s exact callback (issue 29)', () => {
+    const [clientId, client] = Object.entries(dev.findResources('AWS::Cognito::UserPoolClient'))[0] ?? [];
+    const [poolId] = Object.keys(dev.findResources('AWS::Cognito::UserPool'));
+    const [domainId] = Object.keys(dev.findResources('AWS::Cognito::UserPoolDomain'));
+    const deployment = Object.values(dev.findResources('Custom::CDKBucketDeployment'))[0] as { Properties: { SourceMarkers: Array<Record<string, unknown>>; SourceObjectKeys: unknown[] } };
+    // Source.jsonData: a second source whose markers stand for the deploy-time values in config.json.
+    expect(deployment.Properties.SourceObjectKeys).toHaveLength(2);
+    const markers = JSON.stringify(deployment.Properties.SourceMarkers);
+    for (const id of [clientId, poolId, domainId]) expect(markers).toContain(`"Ref":"${id}"`);
+    // The page's callback and sign-out URLs are the client's own, so the page and the pool cannot disagree.
+    const signIn = built.stack.node.findAll().find((construct): construct is PeopleSignIn => construct instanceof PeopleSignIn);
+    const settings = built.stack.resolve(signIn?.dashboardSignIn.config) as Record<string, unknown>;
+    expect(settings.redirectUri).toEqual(client?.Properties.CallbackURLs[0]);
+    expect(settings.signOutRedirectUri).toEqual(client?.Properties.LogoutURLs[0]);
+    expect(joined(settings.redirectUri)).toMatch(/\/app\/signed-in$/);
+    expect(joined(settings.issuer)).toBe(`https://cognito-idp.eu-west-1.<AWS::URLSuffix>/<${poolId}>`);
+    expect(joined(settings.revocationEndpoint)).toBe(`https://<${domainId}>.auth.eu-west-1.amazoncognito.com/oauth2/revoke`);
   });
 });
+
+/** A CloudFormation Fn::Join as text, references written `<id>`. */
+function joined(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (join) return join[1].map(joined).join(join[0]);
+  const getAtt = (value as { 'Fn::GetAtt'?: string[] })['Fn::GetAtt'];
+  return `<${getAtt ? getAtt.join('.') : (value as { Ref: string }).Ref}>`;
+}
 
 describe('the viewer-request function of /app', () => {
   const handler = new Function(`${dashboardPagesCode()}\nreturn handler;`)() as (event: { request: { uri: string } }) => { uri: string };

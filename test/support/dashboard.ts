@@ -1,10 +1,15 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './chromium';
-import { baseUrl } from './local-stack';
+import { baseUrl, createApiKey, dynamo, eventually, stackOutput } from './local-stack';
+import { createUser, type Credentials } from './sign-in';
+import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member-store';
+import type { Role } from '../../functions/shared/domain/accounts/permissions';
+import type { Plan } from '../../functions/shared/domain/limits/plans';
+import { StackOutputs } from '../../lib/stack-outputs';
 
 /** Where every dashboard screenshot goes (the CI keeps test-artifacts/). */
 export const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots', 'dashboard');
@@ -31,6 +36,8 @@ export interface DashboardTab {
 export async function openDashboard(browser: Browser, viewport: { width: number; height: number } = VIEWPORTS.desktop): Promise<DashboardTab> {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const origin = new URL(baseUrl()).origin;
+  // The sign-in provider's pages and endpoints are the one other host the dashboard may reach (issue 29).
+  const provider = providerOrigin();
   const trespasses: Trespasses = { otherHosts: [], cspViolations: [], pageErrors: [] };
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
@@ -40,7 +47,7 @@ export async function openDashboard(browser: Browser, viewport: { width: number;
   const page = await context.newPage();
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:')) trespasses.otherHosts.push(url);
+    if (!url.startsWith(`${origin}/`) && !url.startsWith(`${provider}/`) && !url.startsWith('blob:') && !url.startsWith('data:')) trespasses.otherHosts.push(url);
   });
   page.on('console', (message) => {
     if (message.type() === 'error' && /CSP violation|Content Security Policy/i.test(message.text())) trespasses.cspViolations.push(message.text());
@@ -56,11 +63,48 @@ export function assertNoTrespasses(found: readonly Trespasses[]): void {
   if (trespassing.length > 0) throw new Error(`the dashboard did what it must not: ${JSON.stringify(trespassing)}`);
 }
 
-/** Signs in through the form, as a person would, and waits for the links page. */
-export async function signIn(page: Page, apiKey: string): Promise<void> {
-  await page.getByLabel('API key').fill(apiKey);
+/** The local user pool's provider (`npm start` prints its issuer). */
+export const providerOrigin = () => new URL(String(process.env.LOCAL_SIGN_IN_ISSUER)).origin;
+
+/**
+ * Signs in as a person would: the dashboard's Sign in button, the provider's own page (email, password), back to
+ * the dashboard, and waits for `landing` (the links page unless another page started the sign-in).
+ */
+export async function signIn(page: Page, person: Credentials, landing: { name: string | RegExp; level?: number } = { name: 'Links', level: 1 }): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+  await page.waitForURL((url) => url.origin === providerOrigin());
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', landing).waitFor();
+}
+
+/** A new person of the local pool made a member of `workspaceId` with `role`, as an accepted invitation would. */
+export async function memberOf(workspaceId: string, role: Role): Promise<Credentials & { sub: string }> {
+  const person = await createUser();
+  const members = new DynamoMemberStore(dynamo(), stackOutput(StackOutputs.membersTable), stackOutput(StackOutputs.auditTable));
+  await members.addMember({ workspaceId, userId: person.sub, email: person.email, role, joinedAt: new Date().toISOString() });
+  return person;
+}
+
+/** A fresh workspace on `plan` (its API key, for the tests' own calls) and a person who owns it (for the browser). */
+export async function workspaceWithOwner(plan: Plan, options: Parameters<typeof createApiKey>[1] = {}) {
+  const workspace = await createApiKey(plan, options);
+  return { ...workspace, owner: await memberOf(workspace.accountId, 'owner') };
+}
+
+/** The invitation mail the local SES stand-in wrote for `email` (LOCAL_MAILBOX_DIR), and the link in it. */
+export async function invitationLink(email: string): Promise<string> {
+  const mailbox = String(process.env.LOCAL_MAILBOX_DIR);
+  return eventually(async () => {
+    const message = readdirSync(mailbox)
+      .filter((file) => file.endsWith('.eml'))
+      .map((file) => readFileSync(path.join(mailbox, file), 'utf8'))
+      .find((text) => text.includes(`To: ${email}`));
+    const link = message && /https?:\/\/\S+\/app\/invitations\/\S+/.exec(message)?.[0];
+    if (!link) throw new Error(`no invitation mail for ${email} in ${mailbox}`);
+    return link;
+  });
 }
 
 /** axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A and AA rules). */

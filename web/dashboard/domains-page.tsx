@@ -2,11 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, type Api, type Problem } from './api';
 import type { paths } from '../../clients/typescript/src/schema';
 import { CopyButton, formatDateTime, ProblemNote } from './ui';
+import { useAllowed } from './workspace';
 
 type Domain = paths['/v2/domains']['get']['responses'][200]['content']['application/json']['domains'][number];
 
 /** The account's own domains: add one, copy its DNS records, see its status and why, make it the default, delete it. */
 export function DomainsPage({ api }: { api: Api }) {
+  // Reading is every role's; changing is domains:write's (the routes' own permissions).
+  const canAdd = useAllowed('POST /v2/domains');
+  const canChange = useAllowed('PATCH /v2/domains/{domain}');
   const [domains, setDomains] = useState<Domain[]>();
   const [problem, setProblem] = useState<Problem>();
   const [name, setName] = useState('');
@@ -39,13 +43,15 @@ export function DomainsPage({ api }: { api: Api }) {
     <section aria-labelledby="domains-title">
       <h1 id="domains-title">Domains</h1>
       <p>Short links on your own domain: add it, create the DNS records shown, and it becomes active once they are found.</p>
-      <form class="inline" onSubmit={add}>
-        <div class="field">
-          <label for="new-domain">Domain</label>
-          <input id="new-domain" autoComplete="off" placeholder="go.example.com" value={name} onInput={(event) => setName(event.currentTarget.value)} />
-        </div>
-        <button type="submit">Add domain</button>
-      </form>
+      {canAdd && (
+        <form class="inline" onSubmit={add}>
+          <div class="field">
+            <label for="new-domain">Domain</label>
+            <input id="new-domain" autoComplete="off" placeholder="go.example.com" value={name} onInput={(event) => setName(event.currentTarget.value)} />
+          </div>
+          <button type="submit">Add domain</button>
+        </form>
+      )}
       <ProblemNote problem={addProblem} />
       <ProblemNote problem={problem} />
       {domains?.length === 0 && <p class="empty">No domains yet.</p>}
@@ -80,8 +86,9 @@ export function DomainsPage({ api }: { api: Api }) {
               ))}
             </tbody>
           </table>
-          <DomainAddresses api={api} domain={domain} onSaved={load} />
+          {canChange && <DomainAddresses api={api} domain={domain} onSaved={load} />}
           {rowProblem?.domain === domain.domain && <ProblemNote problem={rowProblem.problem} />}
+          {canChange && (
           <div class="actions">
             {domain.status !== 'active' && (
               <button type="button" onClick={() => act(domain.domain, () => api.POST('/v2/domains/{domain}/verify', { params: { path: { domain: domain.domain } } }))}>
@@ -101,6 +108,7 @@ export function DomainsPage({ api }: { api: Api }) {
               Delete {domain.domain}
             </button>
           </div>
+          )}
         </article>
       ))}
     </section>

@@ -1,6 +1,9 @@
 /** The dashboard's pages and their addresses: pure, so the tests and the router read the same rules. */
 export const BASE = '/app';
 
+/** The deployment's sign-in settings, beside the page (written by lib/dashboard.ts, or the local static site). */
+export const SIGN_IN_CONFIG_FILE = 'config.json';
+
 /** The dashboard's pages, by path under /app. */
 export type Place =
   | { page: 'links' }
@@ -10,17 +13,25 @@ export type Place =
   | { page: 'domains' }
   | { page: 'webhooks' }
   | { page: 'usage' }
+  | { page: 'members' }
+  | { page: 'keys' }
+  | { page: 'audit' }
+  | { page: 'invitation'; token: string }
   | { page: 'missing' };
+
+/** The pages whose address is one word under /app. */
+const ONE_SEGMENT_PAGES = ['new', 'import', 'domains', 'webhooks', 'usage', 'members', 'keys', 'audit'] as const;
 
 export function placeOf(pathname: string): Place {
   const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
   const segments = rest.split('/').filter(Boolean);
   const [first, second] = segments;
   if (segments.length === 0) return { page: 'links' };
-  if (segments.length === 1 && (first === 'new' || first === 'import' || first === 'domains' || first === 'webhooks' || first === 'usage')) return { page: first };
-  if (segments.length === 2 && first === 'links' && second) {
+  if (segments.length === 1 && first !== undefined && (ONE_SEGMENT_PAGES as readonly string[]).includes(first)) return { page: first as (typeof ONE_SEGMENT_PAGES)[number] };
+  if (segments.length === 2 && (first === 'links' || first === 'invitations') && second) {
     try {
-      return { page: 'link', code: decodeURIComponent(second) };
+      const value = decodeURIComponent(second);
+      return first === 'links' ? { page: 'link', code: value } : { page: 'invitation', token: value };
     } catch {
       return { page: 'missing' };
     }

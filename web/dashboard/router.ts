@@ -5,9 +5,15 @@ export { hrefOf, linkHref, type Place } from './places';
 
 const listeners = new Set<() => void>();
 
-/** Moves to a page of the dashboard without reloading it (the key stays in the tab's memory). */
+/** Moves to a page of the dashboard without reloading it (the session stays in the tab's memory). */
 export function navigate(href: string): void {
   history.pushState(null, '', href);
+  for (const listener of listeners) listener();
+}
+
+/** Moves without a history entry: the sign-in callback's address (code and state in it) is not one to come back to. */
+export function replacePlace(href: string): void {
+  history.replaceState(null, '', href);
   for (const listener of listeners) listener();
 }
 

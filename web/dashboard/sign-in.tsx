@@ -1,51 +1,42 @@
 import { useState } from 'preact/hooks';
-import { apiFor, call, type Problem } from './api';
+import { keepPendingSignIn } from './session';
+import { signInSetup } from './signing-in/person-session';
+import { signInWords, startSignIn } from './signing-in/oidc';
 import { ProblemNote } from './ui';
 
 /**
- * The key is checked with one call (the usage, which every key may read) before the dashboard opens. `reason` is why
- * the tab was signed out, when the API refused the key mid-session.
+ * The way in: the provider's own sign-in page (the dashboard never sees a password or a secret). `reason` is why
+ * the tab was signed out (the API refused the session mid-way, or the sign-in failed).
  */
-export function SignIn({ onSignedIn, reason }: { onSignedIn: (apiKey: string) => void; reason?: string | undefined }) {
-  const [apiKey, setApiKey] = useState('');
-  const [problem, setProblem] = useState<Problem | undefined>(reason === undefined ? undefined : { status: 401, message: reason });
+export function SignIn({ reason }: { reason?: string | undefined }) {
+  const [problem, setProblem] = useState(reason);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const key = apiKey.trim();
-    if (!key) return setProblem({ status: 0, message: 'Enter your API key.' });
+  const signIn = async () => {
     setBusy(true);
-    const answer = await call(() => apiFor(key).GET('/v2/usage'));
-    setBusy(false);
-    if ('problem' in answer) return setProblem(answer.problem);
-    onSignedIn(key);
+    try {
+      const { config, endpoints } = await signInSetup();
+      // The callback is one exact URL: a tab on another of the dashboard's hosts moves there first, since what it
+      // keeps for the callback (verifier, state, nonce) is that origin's.
+      const callback = new URL(config.redirectUri);
+      if (callback.origin !== location.origin) return location.assign(new URL(location.pathname + location.search, callback.origin).toString());
+      const { pending, url } = await startSignIn(config, endpoints, location.pathname + location.search);
+      keepPendingSignIn(pending);
+      location.assign(url);
+    } catch (error) {
+      setBusy(false);
+      setProblem(signInWords(error));
+    }
   };
 
   return (
     <main id="main" class="sign-in">
       <h1>Sign in to your dashboard</h1>
-      <form onSubmit={submit} noValidate>
-        <label for="api-key">API key</label>
-        <input
-          id="api-key"
-          name="api-key"
-          type="password"
-          autoComplete="off"
-          spellcheck={false}
-          value={apiKey}
-          onInput={(event) => setApiKey(event.currentTarget.value)}
-          aria-describedby="api-key-help"
-          aria-invalid={problem ? true : undefined}
-        />
-        <p id="api-key-help" class="help">
-          Kept in this tab only, until you sign out or close it. An operator issues keys with <code>npm run ops -- keys create</code>.
-        </p>
-        <ProblemNote problem={problem} />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+      <p class="help">You sign in on the service's sign-in page and come back here. Machines keep using API keys; people sign in.</p>
+      <ProblemNote problem={problem === undefined ? undefined : { status: 401, message: problem }} />
+      <button type="button" onClick={() => void signIn()} disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
     </main>
   );
 }

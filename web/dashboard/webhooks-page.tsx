@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, type Api, type Problem } from './api';
 import type { paths } from '../../clients/typescript/src/schema';
 import { CopyButton, formatDateTime, ProblemNote } from './ui';
+import { useAllowed } from './workspace';
 
 type Webhook = paths['/v2/webhooks']['get']['responses'][200]['content']['application/json']['webhooks'][number];
 type Delivery = paths['/v2/webhooks/{id}/deliveries']['get']['responses'][200]['content']['application/json']['deliveries'][number];
@@ -11,6 +12,7 @@ const EVENTS: EventName[] = ['link.created', 'link.updated', 'link.deleted', 'li
 
 /** Webhooks: add one (its secret shown once), test it, see its recent deliveries, rotate its secret, enable or disable it, delete it. */
 export function WebhooksPage({ api }: { api: Api }) {
+  const canAdd = useAllowed('POST /v2/webhooks');
   const [webhooks, setWebhooks] = useState<Webhook[]>();
   const [problem, setProblem] = useState<Problem>();
   const [url, setUrl] = useState('');
@@ -41,6 +43,7 @@ export function WebhooksPage({ api }: { api: Api }) {
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
       <ProblemNote problem={problem} />
+      {canAdd && (
       <form onSubmit={add} class="panel" noValidate>
         <h2>Add a webhook</h2>
         <div class="field">
@@ -69,6 +72,7 @@ export function WebhooksPage({ api }: { api: Api }) {
         <ProblemNote problem={addProblem} />
         <button type="submit">Add webhook</button>
       </form>
+      )}
       {secret && <SecretOnce secret={secret.secret} onSaved={() => setSecret(undefined)} />}
       {webhooks?.length === 0 && <p class="empty">No webhooks yet.</p>}
       {webhooks?.map((webhook) => <WebhookPanel key={webhook.id} api={api} webhook={webhook} onChanged={load} />)}
@@ -93,6 +97,7 @@ function SecretOnce({ secret, onSaved, note }: { secret: string; onSaved: () => 
 }
 
 function WebhookPanel({ api, webhook, onChanged }: { api: Api; webhook: Webhook; onChanged: () => Promise<void> }) {
+  const canChange = useAllowed('PATCH /v2/webhooks/{id}');
   const [deliveries, setDeliveries] = useState<Delivery[]>();
   const [problem, setProblem] = useState<Problem>();
   const [said, setSaid] = useState('');
@@ -128,15 +133,21 @@ function WebhookPanel({ api, webhook, onChanged }: { api: Api; webhook: Webhook;
         {said}
       </p>
       <div class="actions">
+        {canChange && (
+          <>
         <button type="button" onClick={() => act(() => api.POST('/v2/webhooks/{id}/test', path), 'Test event sent.')}>
           Send a test event
         </button>
         <button type="button" onClick={() => act(() => api.PATCH('/v2/webhooks/{id}', { ...path, body: { enabled: !webhook.enabled } }), webhook.enabled ? 'Disabled.' : 'Enabled.')}>
           {webhook.enabled ? 'Disable' : 'Enable'}
         </button>
+          </>
+        )}
         <button type="button" onClick={() => loadDeliveries()}>
           Recent deliveries
         </button>
+        {canChange && (
+          <>
         <button
           type="button"
           onClick={async () => {
@@ -151,6 +162,8 @@ function WebhookPanel({ api, webhook, onChanged }: { api: Api; webhook: Webhook;
         <button type="button" class="danger" onClick={() => confirm('Delete this webhook? Its queued deliveries stop.') && act(() => api.DELETE('/v2/webhooks/{id}', path), 'Deleted.')}>
           Delete
         </button>
+          </>
+        )}
       </div>
       {rotated && <SecretOnce secret={rotated} onSaved={() => setRotated(undefined)} note="The old secret keeps signing beside it for 24 hours, while you switch." />}
       {deliveries && (

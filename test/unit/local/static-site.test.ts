@@ -124,4 +124,25 @@ describe('responseHeadersOf (a CloudFront response headers policy)', () => {
     });
     expect(responseHeadersOf(undefined)).toEqual({});
   });
+
+  it('plays the deployment\'s sign-in settings with the local provider: config.json, and its origin in connect-src (issue 29)', () => {
+    const signIn = {
+      config: { issuer: 'http://localhost:9229/UserPool', clientId: 'Client', redirectUri: 'http://dashboard.localhost:3000/app/signed-in', signOutRedirectUri: 'http://dashboard.localhost:3000/app/' },
+      providerOrigins: ['http://localhost:9229'],
+    };
+    const cognitoPolicy = "default-src 'none'; connect-src 'self' https://cognito-idp.eu-west-1.amazonaws.com https://pool.auth.eu-west-1.amazoncognito.com; frame-ancestors 'none'";
+    const withSignIn = new LocalStaticSite(
+      { filesDir, keyPrefix: 'app/', api: { originHeaders: [] }, behaviors: [{ pathPattern: '/app/*', viewerRequestCode: dashboardPagesCode(), headers: { 'content-security-policy': cognitoPolicy } }] },
+      {},
+      signIn,
+    );
+    const { response, written } = recorder();
+    expect(withSignIn.serve('GET', '/app/config.json', response)).toBe(true);
+    expect(written).toMatchObject({ status: 200, headers: { 'content-type': 'application/json', 'content-security-policy': "default-src 'none'; connect-src 'self' http://localhost:9229; frame-ancestors 'none'" } });
+    expect(JSON.parse(written.body ?? '')).toEqual(signIn.config);
+    // Without a provider there is no such file, as in a bucket the deployment did not fill.
+    const missing = recorder();
+    site.serve('GET', '/app/config.json', missing.response);
+    expect(missing.written.status).toBe(403);
+  });
 });

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, type Api, type Problem } from '../api';
 import { hrefOf, navigate } from '../router';
 import { CopyButton, formatDateTime, formatNumber, ProblemNote } from '../ui';
+import { useAllowed } from '../workspace';
 import { draftOf, editOf } from './link-draft';
 import { LinkForm } from './link-form';
 import type { Link } from './link-types';
@@ -10,6 +11,8 @@ import { QrDialog } from './qr-dialog';
 
 /** One link: what it is, its stats, and edit, QR code and delete. */
 export function LinkPage({ api, code }: { api: Api; code: string }) {
+  const canEdit = useAllowed('PATCH /v2/links/{code}');
+  const canDelete = useAllowed('DELETE /v2/links/{code}');
   const query = new URLSearchParams(location.search);
   const domain = query.get('domain') ?? undefined;
   const [link, setLink] = useState<Link>();
@@ -84,7 +87,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         <dd>{link.tags?.length ? link.tags.join(', ') : 'None'}</dd>
       </dl>
       <div class="actions">
-        {changeable && (
+        {changeable && canEdit && (
           <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)}>
             {editing ? 'Close the editor' : 'Edit'}
           </button>
@@ -92,7 +95,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         <button type="button" onClick={() => setShowQr(true)}>
           QR code
         </button>
-        {link.status !== 'deleted' && (
+        {link.status !== 'deleted' && canDelete && (
           <button type="button" class="danger" onClick={() => (setDeleteProblem(undefined), confirmDelete.current?.showModal())}>
             Delete
           </button>

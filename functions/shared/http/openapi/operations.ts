@@ -574,10 +574,10 @@ export const REQUEST_BODIES = {
   webhook: webhookRequestSchema,
   webhookPatch: webhookPatchSchema,
   webhookRotation: webhookRotationSchema,
+  key: keyRequestSchema,
   workspacePatch: workspacePatchSchema,
   memberPatch: memberPatchSchema,
   invitation: invitationRequestSchema,
-  key: keyRequestSchema,
   // The document describes AWS's rules (https only); a local run also allow-lists its stand-in provider's host.
   sso: ssoRequestSchema(new Set()),
   import: importRequestSchema,
