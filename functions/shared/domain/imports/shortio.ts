@@ -3,10 +3,7 @@
  * (`apps/web/app/(ee)/api/cron/import/short/utils.ts`: originalURL, path, title, tags, createdAt; a link with an
  * empty path is the domain's root, not a short link), the export's headers being those fields or their labels.
  */
-import { optionalText, placeOf, readCount, readDate, splitTags } from './field-readers';
-import { readCsvTable, type ColumnNames } from './csv-table';
-import { collectRows, firstRefusal, recordOf, requiredText, valueOf } from './import-rows';
-import type { ImportParser } from './import-record';
+import { slugAndDomainExport, type SlugAndDomainColumns } from './slug-and-domain-export';
 
 const COLUMNS = {
   id: ['idString', 'id', 'link id'],
@@ -19,29 +16,6 @@ const COLUMNS = {
   createdAt: ['createdAt', 'created at', 'created'],
   expiresAt: ['expiresAt', 'expires at', 'expiration date'],
   clicks: ['clicks', 'total clicks'],
-} satisfies ColumnNames<string>;
+} satisfies SlugAndDomainColumns;
 
-export const parseShortio: ImportParser = (text) => {
-  const table = readCsvTable(text, 'shortio', COLUMNS, ['url', ['slug', 'shortUrl']]);
-  return collectRows(table.rows, ({ cell }) => {
-    const place = placeOf(cell('slug'), cell('domain'), cell('shortUrl'));
-    const url = requiredText('originalURL', cell('url'));
-    const createdAt = readDate('createdAt', cell('createdAt'));
-    const expiresAt = readDate('expiresAt', cell('expiresAt'));
-    const clicks = readCount('clicks', cell('clicks'));
-    const refusal = firstRefusal(place, url, createdAt, expiresAt, clicks);
-    if (refusal) return refusal;
-    const { domain, slug } = valueOf(place);
-    return recordOf({
-      sourceId: optionalText(cell('id')?.trim()) ?? `${domain ?? ''}/${slug}`,
-      domain,
-      slug,
-      url: valueOf(url).trim(),
-      title: optionalText(cell('title')),
-      tags: splitTags(cell('tags'), /,/),
-      createdAt: valueOf(createdAt),
-      expiresAt: valueOf(expiresAt),
-      clicks: valueOf(clicks),
-    });
-  }, table.problems);
-};
+export const parseShortio = slugAndDomainExport('shortio', COLUMNS, 'originalURL');
