@@ -242,6 +242,7 @@ class InteractionPages {
       const email = form.get('email') ?? '';
       // A domain with single sign-on signs in only through its provider: the password is not even looked at.
       const organisation = this.federation.providerFor(String(details.params.client_id ?? ''), email);
+      if (organisation?.type === 'SAML') return this.render(response, 501, { kind: 'error', message: 'Your organisation signs in with SAML, which a local run does not play.' });
       if (organisation) {
         response.writeHead(303, { location: await this.federation.start(details.uid, organisation, email), 'cache-control': 'no-store' }).end();
         return;

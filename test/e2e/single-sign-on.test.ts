@@ -108,6 +108,18 @@ describe('a company\'s people signing in through its own provider', () => {
     expect(unverified.page?.status).toBe(400);
   });
 
+  it('stops at a plain page, not the password, for a domain whose provider speaks SAML (registered, not played locally)', async () => {
+    const samlDomain = `saml-${randomBytes(4).toString('hex')}.example`;
+    const providerName = providerNameFor('acct_e2e', samlDomain);
+    await providers.register({ providerName, protocol: 'saml', saml: { metadataUrl: 'https://idp.example/metadata' } });
+    await providers.enable(providerName, samlDomain);
+    const outcome = await signInAs(`sam@${samlDomain}`);
+    expect(outcome.code).toBeUndefined();
+    expect(outcome.page?.status).toBe(501);
+    expect(await outcome.page?.text()).toContain('SAML');
+    await providers.remove(providerName);
+  });
+
   it('refuses a provider\'s answer replayed or carrying another sign-in\'s state', async () => {
     const forged = await fetch(`${target.issuer}/oauth2/idpresponse?code=x&state=${randomBytes(24).toString('base64url')}`, { redirect: 'manual' });
     expect(forged.status).toBe(400);
