@@ -5,6 +5,9 @@ import { launchChromium } from '../support/chromium';
 import { startDestination } from '../support/destination-server';
 import { devApiKey, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
 
+/** What a person's Chrome on a desktop sends. */
+const PERSON_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
 /**
  * A person's side of a short link, in real headless Chromium (Debian's). The destination is a test server on
  * loopback, reached under a public-looking name that Chromium maps to 127.0.0.1 (the service refuses loopback
@@ -85,7 +88,10 @@ describe('a visitor in Chromium', () => {
   });
 
   it('sees a clear page for an unknown link and for a used-up one', async () => {
-    const page = await browser.newPage();
+    // A person's browser: headless Chromium says HeadlessChrome, which isbot counts as a bot, and a bot's visit never
+    // uses a click of a limited link (issue 30).
+    const person = await browser.newContext({ userAgent: PERSON_USER_AGENT });
+    const page = await person.newPage();
     const missing = await page.goto(`${process.env.LOCAL_STACK_URL}/no-such-link`);
     expect(missing?.status()).toBe(404);
     await expect(page.textContent('h1')).resolves.toBe('Link not found');
@@ -97,7 +103,7 @@ describe('a visitor in Chromium', () => {
     expect(gone?.status()).toBe(410);
     await expect(page.textContent('h1')).resolves.toBe('Link no longer available');
     await screenshot(page, 'gone');
-    await page.close();
+    await person.close();
   });
 
   it('sees when to come back after too many wrong passwords', async () => {
