@@ -103,7 +103,7 @@ export class PeopleSignIn extends Construct {
       userPoolClientName: `${props.name}-cli`,
       // A command on someone's machine holds no secret either: PKCE, and a code delivered to a loopback port.
       generateSecret: false,
-      authFlows: {},
+      authFlows: { userSrp: true },
       oAuth: {
         flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
