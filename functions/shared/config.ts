@@ -121,8 +121,11 @@ export const config = {
     const cliClientId = optional(EnvNames.tokenCliClientId);
     return issuer && jwksUrl && clientId ? { issuer, jwksUrl, clientIds: cliClientId ? [clientId, cliClientId] : [clientId] } : undefined;
   },
-  /** The user pool whose identity providers the SSO function manages, and the app client they are offered on. */
-  ssoPool: () => ({ userPoolId: required(EnvNames.userPoolId), appClientId: required(EnvNames.tokenClientId) }),
+  /** The user pool whose identity providers the SSO function manages, and the app clients they are offered on. */
+  ssoPool: () => {
+    const cliClientId = optional(EnvNames.tokenCliClientId);
+    return { userPoolId: required(EnvNames.userPoolId), appClientIds: [required(EnvNames.tokenClientId), ...(cliClientId ? [cliClientId] : [])] };
+  },
   /** A local run's stand-in customer providers (`host:port`, comma-separated), allowed over http; never set on AWS. */
   localSsoHosts: (): ReadonlySet<string> => new Set((optional(EnvNames.localSsoAllow) ?? '').split(',').map((host) => host.trim()).filter(Boolean)),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),
