@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { ShortenerClient } from '../../clients/typescript/src';
 import type { paths } from '../../clients/typescript/src/schema';
 import { IMPORT_SOURCES, type ImportSource } from '../../functions/shared/domain/imports/import-record';
+import { ON_CONFLICT } from '../../functions/shared/domain/imports/link-mapping';
 import { csvText } from '../../functions/shared/http/csv';
 import { ApiRefusal, messageOf, type Io } from './commands';
 import { UsageError } from './csv-links';
@@ -20,7 +21,6 @@ export interface ImportFromOptions {
 }
 
 const POLL_MS = 1000;
-const CONFLICTS = ['skip', 'rename'] as const;
 
 const settledRows = (job: ImportView) => job.created + job.renamed + job.skipped + job.failed + job.existing;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,10 +30,10 @@ function sourceOf(text: string): ImportSource {
   return text as ImportSource;
 }
 
-function conflictOf(text: string | undefined): (typeof CONFLICTS)[number] | undefined {
+function conflictOf(text: string | undefined): (typeof ON_CONFLICT)[number] | undefined {
   if (text === undefined) return undefined;
-  if (!(CONFLICTS as readonly string[]).includes(text)) throw new UsageError(`--on-conflict must be ${CONFLICTS.join(' or ')}`);
-  return text as (typeof CONFLICTS)[number];
+  if (!(ON_CONFLICT as readonly string[]).includes(text)) throw new UsageError(`--on-conflict must be ${ON_CONFLICT.join(' or ')}`);
+  return text as (typeof ON_CONFLICT)[number];
 }
 
 /**
