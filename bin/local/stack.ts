@@ -53,7 +53,7 @@ export interface RunningLocalStack {
   shortBaseUrl: string;
   devApiKey: string;
   /** The local user pool's issuer, and the development user: an owner of the dev key's workspace. */
-  signIn?: { issuer: string; adminEndpoint: string; devUser: { email: string; password: string } };
+  signIn?: { issuer: string; adminEndpoint: string; devUser: { email: string; password: string }; cliClientId?: string };
   topology: Topology;
   /** Where the SES stand-in writes the mail the functions send (when the template sends mail). */
   mailbox?: string;
@@ -270,7 +270,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       apiUrl: `http://localhost:${options.port}`,
       shortBaseUrl: options.shortBaseUrl,
       devApiKey,
-      ...(signIn ? { signIn: { issuer: signIn.issuer, adminEndpoint: signIn.adminEndpoint, devUser: signIn.devUser } } : {}),
+      ...(signIn ? { signIn: { issuer: signIn.issuer, adminEndpoint: signIn.adminEndpoint, devUser: signIn.devUser, ...(signIn.cliClient ? { cliClientId: signIn.cliClient.id } : {}) } } : {}),
       topology,
       ...(mailbox ? { mailbox } : {}),
       stop,
