@@ -118,7 +118,7 @@ export class ServiceStack extends Stack {
       removalPolicy,
     });
     links
-      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem', 'Query'], { queriedIndex: LINKS_BY_OWNER_INDEX })
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'BatchGetItem', 'UpdateItem', 'Query'], { queriedIndex: LINKS_BY_OWNER_INDEX })
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem'])
       .bindTable(tables.clickStats, EnvNames.clickStatsTable, ['Query'])
       .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem']);
