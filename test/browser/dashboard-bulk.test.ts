@@ -44,7 +44,7 @@ describe('bulk actions on the links page', () => {
     await page.keyboard.type('Summer, sale');
     await tabTo(page, 'Apply…');
     await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Add summer, sale to 2 selected links?' });
+    const dialog = page.getByRole('dialog', { name: 'Add summer, sale to 2 selected links?', exact: true });
     await dialog.waitFor();
     await recordPage(page, 'bulk-confirmation');
     // The dialog opens on Cancel: Enter there changes nothing.
@@ -65,8 +65,8 @@ describe('bulk actions on the links page', () => {
     // A chosen link deleted by someone else before the action runs: its row says why, the other changes.
     await page.getByRole('checkbox', { name: `Select ${doomed.shortUrl}` }).check();
     await page.getByRole('checkbox', { name: `Select ${plain[0]?.shortUrl}` }).check();
-    await page.getByLabel('Action').selectOption('removeTags');
-    await page.getByLabel('Tags').fill('sale');
+    await page.getByLabel('Action', { exact: true }).selectOption('removeTags');
+    await page.getByLabel('Tags', { exact: true }).fill('sale');
     expect((await api(apiKey, 'DELETE', `/v2/links/${doomed.shortCode}`)).status).toBe(204);
     await page.getByRole('button', { name: 'Apply…' }).click();
     await page.getByRole('dialog', { name: 'Remove sale from 2 selected links?' }).getByRole('button', { name: 'Remove tags' }).click();
@@ -80,7 +80,7 @@ describe('bulk actions on the links page', () => {
     await page.getByLabel('Tag', { exact: true }).selectOption('spring');
     await page.waitForFunction(() => document.querySelectorAll('table.links tbody tr').length === 2);
     await page.getByLabel('All links matching these filters').check();
-    await page.getByLabel('Action').selectOption('delete');
+    await page.getByLabel('Action', { exact: true }).selectOption('delete');
     await page.getByRole('button', { name: 'Apply…' }).click();
     const deletion = page.getByRole('dialog', { name: 'Delete every link matching these filters?' });
     await deletion.getByText('this cannot be undone').waitFor();

@@ -25,8 +25,8 @@ export interface BulkRun {
 /** The API takes at most this many codes a call (its MAX_BULK_CODES): a larger selection is sent in parts. */
 const CODES_PER_CALL = 100;
 
-/** Tags as a person types them: separated by commas or spaces; the API checks each. */
-export const tagsOf = (text: string) => text.split(/[\s,]+/).filter((tag) => tag !== '');
+/** Tags as a person types them: separated by commas or spaces, lower-cased as the API keeps them; the API checks each. */
+export const tagsOf = (text: string) => text.toLowerCase().split(/[\s,]+/).filter((tag) => tag !== '');
 
 export const selectionKey = (link: Pick<Link, 'domain' | 'shortCode'>) => `${link.domain}/${link.shortCode}`;
 
