@@ -7,6 +7,7 @@ import type { ManagementContext } from '../../../../functions/shared/domain/link
 import { BulkMessages, Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 import type { GuardedWrite, LinkChanges, LinkVersion } from '../../../../functions/shared/domain/ports';
 import { ListSafetyChecker, MemoryDomainStore, smartFields } from '../../../support/in-memory-ports';
+import type { DomainRecord } from '../../../../functions/shared/domain/domains/custom-domain';
 import { keyCaller } from '../../../support/callers';
 
 const nowMs = Date.parse('2026-11-26T10:00:00.000Z');
@@ -199,6 +200,29 @@ describe('a filter', () => {
     expect(items.get('code00002')?.tags).toEqual(['sale']);
     const searched = await runBulk({ filter: { search: 'SHOP.example' }, action: 'addTags', tags: ['found'] }, context, deps, still);
     expect(searched.results).toEqual([{ code: 'code00004', success: true }]);
+  });
+
+  it('manages each link through its own domain and whoever holds it now: a link of an earlier claim, or on a name another account holds, is not found', async () => {
+    const { deps, writes } = table([
+      made(1, { domain: 'go.acme.com', claimId: 'claim-2' }),
+      made(2, { domain: 'go.acme.com', claimId: 'claim-1' }),
+      made(3, { domain: 'lost.example.org', claimId: 'claim-9' }),
+      made(4),
+    ]);
+    const held = (domain: string, holder: string, claimId: string) =>
+      ({ domain, owner: holder, claimId, status: 'active', isDefault: false, dnsRecords: [], createdAt: '2026-01-01T00:00:00.000Z', history: [] }) as DomainRecord;
+    const domains = deps.domains as MemoryDomainStore;
+    domains.domains.set('go.acme.com', held('go.acme.com', owner, 'claim-2'));
+    domains.domains.set('lost.example.org', held('lost.example.org', 'acct:acct_b', 'claim-10'));
+    // `?domain=` names one domain for codes; a filter's links each keep their own.
+    const { results } = await runBulk({ filter: {}, action: 'addTags', tags: ['x'] }, { ...context, domain: 'elsewhere.example.net' }, deps, still);
+    expect(results).toEqual([
+      { code: 'code00004', success: true },
+      { code: 'code00003', domain: 'lost.example.org', success: false, error: OwnMessages.linkNotFound },
+      { code: 'code00002', domain: 'go.acme.com', success: false, error: OwnMessages.linkNotFound },
+      { code: 'code00001', domain: 'go.acme.com', success: true },
+    ]);
+    expect(writes.map((write) => write.key).sort()).toEqual(['code00004', 'go.acme.com/code00001']);
   });
 
   it(`changes at most ${MAX_BULK_FILTER_LINKS} links a call and goes on from its cursor, never twice, never skipping one`, async () => {
