@@ -37,9 +37,13 @@ describe('bulk actions on the links page', () => {
 
     // Two rows chosen with the keyboard, the tags typed, the confirmation answered.
     for (const link of plain) {
-      await tabTo(page, `Select ${link.shortUrl}`);
+      await tabTo(page, `Select ${link.shortUrl} for a bulk action`);
       await page.keyboard.press('Space');
     }
+    // No action is chosen at first, so no field of one shows: the first one down is Add tags.
+    await expect(page.getByLabel('Tags', { exact: true }).count()).resolves.toBe(0);
+    await tabTo(page, 'Action');
+    await page.keyboard.press('ArrowDown');
     await tabTo(page, 'Tags');
     await page.keyboard.type('Summer, sale');
     await tabTo(page, 'Apply…');
@@ -60,11 +64,11 @@ describe('bulk actions on the links page', () => {
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('2 links changed, 0 not changed');
     for (const link of plain) expect((await viewOf(apiKey, link)).tags).toEqual(['summer', 'sale']);
     // The selection is gone once the action is done.
-    await expect(page.getByRole('checkbox', { name: `Select ${plain[0]?.shortUrl}` }).isChecked()).resolves.toBe(false);
+    await expect(page.getByRole('checkbox', { name: `Select ${plain[0]?.shortUrl} for a bulk action` }).isChecked()).resolves.toBe(false);
 
     // A chosen link deleted by someone else before the action runs: its row says why, the other changes.
-    await page.getByRole('checkbox', { name: `Select ${doomed.shortUrl}` }).check();
-    await page.getByRole('checkbox', { name: `Select ${plain[0]?.shortUrl}` }).check();
+    await page.getByRole('checkbox', { name: `Select ${doomed.shortUrl} for a bulk action` }).check();
+    await page.getByRole('checkbox', { name: `Select ${plain[0]?.shortUrl} for a bulk action` }).check();
     await page.getByLabel('Action', { exact: true }).selectOption('removeTags');
     await page.getByLabel('Tags', { exact: true }).fill('sale');
     expect((await api(apiKey, 'DELETE', `/v2/links/${doomed.shortCode}`)).status).toBe(204);

@@ -30,20 +30,23 @@ function question(choice: BulkChoice, scope: string): string {
 export function BulkActions(props: { api: Api; selected: readonly Link[]; filter: BulkFilter | undefined; onDone: () => void }) {
   const { api, selected, filter } = props;
   const [scope, setScope] = useState<'selected' | 'matching'>('selected');
-  const [action, setAction] = useState<ActionName>('addTags');
+  // No action until one is chosen: nothing is one Enter away, and the page shows no field it does not need.
+  const [action, setAction] = useState<ActionName | ''>('');
   const [tags, setTags] = useState('');
   const [url, setUrl] = useState('');
   const [running, setRunning] = useState<string>();
   const [run, setRun] = useState<BulkRun>();
   const confirm = useRef<HTMLDialogElement>(null);
   const matching = scope === 'matching' && filter !== undefined;
-  const choice: BulkChoice =
-    action === 'delete' ? { action } : action === 'update' ? { action, changes: { url: url.trim() } } : { action, tags: tagsOf(tags) };
+  const choice: BulkChoice | undefined =
+    action === '' ? undefined : action === 'delete' ? { action } : action === 'update' ? { action, changes: { url: url.trim() } } : { action, tags: tagsOf(tags) };
   const scopeWords = matching ? 'every link matching these filters' : selected.length === 1 ? '1 selected link' : `${formatNumber(selected.length)} selected links`;
-  const ready = (matching || selected.length > 0) && (choice.action === 'delete' || (choice.action === 'update' ? choice.changes.url !== '' : choice.tags.length > 0));
+  const ready =
+    (matching || selected.length > 0) && choice !== undefined && (choice.action === 'delete' || (choice.action === 'update' ? choice.changes.url !== '' : choice.tags.length > 0));
 
   const go = async () => {
     confirm.current?.close();
+    if (!choice) return;
     setRun(undefined);
     setRunning('Working…');
     const outcome = matching
@@ -79,7 +82,8 @@ export function BulkActions(props: { api: Api; selected: readonly Link[]; filter
         </fieldset>
         <div class="field">
           <label for="bulk-action">Action</label>
-          <select id="bulk-action" value={action} onChange={(event) => setAction(event.currentTarget.value as ActionName)}>
+          <select id="bulk-action" value={action} onChange={(event) => setAction(event.currentTarget.value as ActionName | '')}>
+            <option value="">Choose an action</option>
             {(Object.keys(ACTION_LABELS) as ActionName[]).map((name) => (
               <option key={name} value={name}>
                 {ACTION_LABELS[name]}
@@ -113,14 +117,14 @@ export function BulkActions(props: { api: Api; selected: readonly Link[]; filter
       </p>
       {run && <BulkResults run={run} />}
       <dialog ref={confirm} aria-labelledby="bulk-confirm-title" class="confirm">
-        <h2 id="bulk-confirm-title">{question(choice, scopeWords)}</h2>
+        <h2 id="bulk-confirm-title">{choice ? question(choice, scopeWords) : ''}</h2>
         <p>
           Each link is changed on its own; a link someone else changed meanwhile keeps their change.
-          {choice.action === 'delete' ? ' Deleted links answer their visitors 410 from then on: this cannot be undone.' : ''}
+          {choice?.action === 'delete' ? ' Deleted links answer their visitors 410 from then on: this cannot be undone.' : ''}
         </p>
         <div class="actions">
-          <button type="button" class={choice.action === 'delete' ? 'danger' : ''} onClick={go}>
-            {ACTION_LABELS[choice.action]}
+          <button type="button" class={choice?.action === 'delete' ? 'danger' : ''} onClick={go}>
+            {choice ? ACTION_LABELS[choice.action] : ''}
           </button>
           <button type="button" class="quiet" onClick={() => confirm.current?.close()} autoFocus>
             Cancel

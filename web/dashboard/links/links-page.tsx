@@ -178,7 +178,7 @@ export function LinksPage({ api }: { api: Api }) {
           <thead>
             <tr>
               <th scope="col">
-                <input type="checkbox" class="select" aria-label="Select every link on this page" checked={pageSelected} onChange={(event) => toggle(page?.links ?? [], event.currentTarget.checked)} /> Short URL
+                <input type="checkbox" class="select" aria-label="Select every link on this page for a bulk action" checked={pageSelected} onChange={(event) => toggle(page?.links ?? [], event.currentTarget.checked)} /> Short URL
               </th>
               <th scope="col">Destination</th>
               <th scope="col" class="number">
@@ -193,7 +193,7 @@ export function LinksPage({ api }: { api: Api }) {
             {page?.links.map((link) => (
               <tr key={`${link.domain}/${link.shortCode}`}>
                 <td>
-                  <input type="checkbox" class="select" aria-label={`Select ${link.shortUrl}`} checked={selected.has(selectionKey(link))} onChange={(event) => toggle([link], event.currentTarget.checked)} />{' '}
+                  <input type="checkbox" class="select" aria-label={`Select ${link.shortUrl} for a bulk action`} checked={selected.has(selectionKey(link))} onChange={(event) => toggle([link], event.currentTarget.checked)} />{' '}
                   <a href={linkHref(link.shortCode) + (link.domain ? `?domain=${encodeURIComponent(link.domain)}` : '')}>{link.shortUrl}</a>{' '}
                   <CopyButton text={link.shortUrl} label={`Copy ${link.shortUrl}`} />
                 </td>
