@@ -51,11 +51,12 @@ const item = async (key: string) => (await dynamo().send(new GetCommand({ TableN
 /** The store, with another request's edit of `key` landing between this request's read and its write of that link. */
 function withEditMeanwhile(key: string, owner: string): BulkDeps['links'] {
   const interloper = auditStamp('link.updated', { actor: { kind: 'key', keyId: 'key_other' }, requestId: 'req-other' }, nowMs + 1);
+  const editFirst = async (written: string) => {
+    if (written === key) await store.update(key, owner, { url: 'https://theirs.example.com/' }, nowMs + 1, undefined, interloper);
+  };
   return Object.assign(Object.create(store) as DynamoLinkStore, {
-    update: async (...args: Parameters<DynamoLinkStore['update']>) => {
-      if (args[0] === key) await store.update(key, owner, { url: 'https://theirs.example.com/' }, nowMs + 1, undefined, interloper);
-      return store.update(...args);
-    },
+    update: async (...args: Parameters<DynamoLinkStore['update']>) => (await editFirst(args[0]), store.update(...args)),
+    markDeleted: async (...args: Parameters<DynamoLinkStore['markDeleted']>) => (await editFirst(args[0]), store.markDeleted(...args)),
   });
 }
 
@@ -76,6 +77,18 @@ describe('bulk actions on DynamoDB Local', () => {
       // The stamp the audit log and the webhooks read off the stream: one per link, the request's.
       expect(await item(link.code)).toMatchObject({ url: 'https://ours.example.com/', tags: ['q4'], auditStamp: { action: 'link.updated', requestId: `req-${account}` } });
     }
+  });
+
+  it('delete no link that changed after the read, one edited before included', async () => {
+    const account = `d${run}`;
+    const links = await seed(account, 3);
+    // An earlier edit: the version read is an updatedAt, not its absence.
+    await store.update(links[1]?.code as string, `acct:${account}`, { tags: ['old'] }, nowMs - 10);
+    const codes = links.map((link) => link.code);
+    const { results } = await runBulk({ codes, action: 'delete' }, contextOf(account), deps(withEditMeanwhile(codes[1] as string, `acct:${account}`)), Date.now);
+    expect(results.map((result) => result.error ?? 'deleted')).toEqual(['deleted', BulkMessages.changedMeanwhile, 'deleted']);
+    expect(await item(codes[1] as string)).toMatchObject({ url: 'https://theirs.example.com/', tags: ['old'] });
+    expect((await item(codes[1] as string))?.deleted).toBeUndefined();
   });
 
   it('answer another workspace\'s codes as not found, changing nothing of theirs', async () => {

@@ -196,7 +196,7 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     query: domainQuery,
     body: 'bulk',
     success: { status: 200, description: 'One result per link, in order.', content: json(bulkResultBody) },
-    errors: [400, 403, 413, 401, 429, 500, 503],
+    errors: [400, 401, 403, 413, 429, 500, 503],
   },
   'GET /v2/links/{code}/qr': {
     operationId: 'getLinkQrCode',
