@@ -111,7 +111,7 @@ export class ServiceStack extends Stack {
     }
     const links = new ServiceFunction(this, 'LinksFunction', {
       name: 'links',
-      description: 'GET/PATCH/DELETE /v2/links..., GET /v2/usage: accounts managing their links',
+      description: 'GET/PATCH/DELETE /v2/links..., POST /v2/links/bulk, GET /v2/usage: accounts managing their links',
       memorySize: 512,
       environment: creationEnvironment,
       lazyBundles: smartLinksBundle,
