@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { http, jsonHeaders } from '../support/local-stack';
-import { dashboardBrowser, recordPage, signIn, tabTo, workspaceWithOwner } from '../support/dashboard';
+import { dashboardBrowser, memberOf, recordPage, signIn, tabTo, workspaceWithOwner } from '../support/dashboard';
 
 /**
  * Issue 31: the links page's bulk actions in headless Chromium against the local stack: rows chosen by keyboard,
@@ -94,4 +94,14 @@ describe('bulk actions on the links page', () => {
     for (const link of plain) expect((await viewOf(apiKey, link)).status).toBe('active');
     await page.waitForFunction(() => [...document.querySelectorAll('table.links tbody .status')].every((cell) => cell.textContent === 'deleted'));
   }, 120_000);
+
+  it('are not offered to a viewer, whom the API would refuse', async () => {
+    const { apiKey, accountId } = await workspaceWithOwner('PRO');
+    const link = await shorten(apiKey, { url: 'https://example.com/viewed' });
+    const { page } = await open();
+    await signIn(page, await memberOf(accountId, 'viewer'));
+    await page.getByRole('link', { name: link.shortUrl }).waitFor();
+    await expect(page.getByRole('region', { name: 'Bulk actions' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('checkbox').count()).resolves.toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Api, type Problem } from '../api';
 import { hrefOf, linkHref } from '../router';
+import { useAllowed } from '../workspace';
 import { CopyButton, formatDateTime, formatNumber, ProblemNote } from '../ui';
 import { useAccountLists } from './account-lists';
 import { BulkActions } from './bulk-actions';
@@ -53,6 +54,8 @@ export function LinksPage({ api }: { api: Api }) {
   const [loading, setLoading] = useState(true);
   const lists = useAccountLists(api);
   const cursor = cursors.at(-1);
+  // A role that may not change links (a viewer) sees no checkboxes and no bulk actions.
+  const canBulk = useAllowed('POST /v2/links/bulk');
   // Rows chosen for a bulk action, kept across pages; a bulk action's end empties it and reads the page again.
   const [selected, setSelected] = useState<Map<string, Link>>(new Map());
   const [reads, setReads] = useState(0);
@@ -161,15 +164,17 @@ export function LinksPage({ api }: { api: Api }) {
         </div>
       </form>
       <ProblemNote problem={problem} />
-      <BulkActions
-        api={api}
-        selected={[...selected.values()]}
-        filter={bulkFilterOf(filters)}
-        onDone={() => {
-          setSelected(new Map());
-          setReads((count) => count + 1);
-        }}
-      />
+      {canBulk && (
+        <BulkActions
+          api={api}
+          selected={[...selected.values()]}
+          filter={bulkFilterOf(filters)}
+          onDone={() => {
+            setSelected(new Map());
+            setReads((count) => count + 1);
+          }}
+        />
+      )}
       <div class="table-wrap">
         <table class="links" aria-busy={loading} aria-describedby="links-summary">
           <caption id="links-summary" class="visually-hidden">
@@ -178,7 +183,10 @@ export function LinksPage({ api }: { api: Api }) {
           <thead>
             <tr>
               <th scope="col">
-                <input type="checkbox" class="select" aria-label="Select every link on this page for a bulk action" checked={pageSelected} onChange={(event) => toggle(page?.links ?? [], event.currentTarget.checked)} /> Short URL
+                {canBulk && (
+                  <input type="checkbox" class="select" aria-label="Select every link on this page for a bulk action" checked={pageSelected} onChange={(event) => toggle(page?.links ?? [], event.currentTarget.checked)} />
+                )}{' '}
+                Short URL
               </th>
               <th scope="col">Destination</th>
               <th scope="col" class="number">
@@ -193,7 +201,9 @@ export function LinksPage({ api }: { api: Api }) {
             {page?.links.map((link) => (
               <tr key={`${link.domain}/${link.shortCode}`}>
                 <td>
-                  <input type="checkbox" class="select" aria-label={`Select ${link.shortUrl} for a bulk action`} checked={selected.has(selectionKey(link))} onChange={(event) => toggle([link], event.currentTarget.checked)} />{' '}
+                  {canBulk && (
+                    <input type="checkbox" class="select" aria-label={`Select ${link.shortUrl} for a bulk action`} checked={selected.has(selectionKey(link))} onChange={(event) => toggle([link], event.currentTarget.checked)} />
+                  )}{' '}
                   <a href={linkHref(link.shortCode) + (link.domain ? `?domain=${encodeURIComponent(link.domain)}` : '')}>{link.shortUrl}</a>{' '}
                   <CopyButton text={link.shortUrl} label={`Copy ${link.shortUrl}`} />
                 </td>
