@@ -111,14 +111,14 @@ export class ServiceStack extends Stack {
     }
     const links = new ServiceFunction(this, 'LinksFunction', {
       name: 'links',
-      description: 'GET/PATCH/DELETE /v2/links..., GET /v2/usage: accounts managing their links',
+      description: 'GET/PATCH/DELETE /v2/links..., POST /v2/links/bulk, GET /v2/usage: accounts managing their links',
       memorySize: 512,
       environment: creationEnvironment,
       lazyBundles: smartLinksBundle,
       removalPolicy,
     });
     links
-      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem', 'Query'], { queriedIndex: LINKS_BY_OWNER_INDEX })
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'BatchGetItem', 'UpdateItem', 'Query'], { queriedIndex: LINKS_BY_OWNER_INDEX })
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem'])
       .bindTable(tables.clickStats, EnvNames.clickStatsTable, ['Query'])
       .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem']);

@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../functions/shared/http/routes';
 import { STRICT_TRANSPORT_SECURITY } from '../../functions/shared/http/headers';
 import { MAX_BATCH_ITEMS } from '../../functions/shared/domain/links/batch-request';
+import { BULK_TIME_BUDGET_MS } from '../../functions/shared/domain/links/bulk-request';
 import { ACCOUNT_RATE_LIMIT, BATCH_FUNCTION, hashingSeconds, METHOD_THROTTLES, PASSWORD_HASH_CPU_MS, methodThrottle, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS, WEBHOOK_DELIVERER_MAX_CONCURRENCY } from '../../lib/capacity';
 import { buildStack } from './app-factory';
 
@@ -91,6 +92,11 @@ describe('capacity: each kind of traffic has its own ceiling', () => {
   it('sizes the batch function for 50 password hashes with twice the time they take', () => {
     expect(functionOf('batch')).toMatchObject({ MemorySize: BATCH_FUNCTION.memorySize, Timeout: BATCH_FUNCTION.timeoutSeconds });
     expect(BATCH_FUNCTION.timeoutSeconds).toBeGreaterThanOrEqual(2 * hashingSeconds(MAX_BATCH_ITEMS, PASSWORD_HASH_CPU_MS, BATCH_FUNCTION.memorySize));
+  });
+
+  it('gives a bulk action\'s filter its time budget with a page of writes and the answer to spare in the links function', () => {
+    // The budget is checked between pages: the page in flight (100 writes) and the answer come after it.
+    expect((functionOf('links').Timeout as number) * 1000).toBeGreaterThanOrEqual(BULK_TIME_BUDGET_MS + 3_000);
   });
 });
 

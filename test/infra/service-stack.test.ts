@@ -62,6 +62,7 @@ describe('functions', () => {
     expect(tableGrants(dev, 'links')).toEqual([
       'ClickStats:dynamodb:Query',
       'Domains:dynamodb:GetItem',
+      'Links:dynamodb:BatchGetItem',
       'Links:dynamodb:GetItem',
       'Links:dynamodb:Query',
       'Links:dynamodb:UpdateItem',

@@ -104,6 +104,28 @@ export interface paths {
         patch: operations["updateLink"];
         trace?: never;
     };
+    "/v2/links/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete, change or tag many links
+         * @description One action on up to 100 `codes` (on `domain`, as for one link) or on the links a `filter` picks (`tag`, `search`, `domain`, `status`, as GET /v2/links filters): `delete`, `update` with `changes` as PATCH /v2/links/{code} takes them, `addTags` or `removeTags` with `tags`. Each link is changed by its own write, with its own webhook events and audit record; a link changed by someone else after this request read it keeps that change, and its result says so. The answer has one result per code in the request's order (per link, newest first, for a filter), each with the message the single route would answer when it failed; another workspace's code answers `Link not found`, as one that does not exist. A filter changes at most 10,000 links a call and stops sooner when the call's time runs short: pass `cursor` back with the same filter to go on (absent once done). Without `domain`, the account's default domain (the shared one when it has none).
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
+         */
+        post: operations["bulkChangeLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/links/{code}/qr": {
         parameters: {
             query?: never;
@@ -1972,6 +1994,136 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkChangeLinks: {
+        parameters: {
+            query?: {
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    codes?: string[];
+                    filter?: {
+                        tag?: string;
+                        search?: string;
+                        domain?: string;
+                        /** @enum {string} */
+                        status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                    };
+                    cursor?: string;
+                    /** @constant */
+                    action: "delete";
+                } | {
+                    codes?: string[];
+                    filter?: {
+                        tag?: string;
+                        search?: string;
+                        domain?: string;
+                        /** @enum {string} */
+                        status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                    };
+                    cursor?: string;
+                    /** @constant */
+                    action: "update";
+                    changes: {
+                        url?: string;
+                        expiresIn?: number | null;
+                        maxClicks?: number | null;
+                        password?: string | null;
+                        tags?: string[] | null;
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[] | null;
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[] | null;
+                        forwardQuery?: boolean | null;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        expiredUrl?: string | null;
+                    };
+                } | {
+                    codes?: string[];
+                    filter?: {
+                        tag?: string;
+                        search?: string;
+                        domain?: string;
+                        /** @enum {string} */
+                        status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                    };
+                    cursor?: string;
+                    /** @constant */
+                    action: "addTags";
+                    tags: string[];
+                } | {
+                    codes?: string[];
+                    filter?: {
+                        tag?: string;
+                        search?: string;
+                        domain?: string;
+                        /** @enum {string} */
+                        status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                    };
+                    cursor?: string;
+                    /** @constant */
+                    action: "removeTags";
+                    tags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per link, in order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            code: string;
+                            domain?: string;
+                            success: boolean;
+                            error?: string;
+                        }[];
+                        cursor?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -96,6 +96,20 @@ export interface ClaimCondition {
 }
 
 /** What the link-management API and the ops CLI need beyond visits. */
+/**
+ * The version of a link a bulk action read (issue 31): a write given it is refused when the link changed since, so
+ * a change made meanwhile is kept. Every owner's or operator's change sets `updatedAt`; clicks and cache leases do not.
+ */
+export interface LinkVersion {
+  /** Absent: the link was never changed since it was created. */
+  updatedAt?: string;
+}
+
+/** Several links read in one call (a bulk action's codes), by key; keys without a link are absent from the answer. */
+export interface LinkBatchReader {
+  findMany(keys: readonly string[]): Promise<Map<string, LinkRecord>>;
+}
+
 export interface ManagedLinkStore {
   find(key: string): Promise<LinkRecord | undefined>;
   /** A page of the owner's links, newest first, starting after `after`; `more` when the index holds further ones. */
@@ -104,9 +118,9 @@ export interface ManagedLinkStore {
    * Applies the changes if the link is the owner's (made under `claim`, when given) and can still change (not used
    * up, deleted or disabled). `stamp`: the audited change's (audit-stamp.ts), written with it.
    */
-  update(code: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite>;
+  update(code: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp, seen?: LinkVersion): Promise<GuardedWrite>;
   /** Turns the owner's link (made under `claim`, when given) into a tombstone, unless it already is one or is disabled. */
-  markDeleted(code: string, owner: string, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite>;
+  markDeleted(code: string, owner: string, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp, seen?: LinkVersion): Promise<GuardedWrite>;
   /** Stops new cache leases on the link until `untilMs`, so the copies taken under the current one run out. */
   sealCache(code: string, untilMs: number): Promise<void>;
   /** An operator's takedown (with a reason) or its reversal (undefined); false when no link has the code. */

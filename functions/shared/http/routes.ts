@@ -26,6 +26,7 @@ export const ROUTES = [
   { path: '/v2/shorten/batch', methods: ['POST'], target: 'batch', apiKey: true, permissions: { POST: 'links:write' } },
   { path: '/v2/links', methods: ['GET'], target: 'links', apiKey: true, permissions: { GET: 'links:read' } },
   { path: '/v2/links/{code}', methods: ['GET', 'PATCH', 'DELETE'], target: 'links', apiKey: true, permissions: { GET: 'links:read', PATCH: 'links:write', DELETE: 'links:write' } },
+  { path: '/v2/links/bulk', methods: ['POST'], target: 'links', apiKey: true, permissions: { POST: 'links:write' } },
   { path: '/v2/links/{code}/qr', methods: ['GET'], target: 'qr', apiKey: true, permissions: { GET: 'links:read' } },
   { path: '/v2/links/{code}/stats', methods: ['GET'], target: 'links', apiKey: true, permissions: { GET: 'stats:read' } },
   { path: '/v2/links/{code}/stats/live', methods: ['GET'], target: 'links', apiKey: true, permissions: { GET: 'stats:read' } },

@@ -4,6 +4,7 @@ import { PLAN_GATES, PLANS } from '../../domain/limits/plans';
 import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-domain';
 import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
 import type { LinkPage, TagCounts } from '../../domain/links/link-listing';
+import type { BulkOutcome } from '../../domain/links/bulk-actions';
 import type { LinkStats } from '../../domain/analytics/link-stats';
 import { TOP_DIMENSIONS } from '../../domain/analytics/window-stats';
 import type { WorkspaceStats } from '../../domain/analytics/workspace-stats';
@@ -244,6 +245,12 @@ export const meBody = z.strictObject({
   workspaces: z.array(z.strictObject({ workspaceId: z.string(), role: z.enum(ROLES), joinedAt: timestamp })),
 });
 
+/** Issue 31: POST /v2/links/bulk's answer, one result per link (domain/links/bulk-actions.ts). */
+export const bulkResultBody = z.strictObject({
+  results: z.array(z.strictObject({ code: z.string(), domain: z.optional(z.string()), success: z.boolean(), error: z.optional(z.string()) })),
+  cursor: z.optional(z.string()),
+});
+
 /** Spec 7.5's 400 shape; 413 shares it. */
 export const requestErrorBody = (statusCode: 400 | 413) =>
   z.strictObject({ statusCode: z.literal(statusCode), timestamp, path: z.string(), method: z.string(), message: z.string() });
@@ -301,6 +308,7 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof tagCountsBody>, TagCounts>>,
   Expect<Same<z.output<typeof deliveryAttemptBody>, DeliveryAttempt>>,
   Expect<Same<z.output<typeof clickEventDataBody>, ClickData>>,
+  Expect<Same<z.output<typeof bulkResultBody>, BulkOutcome>>,
 ];
 
 /** Issue 31: an import job as GET /v2/imports/{id} answers it (domain/imports/import-job.ts `ImportSummary`). */
