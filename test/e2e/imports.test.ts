@@ -23,12 +23,23 @@ async function finished(apiKey: string, id: string) {
   }, 30_000);
 }
 
+interface AuditEntry {
+  actor: { kind: string; keyId?: string };
+  action: string;
+  target: { type: string; id: string };
+  changes: Record<string, { before?: unknown; after?: unknown }>;
+  requestId?: string;
+}
+const linkCreations = async (apiKey: string) =>
+  (await api(apiKey, 'GET', '/v2/audit-log?action=link.created&limit=100')).json<{ records: AuditEntry[] }>().records;
+
 describe('importing a Shlink export', () => {
   let apiKey: string;
+  let keyId: string;
   let firstId: string;
 
   beforeAll(async () => {
-    apiKey = (await createApiKey('PRO')).apiKey;
+    ({ apiKey, keyId } = await createApiKey('PRO'));
   });
 
   it('answers 202 with the job, which makes the links with their history, renaming what cannot be kept', async () => {
@@ -47,6 +58,35 @@ describe('importing a Shlink export', () => {
     expect([redirect.status, redirect.headers.location]).toEqual([302, 'https://example-shop.com/a']);
   });
 
+  it('shows the clicks before import and where the link came from in its view, the list and its stats, never in total', async () => {
+    // The visit of the first test is this service's one click: the 58 before import are shown apart, never added.
+    const stats = await eventually(async () => {
+      const answer = (await api(apiKey, 'GET', `/v2/links/abc12${unique}/stats?days=7`)).json<{ total: number }>();
+      expect(answer.total).toBe(1);
+      return answer;
+    }, 30_000);
+    expect(stats).toMatchObject({ total: 1, importedClicks: 58 });
+    const view = await api(apiKey, 'GET', `/v2/links/abc12${unique}`);
+    expect(view.json()).toMatchObject({ clicks: 1, importedClicks: 58, importedFrom: { source: 'shlink', sourceId: expect.any(String), importId: firstId } });
+    const listed = (await api(apiKey, 'GET', '/v2/links?limit=100')).json<{ links: Array<{ shortCode: string; importedClicks?: number }> }>().links;
+    expect(listed.find((link) => link.shortCode === `abc12${unique}`)).toMatchObject({ importedClicks: 58 });
+  });
+
+  it('records each link it made as created by the key that started the import, in that request, naming the import', async () => {
+    const records = await eventually(async () => {
+      const found = await linkCreations(apiKey);
+      expect(found).toHaveLength(3);
+      return found;
+    }, 30_000);
+    expect(records.map((record) => record.target.id)).toContain(`abc12${unique}`);
+    for (const record of records) {
+      expect(record).toMatchObject({ actor: { kind: 'key', keyId }, action: 'link.created', target: { type: 'link' }, requestId: expect.any(String) });
+      expect(record.changes.importedFrom?.after).toMatchObject({ source: 'shlink', importId: firstId });
+    }
+    // One request started them all.
+    expect(new Set(records.map((record) => record.requestId)).size).toBe(1);
+  });
+
   it('creates nothing new when the same file is imported again', async () => {
     const again = await api(apiKey, 'POST', '/v2/imports', { source: 'shlink', content, onConflict: 'rename' });
     expect(again.status).toBe(202);
@@ -54,6 +94,8 @@ describe('importing a Shlink export', () => {
     expect(summary).toMatchObject({ read: 4, created: 0, renamed: 0, existing: 3, failed: 1 });
     const listed = await api(apiKey, 'GET', '/v2/imports');
     expect((listed.json() as { imports: Array<{ id: string }> }).imports.map(({ id }) => id)).toContain(firstId);
+    // Nothing made, nothing recorded.
+    expect(await linkCreations(apiKey)).toHaveLength(3);
   });
 
   it('refuses a file no parser can read, a source it does not know, and another workspace\'s job', async () => {

@@ -1722,6 +1722,13 @@ export interface operations {
                                 content?: string;
                             };
                             expiredUrl?: string;
+                            importedClicks?: number;
+                            importedFrom?: {
+                                /** @enum {string} */
+                                source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                                sourceId: string;
+                                importId?: string;
+                            };
                         }[];
                         nextCursor: string | null;
                     };
@@ -1807,6 +1814,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -1963,6 +1977,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -2046,6 +2067,7 @@ export interface operations {
                         shortCode: string;
                         total: number;
                         bots: number;
+                        importedClicks?: number;
                         days: {
                             /** Format: date */
                             date: string;
@@ -4409,6 +4431,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4493,6 +4522,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4577,6 +4613,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4661,6 +4704,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4745,6 +4795,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4829,6 +4886,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4913,6 +4977,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { ApiKeyCaller } from '../accounts/caller';
+import type { ChangeAuthor } from '../audit/audit-stamp';
 import { ImportNotFound } from '../errors';
 import { countMonthlyCalls, type RateLimitStatus } from '../limits/rate-limits';
 import { ImportMessages } from '../messages';
@@ -42,6 +43,8 @@ export interface ImportDeps {
 
 export interface ImportContext {
   caller: ApiKeyCaller;
+  /** Who starts the import, in which request: its links' audit records name them. */
+  author?: ChangeAuthor;
   rateLimit: RateLimitStatus;
   nowMs: number;
 }
@@ -57,7 +60,7 @@ export async function startImport(body: unknown, context: ImportContext, deps: I
   const owner = context.caller.owner;
   const active = (await deps.domains.listByOwner(owner)).filter((domain) => domain.status === 'active').map((domain) => domain.domain);
   const id = newImportId();
-  const { job, chunks } = prepareImport({ id, owner, source: request.source, onConflict: request.onConflict ?? 'skip', content: request.content }, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
+  const { job, chunks } = prepareImport({ id, owner, source: request.source, onConflict: request.onConflict ?? 'skip', content: request.content, ...(context.author === undefined ? {} : { author: context.author }) }, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
   // The request itself was counted by the guard: the rest of the rows' calls now.
   await countMonthlyCalls(context.caller, deps.usage, context.nowMs, context.rateLimit, importCallCount(job.read) - 1);
   await deps.jobs.saveJob(job, chunks, context.nowMs);

@@ -86,6 +86,8 @@ export const linkViewBody = z.strictObject({
   status: z.enum(LINK_STATUSES),
   tags: z.optional(z.array(z.string())),
   ...smartLinkBodies,
+  importedClicks: z.optional(count),
+  importedFrom: z.optional(z.strictObject({ source: z.enum(IMPORT_SOURCES), sourceId: z.string(), importId: z.optional(z.string()) })),
 });
 
 export const linkPageBody = z.strictObject({ links: z.array(linkViewBody), nextCursor: z.nullable(z.string()) });
@@ -127,6 +129,7 @@ export const linkStatsBody = z.strictObject({
   shortCode: z.string(),
   total: count,
   bots: count,
+  importedClicks: z.optional(count),
   ...windowStatsShape,
 });
 
