@@ -10,6 +10,7 @@ import { parseOrRefuse } from '../request-parsing';
 import { importCallCount, prepareImport, summaryOf, type ImportChunk, type ImportJob, type ImportSummary, type RowResult } from './import-job';
 import { IMPORT_SOURCES } from './import-record';
 import { ON_CONFLICT } from './link-mapping';
+import { previewImport, type ImportPreview } from './import-preview';
 
 /** The ceiling: a file of more rows is split by its owner rather than held by one job for hours. */
 export const MAX_IMPORT_ROWS = 100_000;
@@ -66,6 +67,13 @@ export async function startImport(body: unknown, context: ImportContext, deps: I
   await deps.jobs.saveJob(job, chunks, context.nowMs);
   await deps.queue.sendChunks(id, chunks.length);
   return { id };
+}
+
+/** POST /v2/imports/preview: the first rows mapped as the import would make them, on the caller's active domains. */
+export async function previewImportOf(body: unknown, context: Pick<ImportContext, 'caller' | 'nowMs'>, deps: Pick<ImportDeps, 'domains'>): Promise<ImportPreview> {
+  const request = parseOrRefuse(importRequestSchema, body);
+  const active = (await deps.domains.listByOwner(context.caller.owner)).filter((domain) => domain.status === 'active').map((domain) => domain.domain);
+  return previewImport(request, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
 }
 
 /** GET /v2/imports/{id}: the caller's own job only; another workspace's is not found, as one that never was. */
