@@ -45,7 +45,7 @@ function canonical(value: unknown): string {
  * (its creation time to the millisecond, its audit stamp's random id, a salted password hash), so another request
  * never passes for this one; at worst two identical anonymous requests in one millisecond share one link.
  */
-function isItself(stored: Record<string, unknown>, written: Record<string, unknown>): boolean {
+function isItself(stored: Record<string, unknown>, written: object): boolean {
   // Only the attributes written are compared: others may have been added since (a cache lease).
   return canonical(Object.fromEntries(Object.keys(written).map((name) => [name, stored[name]]))) === canonical(written);
 }
