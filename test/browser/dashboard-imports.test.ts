@@ -12,13 +12,17 @@ import { dashboardBrowser, recordPage, signIn, tabTo, workspaceWithOwner } from 
  */
 const { open } = dashboardBrowser();
 
-/** A Shlink web-client export of 25 links: row 5's destination is refused, row 7's slug too short to keep here. */
+/**
+ * A Shlink web-client export of 25 links: row 2's title is markup (text to the page), row 5's destination is refused,
+ * row 7's slug too short to keep here.
+ */
 function shlinkExport(run: string): string {
   const lines = ['createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits'];
   for (let row = 1; row <= 25; row += 1) {
     const slug = row === 7 ? 'ab' : `w${run}-${row}`;
     const url = row === 5 ? 'ftp://example.com/old' : `https://example-shop.com/p/${row}`;
-    lines.push(`2021-05-04T10:00:00+02:00,s.example-shop.com,${slug},https://s.example-shop.com/${slug},${url},Produit ${row} été,shop|row-${row},${row * 10}`);
+    const title = row === 2 ? '<img src=x onerror=alert(1)>Produit 2' : `Produit ${row} été`;
+    lines.push(`2021-05-04T10:00:00+02:00,s.example-shop.com,${slug},https://s.example-shop.com/${slug},${url},${title},shop|row-${row},${row * 10}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -52,6 +56,9 @@ describe('the import wizard', () => {
     const rows = page.locator('table.import-preview tbody tr');
     await expect(rows.count()).resolves.toBe(20);
     await expect(rows.nth(0).innerText()).resolves.toMatch(new RegExp(`w${run}-1\\s+https://example-shop.com/p/1\\s+Produit 1 été\\s+shop, row-1\\s+.+\\s+10`));
+    // A file's markup is the file's text: shown, never run (no element made, no request for "x").
+    await expect(rows.nth(1).innerText()).resolves.toContain('<img src=x onerror=alert(1)>Produit 2');
+    await expect(rows.nth(1).locator('img').count()).resolves.toBe(0);
     await expect(rows.nth(4).innerText()).resolves.toContain('Not imported');
     await expect(rows.nth(4).innerText()).resolves.toContain('Please provide a valid URL');
     await expect(rows.nth(6).innerText()).resolves.toContain('the slug cannot be kept here');
