@@ -593,7 +593,8 @@ describe('imports (issue 31)', () => {
   it('route /v2/imports and below to the imports function, behind the authorizer', () => {
     const fnId = functionId(dev, 'imports');
     const methods = Object.values(dev.findResources('AWS::ApiGateway::Method')).filter((method) => JSON.stringify(method.Properties.Integration).includes(fnId));
-    expect(methods).toHaveLength(3);
+    // POST and GET /v2/imports, GET /v2/imports/{id}, POST /v2/imports/preview.
+    expect(methods).toHaveLength(4);
     for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 });

@@ -17,6 +17,7 @@ import { UsagePage } from './usage-page';
 import { MembersPage } from './members-page';
 import { KeysPage } from './keys-page';
 import { AuditPage } from './audit-page';
+import { ImportsPage } from './links/imports-page';
 import { InvitationPage } from './invitation-page';
 
 type Me = paths['/v2/me']['get']['responses'][200]['content']['application/json'];
@@ -33,6 +34,7 @@ const PAGES: Array<{ page: PageName; href: string; label: string; needs: ApiRout
   { page: 'keys', href: hrefOf('/keys'), label: 'API keys', needs: 'POST /v2/keys' },
   { page: 'audit', href: hrefOf('/audit'), label: 'Audit log', needs: 'GET /v2/audit-log' },
   { page: 'usage', href: hrefOf('/usage'), label: 'Usage', needs: 'GET /v2/usage' },
+  { page: 'imports', href: hrefOf('/imports'), label: 'Move links in', needs: 'POST /v2/imports' },
 ];
 
 /**
@@ -172,6 +174,8 @@ function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; 
       return <KeysPage api={api} />;
     case 'audit':
       return <AuditPage api={api} />;
+    case 'imports':
+      return <ImportsPage api={api} />;
     case 'invitation':
     case 'missing':
       return (

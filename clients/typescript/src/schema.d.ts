@@ -414,6 +414,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/imports/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an import
+         * @description The same body as POST /v2/imports: the file read and mapped by the same rules, and its first 20 rows shown as the import would make them (or why it would not), with the number of rows in the file. Nothing is stored; a slug already taken shows only when the import runs. A file the import would refuse is the same 400.
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
+         */
+        post: operations["previewImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/imports/{id}": {
         parameters: {
             query?: never;
@@ -1744,6 +1766,13 @@ export interface operations {
                                 content?: string;
                             };
                             expiredUrl?: string;
+                            importedClicks?: number;
+                            importedFrom?: {
+                                /** @enum {string} */
+                                source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                                sourceId: string;
+                                importId?: string;
+                            };
                         }[];
                         nextCursor: string | null;
                     };
@@ -1829,6 +1858,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -1985,6 +2021,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -2198,6 +2241,7 @@ export interface operations {
                         shortCode: string;
                         total: number;
                         bots: number;
+                        importedClicks?: number;
                         days: {
                             /** Format: date */
                             date: string;
@@ -2965,6 +3009,71 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    previewImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                    content: string;
+                    /** @enum {string} */
+                    onConflict?: "skip" | "rename";
+                };
+            };
+        };
+        responses: {
+            /** @description The first rows, mapped. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                        read: number;
+                        rows: ({
+                            row: number;
+                            /** @constant */
+                            outcome: "ready";
+                            url: string;
+                            slug?: string;
+                            domain?: string;
+                            title?: string;
+                            tags?: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt?: string;
+                            importedClicks: number;
+                            notes: string[];
+                        } | {
+                            row: number;
+                            /** @constant */
+                            outcome: "failed";
+                            reason: string;
+                        })[];
                     };
                 };
             };
@@ -4561,6 +4670,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4645,6 +4761,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4729,6 +4852,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4813,6 +4943,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4897,6 +5034,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4981,6 +5125,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -5065,6 +5216,13 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };

@@ -33,6 +33,23 @@ export function toRecord(item: Record<string, unknown>): LinkRecord {
   return record.domain === undefined ? record : { ...record, code: record.code.slice(record.domain.length + 1) };
 }
 
+/** Values as DynamoDB hands them back (no undefined fields, numbers as numbers), with keys in one order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) =>
+    field !== null && typeof field === 'object' && !Array.isArray(field) ? Object.fromEntries(Object.entries(field).filter(([, inner]) => inner !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))) : field,
+  );
+}
+
+/**
+ * The stored item is the one this put wrote: every attribute as sent. A new link's item is unique to its write
+ * (its creation time to the millisecond, its audit stamp's random id, a salted password hash), so another request
+ * never passes for this one; at worst two identical anonymous requests in one millisecond share one link.
+ */
+function isItself(stored: Record<string, unknown>, written: object): boolean {
+  // Only the attributes written are compared: others may have been added since (a cache lease).
+  return canonical(Object.fromEntries(Object.keys(written).map((name) => [name, stored[name]]))) === canonical(written);
+}
+
 /** A write's condition failed: DynamoDB handed back the item as it was, or there was none. */
 function refusedWith(error: unknown): GuardedWrite {
   if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -76,16 +93,19 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore, LinkBatchRe
   ) {}
 
   async createIfAbsent(link: LinkRecord, stamp?: AuditStamp): Promise<boolean> {
+    // The stamp rides on the item: the audit log reads it off the stream, no second write (audit-stamp.ts).
+    const item = stamp === undefined ? toItem(link) : { ...toItem(link), [AUDIT_STAMP_ATTRIBUTE]: stamp };
     try {
-      // The stamp rides on the item: the audit log reads it off the stream, no second write (audit-stamp.ts).
-      const item = stamp === undefined ? toItem(link) : { ...toItem(link), [AUDIT_STAMP_ATTRIBUTE]: stamp };
       await this.client.send(
-        new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(code)' }),
+        new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(code)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The SDK sends a put again when the first answer was late (TRANSPORT_LIMITS): when that first put landed, the
+      // code is "taken" by this very item, and calling it taken would make the caller write the link a second time
+      // under another code (issue 31: 913-928 links from a 909-link import on a loaded machine).
+      return error.Item !== undefined && isItself(unmarshall(error.Item), item);
     }
   }
 

@@ -21,7 +21,10 @@ import type { SsoConnection, SsoProtocol } from './sso/sso-connection';
  */
 
 export interface LinkStore {
-  /** Writes the link unless its code is taken; false when it was. A workspace's link carries its audit stamp (audit-stamp.ts). */
+  /**
+   * Writes the link unless its code is taken; false when it was, by another link (a retried write that finds its own
+   * item made it: true). A workspace's link carries its audit stamp (audit-stamp.ts).
+   */
   createIfAbsent(link: LinkRecord, stamp?: AuditStamp): Promise<boolean>;
   find(key: string): Promise<LinkRecord | undefined>;
   /**

@@ -61,6 +61,7 @@ export const ROUTES = [
   { path: '/v2/sso/{domain}/verify', methods: ['POST'], target: 'sso', apiKey: true, permissions: { POST: 'security:manage' } },
   { path: '/v2/imports', methods: ['GET', 'POST'], target: 'imports', apiKey: true, permissions: { GET: 'links:read', POST: 'links:write' } },
   { path: '/v2/imports/{id}', methods: ['GET'], target: 'imports', apiKey: true, permissions: { GET: 'links:read' } },
+  { path: '/v2/imports/preview', methods: ['POST'], target: 'imports', apiKey: true, permissions: { POST: 'links:write' } },
   { path: '/v2/audit-log', methods: ['GET'], target: 'audit', apiKey: true, permissions: { GET: 'audit:read' } },
   { path: '/v2/openapi.json', methods: ['GET'], target: 'docs', apiKey: false },
   { path: '/v1/shorten', methods: ['POST'], target: 'create', apiKey: false },

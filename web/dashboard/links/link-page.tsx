@@ -8,6 +8,7 @@ import { LinkForm } from './link-form';
 import type { Link } from './link-types';
 import { LinkStatsSection } from './link-stats';
 import { QrDialog } from './qr-dialog';
+import { SOURCE_NAMES } from './import-sources';
 
 /** One link: what it is, its stats, and edit, QR code and delete. */
 export function LinkPage({ api, code }: { api: Api; code: string }) {
@@ -77,6 +78,20 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         </dd>
         <dt>Clicks</dt>
         <dd>{formatNumber(link.clicks)}{link.maxClicks !== undefined ? ` of ${formatNumber(link.maxClicks)}` : ''}</dd>
+        {link.importedClicks !== undefined && (
+          <>
+            <dt>Clicks before import</dt>
+            <dd data-testid="imported-clicks">{formatNumber(link.importedClicks)}</dd>
+          </>
+        )}
+        {link.importedFrom && (
+          <>
+            <dt>Imported from</dt>
+            <dd>
+              {SOURCE_NAMES[link.importedFrom.source]} (<span class="destination">{link.importedFrom.sourceId}</span>)
+            </dd>
+          </>
+        )}
         <dt>Created</dt>
         <dd>{formatDateTime(link.createdAt)}</dd>
         <dt>Expires</dt>

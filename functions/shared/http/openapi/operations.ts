@@ -17,6 +17,7 @@ import { PEOPLE_OPERATIONS } from './people-operations';
 import { auditQuerySchema } from '../../domain/audit/audit-listing';
 import { keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEY_NAME_LENGTH, MAX_KEYS_PER_WORKSPACE } from '../../domain/accounts/key-request';
 import { importRequestSchema, LISTED_IMPORTS, MAX_IMPORT_ROWS } from '../../domain/imports/import-management';
+import { PREVIEW_ROWS } from '../../domain/imports/import-preview';
 import {
   auditPageBody,
   batchResultBody,
@@ -30,6 +31,7 @@ import {
   keyWithSecretBody,
   importListBody,
   importStartedBody,
+  importPreviewBody,
   importViewBody,
   linkPageBody,
   linkStatsBody,
@@ -369,6 +371,17 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     guarded: true,
     body: 'import',
     success: { status: 202, description: 'The import started: follow it at /v2/imports/{id}.', content: json(importStartedBody) },
+    errors: [400, 401, 403, 413, 429, 500, 503],
+  },
+  'POST /v2/imports/preview': {
+    operationId: 'previewImport',
+    summary: 'Preview an import',
+    description: `The same body as POST /v2/imports: the file read and mapped by the same rules, and its first ${PREVIEW_ROWS} rows shown as the import would make them (or why it would not), with the number of rows in the file. Nothing is stored; a slug already taken shows only when the import runs. A file the import would refuse is the same 400.`,
+    tag: 'Imports',
+    bearer: true,
+    guarded: true,
+    body: 'import',
+    success: { status: 200, description: 'The first rows, mapped.', content: json(importPreviewBody) },
     errors: [400, 401, 403, 413, 429, 500, 503],
   },
   'GET /v2/imports': {

@@ -21,6 +21,7 @@ import type { AuditPage } from '../../domain/audit/audit-listing';
 import { KEY_VIEW_STATUSES, type KeyView } from '../../domain/accounts/key-management';
 import { PEOPLE_POWERS, ROLES, SCOPES } from '../../domain/accounts/permissions';
 import type { MeView } from '../../domain/accounts/me';
+import type { ImportPreview } from '../../domain/imports/import-preview';
 
 /**
  * Every body the API answers with, as zod schemas: the OpenAPI document is generated from them, and the
@@ -87,6 +88,8 @@ export const linkViewBody = z.strictObject({
   status: z.enum(LINK_STATUSES),
   tags: z.optional(z.array(z.string())),
   ...smartLinkBodies,
+  importedClicks: z.optional(count),
+  importedFrom: z.optional(z.strictObject({ source: z.enum(IMPORT_SOURCES), sourceId: z.string(), importId: z.optional(z.string()) })),
 });
 
 export const linkPageBody = z.strictObject({ links: z.array(linkViewBody), nextCursor: z.nullable(z.string()) });
@@ -128,6 +131,7 @@ export const linkStatsBody = z.strictObject({
   shortCode: z.string(),
   total: count,
   bots: count,
+  importedClicks: z.optional(count),
   ...windowStatsShape,
 });
 
@@ -334,3 +338,28 @@ const importCounts = {
 export const importViewBody = z.strictObject({ ...importCounts, results: z.array(importRowResultBody) });
 export const importListBody = z.strictObject({ imports: z.array(z.strictObject(importCounts)) });
 export const importStartedBody = z.strictObject({ id: z.string() });
+/** POST /v2/imports/preview (domain/imports/import-preview.ts `ImportPreview`). */
+export const importPreviewBody = z.strictObject({
+  source: z.enum(IMPORT_SOURCES),
+  read: count,
+  rows: z.array(
+    z.union([
+      z.strictObject({
+        row: count,
+        outcome: z.literal('ready'),
+        url: z.string(),
+        slug: z.optional(z.string()),
+        domain: z.optional(z.string()),
+        title: z.optional(z.string()),
+        tags: z.optional(z.array(z.string())),
+        createdAt: timestamp,
+        expiresAt: z.optional(timestamp),
+        importedClicks: count,
+        notes: z.array(z.string()),
+      }),
+      z.strictObject({ row: count, outcome: z.literal('failed'), reason: z.string() }),
+    ]),
+  ),
+});
+/** Fails to compile when the preview's schema and the domain's type drift apart. */
+export type PreviewMatchesTheDomain = Expect<Same<z.output<typeof importPreviewBody>, ImportPreview>>;
