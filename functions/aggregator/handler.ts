@@ -1,19 +1,22 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { countClicks } from '../shared/domain/analytics/click-counts';
+import type { Dimension } from '../shared/domain/analytics/dimensions';
 import { clickInLogLine } from '../shared/domain/analytics/click-lines';
 import { rollupClicks } from '../shared/domain/analytics/rollups';
+import { forgetUnrecordedDimensions, UnrecordedDimensions } from '../shared/domain/analytics/unrecorded-dimensions';
 import { ClickFanout } from '../shared/domain/webhooks/click-fanout';
 import { decodeLogDelivery, deliveryId } from '../shared/http/log-delivery';
 import { MetricName } from '../shared/metric-names';
 import { count, logger, metrics, publishMetrics } from '../shared/observability';
 import { deliveryQueue, webhookStore } from '../shared/webhook-wiring';
-import { clickStats, flagSource, linkStore } from '../shared/wiring';
+import { analyticsSwitches, clickStats, flagSource, linkStore } from '../shared/wiring';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 
 const stats = clickStats();
 const links = linkStore();
 const flags = flagSource();
+const unrecorded = new UnrecordedDimensions(analyticsSwitches());
 const fanout = new ClickFanout({ ownerOf: (key) => links.ownerOf(key), webhooks: webhookStore(), queue: deliveryQueue() });
 
 /**
@@ -29,10 +32,23 @@ async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> 
   if (clicks.length === 0) return;
   const nowMs = Date.now();
   const id = deliveryId(delivery);
-  // Each clicked link's owner and tags, read once per delivery: the workspace's items and live hours (issue 30).
+  // Each clicked link's owner and tags, read once per delivery: the workspace's items and live hours (issue 30); and
+  // what its workspace switched off, read every few seconds (see unrecorded-dimensions.ts).
   const keys = [...new Set(clicks.map((click) => click.code))];
-  const places = new Map(await Promise.all(keys.map(async (key) => [key, await links.placeOf(key)] as const)));
-  await stats.apply(id, countClicks(clicks), nowMs, rollupClicks(clicks, places));
+  const unrecordedByOwner = new Map<string, readonly Dimension[]>();
+  const places = new Map(
+    await Promise.all(
+      keys.map(async (key) => {
+        const place = await links.placeOf(key);
+        if (place) unrecordedByOwner.set(place.owner, await unrecorded.of(place.owner, nowMs));
+        return [key, place] as const;
+      }),
+    ),
+  );
+  const counts = countClicks(clicks);
+  const rollups = rollupClicks(clicks, places);
+  forgetUnrecordedDimensions(counts, rollups.workspaces, places, unrecordedByOwner);
+  await stats.apply(id, counts, nowMs, rollups);
   count(MetricName.clicksCounted, clicks.length);
   // How long the oldest click of the batch waited to be counted: the delivery-lag alarm watches its maximum.
   metrics.addMetric(MetricName.clickDeliveryLag, MetricUnit.Milliseconds, nowMs - Math.min(...clicks.map((click) => Date.parse(click.at))));
