@@ -1,5 +1,6 @@
 import { DynamoAnalyticsSwitches } from '../../functions/shared/adapters/dynamo-analytics-switches';
 import { DynamoClickStatsStore } from '../../functions/shared/adapters/dynamo-click-stats';
+import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
 import { DynamoWorkspaceSettings } from '../../functions/shared/adapters/dynamo-workspace-settings';
 import { RECORD_EVERYTHING } from '../../functions/shared/domain/analytics/analytics-switches';
 import type { Click } from '../../functions/shared/domain/analytics/click';
@@ -21,12 +22,14 @@ const run = nowMs.toString(36);
 let stats: DynamoClickStatsStore;
 let settings: DynamoWorkspaceSettings;
 let switches: DynamoAnalyticsSwitches;
+let links: DynamoLinkStore;
 
 beforeAll(async () => {
   const tables = await freshTables();
   stats = new DynamoClickStatsStore(dynamo(), tables[StackOutputs.clickStatsTable] as string, tables[StackOutputs.linksTable] as string);
   settings = new DynamoWorkspaceSettings(dynamo(), tables[StackOutputs.accountsTable] as string, tables[StackOutputs.auditTable] as string);
   switches = new DynamoAnalyticsSwitches(dynamo(), tables[StackOutputs.accountsTable] as string);
+  links = new DynamoLinkStore(dynamo(), tables[StackOutputs.linksTable] as string);
 });
 
 const visit = (code: string, fields: Partial<Click> = {}): Click => ({
@@ -44,6 +47,13 @@ const visit = (code: string, fields: Partial<Click> = {}): Click => ({
   visitor: [7, 3],
   ...fields,
 });
+
+/** The links, as the aggregator finds them (clicks of a link that is gone are dropped). */
+async function create(places: ReadonlyMap<string, LinkPlace>): Promise<void> {
+  for (const [code, place] of places) {
+    await links.createIfAbsent({ code, url: 'https://example.com/', isAlias: false, createdAt: new Date(nowMs).toISOString(), clicks: 0, owner: place.owner, tags: [...place.tags] });
+  }
+}
 
 /** What the aggregator does with a delivery, the links' places given (its link reads). */
 async function fold(deliveryId: string, clicks: readonly Click[], places: ReadonlyMap<string, LinkPlace>, unrecorded: UnrecordedDimensions, atMs = nowMs) {
@@ -76,6 +86,7 @@ describe('a workspace\'s analytics switches in the aggregator', () => {
       [mine, { owner: `acct:${quiet}`, tags: ['spring'] }],
       [theirs, { owner: `acct:${loud}`, tags: [] }],
     ]);
+    await create(places);
     await fold('switches-1', [visit(mine), visit(mine, { bot: true, counted: false }), visit(theirs)], places, new UnrecordedDimensions(switches));
 
     const [link] = await stats.days(mine, today, today);
@@ -99,6 +110,7 @@ describe('a workspace\'s analytics switches in the aggregator', () => {
     const workspaceId = `acct_later${run}`;
     const code = `sw3${run}`;
     const places = new Map<string, LinkPlace>([[code, { owner: `acct:${workspaceId}`, tags: [] }]]);
+    await create(places);
     let reads = 0;
     const unrecorded = new UnrecordedDimensions({
       switchesOf: (id) => {
