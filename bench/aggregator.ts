@@ -80,7 +80,7 @@ async function main(): Promise<void> {
         queueEvents(await clickEventsOf(clicks, id, (key) => links.ownerOf(key)), { webhooks, queue: nothingQueued }, nowMs),
       'after: ClickFanout': (clicks, id, nowMs) => fanout.queue(clicks, id, nowMs),
       'after, with the analytics switches (issue 30)': async (clicks, id, nowMs) => {
-        await Promise.all([...new Set(clicks.map((click) => ownerOfCode(click.code)))].map((owner) => unrecorded.of(owner, nowMs)));
+        await unrecorded.byOwner(clicks.map((click) => ownerOfCode(click.code)), nowMs);
         return fanout.queue(clicks, id, nowMs);
       },
     };

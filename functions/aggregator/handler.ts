@@ -1,9 +1,9 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { countClicks } from '../shared/domain/analytics/click-counts';
-import type { Dimension } from '../shared/domain/analytics/dimensions';
 import { clickInLogLine } from '../shared/domain/analytics/click-lines';
 import { rollupClicks } from '../shared/domain/analytics/rollups';
+import { rememberedPlaces } from '../shared/domain/analytics/remembered-places';
 import { forgetUnrecordedDimensions, UnrecordedDimensions } from '../shared/domain/analytics/unrecorded-dimensions';
 import { ClickFanout } from '../shared/domain/webhooks/click-fanout';
 import { decodeLogDelivery, deliveryId } from '../shared/http/log-delivery';
@@ -16,6 +16,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 const stats = clickStats();
 const links = linkStore();
 const flags = flagSource();
+const placeOf = rememberedPlaces((key) => links.placeOf(key));
 const unrecorded = new UnrecordedDimensions(analyticsSwitches());
 const fanout = new ClickFanout({ ownerOf: (key) => links.ownerOf(key), webhooks: webhookStore(), queue: deliveryQueue() });
 
@@ -32,19 +33,11 @@ async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> 
   if (clicks.length === 0) return;
   const nowMs = Date.now();
   const id = deliveryId(delivery);
-  // Each clicked link's owner and tags, read once per delivery: the workspace's items and live hours (issue 30); and
-  // what its workspace switched off, read every few seconds (see unrecorded-dimensions.ts).
+  // Each clicked link's owner and tags, for the workspace's items and live hours (issue 30): remembered for a while;
+  // and what each owner's workspace switched off, remembered a few seconds (see unrecorded-dimensions.ts).
   const keys = [...new Set(clicks.map((click) => click.code))];
-  const unrecordedByOwner = new Map<string, readonly Dimension[]>();
-  const places = new Map(
-    await Promise.all(
-      keys.map(async (key) => {
-        const place = await links.placeOf(key);
-        if (place) unrecordedByOwner.set(place.owner, await unrecorded.of(place.owner, nowMs));
-        return [key, place] as const;
-      }),
-    ),
-  );
+  const places = new Map(await Promise.all(keys.map(async (key) => [key, await placeOf(key, nowMs)] as const)));
+  const unrecordedByOwner = await unrecorded.byOwner([...places.values()].flatMap((place) => (place ? [place.owner] : [])), nowMs);
   const counts = countClicks(clicks);
   const rollups = rollupClicks(clicks, places);
   forgetUnrecordedDimensions(counts, rollups.workspaces, places, unrecordedByOwner);

@@ -5,7 +5,6 @@ import { DynamoWorkspaceSettings } from '../../functions/shared/adapters/dynamo-
 import { RECORD_EVERYTHING } from '../../functions/shared/domain/analytics/analytics-switches';
 import type { Click } from '../../functions/shared/domain/analytics/click';
 import { countClicks, type DayCounts } from '../../functions/shared/domain/analytics/click-counts';
-import type { Dimension } from '../../functions/shared/domain/analytics/dimensions';
 import { rollupClicks, workspaceCode, type LinkPlace } from '../../functions/shared/domain/analytics/rollups';
 import { forgetUnrecordedDimensions, SWITCHES_CACHE_MS, UnrecordedDimensions } from '../../functions/shared/domain/analytics/unrecorded-dimensions';
 import { auditRecord } from '../../functions/shared/domain/audit/audit-record';
@@ -57,8 +56,7 @@ async function create(places: ReadonlyMap<string, LinkPlace>): Promise<void> {
 
 /** What the aggregator does with a delivery, the links' places given (its link reads). */
 async function fold(deliveryId: string, clicks: readonly Click[], places: ReadonlyMap<string, LinkPlace>, unrecorded: UnrecordedDimensions, atMs = nowMs) {
-  const byOwner = new Map<string, readonly Dimension[]>();
-  for (const place of places.values()) byOwner.set(place.owner, await unrecorded.of(place.owner, atMs));
+  const byOwner = await unrecorded.byOwner([...places.values()].map((place) => place.owner), atMs);
   const counts = countClicks(clicks);
   const rollups = rollupClicks(clicks, places);
   forgetUnrecordedDimensions(counts, rollups.workspaces, places, byOwner);

@@ -1,4 +1,5 @@
 import { workspaceOfOwner } from '../accounts/accounts';
+import { Expiring } from '../expiring';
 import type { AnalyticsSwitchesSource } from '../ports';
 import { forgetUnrecorded, unrecordedDimensions } from './analytics-switches';
 import type { LinkCounts } from './click-counts';
@@ -10,40 +11,32 @@ import { ownerOfWorkspaceCode, type LinkPlace, type WorkspaceDay } from './rollu
  * folded from this long after the change at the latest.
  */
 export const SWITCHES_CACHE_MS = 5_000;
-/** Beyond this many remembered workspaces the expired ones are dropped, and all of them if none expired. */
-const MAX_REMEMBERED = 10_000;
 const NOTHING: readonly Dimension[] = [];
 
 /**
- * The dimensions each workspace does not record, read once per workspace and container every few seconds (one read
- * shared by the links of a delivery, whatever their number), so a workspace that switched nothing off costs a read
- * every SWITCHES_CACHE_MS and nothing per click. v1's anonymous links belong to no workspace and record everything.
- * A failed read is not remembered: it fails the delivery, which is retried.
+ * The dimensions each workspace does not record, read once per workspace and container every few seconds, so a
+ * workspace that switched nothing off costs a read every SWITCHES_CACHE_MS and nothing per click. v1's anonymous
+ * links belong to no workspace and record everything. A failed read is not remembered: it fails the delivery, which
+ * is retried.
  */
 export class UnrecordedDimensions {
-  private readonly remembered = new Map<string, { until: number; dimensions: Promise<readonly Dimension[]> }>();
+  private readonly remembered = new Expiring<readonly Dimension[]>();
 
   constructor(private readonly source: AnalyticsSwitchesSource) {}
 
-  of(owner: string, nowMs: number): Promise<readonly Dimension[]> {
+  async of(owner: string, nowMs: number): Promise<readonly Dimension[]> {
     const workspaceId = workspaceOfOwner(owner);
-    if (workspaceId === undefined) return Promise.resolve(NOTHING);
-    const entry = this.remembered.get(workspaceId);
-    if (entry && entry.until > nowMs) return entry.dimensions;
-    const dimensions = this.source.switchesOf(workspaceId).then(unrecordedDimensions);
-    this.remember(workspaceId, { until: nowMs + SWITCHES_CACHE_MS, dimensions }, nowMs);
-    dimensions.catch(() => {
-      if (this.remembered.get(workspaceId)?.dimensions === dimensions) this.remembered.delete(workspaceId);
-    });
+    if (workspaceId === undefined) return NOTHING;
+    const remembered = this.remembered.get(workspaceId, nowMs);
+    if (remembered) return remembered.value;
+    const dimensions = unrecordedDimensions(await this.source.switchesOf(workspaceId));
+    this.remembered.set(workspaceId, dimensions, nowMs + SWITCHES_CACHE_MS, nowMs);
     return dimensions;
   }
 
-  private remember(workspaceId: string, entry: { until: number; dimensions: Promise<readonly Dimension[]> }, nowMs: number): void {
-    if (this.remembered.size >= MAX_REMEMBERED) {
-      for (const [id, { until }] of this.remembered) if (until <= nowMs) this.remembered.delete(id);
-      if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
-    }
-    this.remembered.set(workspaceId, entry);
+  /** Each owner's, read side by side (one read per workspace, however many of its links a delivery has). */
+  async byOwner(owners: Iterable<string>, nowMs: number): Promise<Map<string, readonly Dimension[]>> {
+    return new Map(await Promise.all([...new Set(owners)].map(async (owner) => [owner, await this.of(owner, nowMs)] as const)));
   }
 }
 
