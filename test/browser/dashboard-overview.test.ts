@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { LIVE_REFRESH_MS } from '../../web/dashboard/charts/live-refresh';
 import { RECORD_EVERYTHING } from '../../functions/shared/domain/analytics/analytics-switches';
 import { WORKSPACE_HEADER } from '../../functions/shared/http/headers';
 import { asCloudFront, eventually, http, jsonHeaders } from '../support/local-stack';
@@ -63,6 +64,34 @@ describe('the overview', () => {
     await page.getByRole('heading', { level: 1, name: new RegExp(`${busy}$`) }).waitFor();
     // A link's page draws its own live hour.
     await page.getByRole('heading', { name: 'The last hour, live' }).waitFor();
+  });
+});
+
+describe('the live hour', () => {
+  it('is read again every 10 seconds while the tab is visible, never while it is hidden, and at once when it comes back', async () => {
+    const { owner } = await workspaceWithOwner('PRO');
+    const { page } = await open();
+    // The page's own clock, moved on by the test: ten seconds pass without waiting for them.
+    await page.clock.install();
+    let reads = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v2/stats/live') reads += 1;
+    });
+    await signIn(page, owner, { name: 'Overview', level: 1 });
+    await page.getByTestId('live-total').waitFor();
+    const readsOf = async (expected: number) => eventually(async () => expect(reads).toBe(expected), 10_000);
+    await readsOf(1);
+    await page.clock.runFor(LIVE_REFRESH_MS);
+    await readsOf(2);
+    const show = (state: 'hidden' | 'visible') =>
+      page.evaluate((visibility) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    await show('hidden');
+    await page.clock.runFor(3 * LIVE_REFRESH_MS);
+    await show('visible');
+    await readsOf(3);
   });
 });
 
