@@ -72,5 +72,5 @@ describe('a workspace\'s analytics switches', () => {
     expect(audit.records).toEqual([
       expect.objectContaining({ actor: expect.objectContaining({ kind: 'user', userId: owner.sub }), changes: { analytics: { before: RECORD_EVERYTHING, after: { ...RECORD_EVERYTHING, city: false } } } }),
     ]);
-  });
+  }, 90_000);
 });

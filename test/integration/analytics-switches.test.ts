@@ -75,6 +75,19 @@ async function switchOff(workspaceId: string, off: Partial<typeof RECORD_EVERYTH
 }
 
 describe('a workspace\'s analytics switches in the aggregator', () => {
+  it('are read for many workspaces at once, 100 a call, a workspace without a record recording everything', async () => {
+    const ids = Array.from({ length: 130 }, (_, index) => `acct_many${index}x${run}`);
+    await switchOff(ids[7] as string, { os: false });
+    await switchOff(ids[120] as string, { campaign: false, device: false });
+    const read = await switches.switchesOf(ids);
+    expect(read.size).toBe(130);
+    expect([read.get(ids[0] as string), read.get(ids[7] as string), read.get(ids[120] as string)]).toEqual([
+      RECORD_EVERYTHING,
+      { ...RECORD_EVERYTHING, os: false },
+      { ...RECORD_EVERYTHING, campaign: false, device: false },
+    ]);
+  });
+
   it('records no city, campaign or referrer once switched off, on the link and the workspace, keeping clicks, unique and every other dimension', async () => {
     const quiet = `acct_quiet${run}`;
     const loud = `acct_loud${run}`;
@@ -104,16 +117,16 @@ describe('a workspace\'s analytics switches in the aggregator', () => {
     expect(other?.dimensions).toMatchObject({ city: { Paris: 1 }, referrer: { 'news.example': 1 }, utmSource: { newsletter: 1 } });
   });
 
-  it('applies a change within the container\'s cache time, and reads each workspace once per cache time', async () => {
+  it('applies a change within the container\'s cache time, and reads the switches once per cache time', async () => {
     const workspaceId = `acct_later${run}`;
     const code = `sw3${run}`;
     const places = new Map<string, LinkPlace>([[code, { owner: `acct:${workspaceId}`, tags: [] }]]);
     await create(places);
     let reads = 0;
     const unrecorded = new UnrecordedDimensions({
-      switchesOf: (id) => {
+      switchesOf: (ids) => {
         reads += 1;
-        return switches.switchesOf(id);
+        return switches.switchesOf(ids);
       },
     });
     await fold('switches-2', [visit(code)], places, unrecorded);

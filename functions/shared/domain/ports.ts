@@ -489,7 +489,8 @@ export interface VisitorSaltStore {
   forget(day: string): Promise<void>;
 }
 
-/** A workspace's analytics switches (issue 30), as the aggregator reads them: eventually consistent, cached a few seconds. */
+/** Workspaces' analytics switches (issue 30), as the aggregator reads them: eventually consistent, cached a few seconds. */
 export interface AnalyticsSwitchesSource {
-  switchesOf(workspaceId: string): Promise<AnalyticsSwitches>;
+  /** Every id asked for is in the answer (a workspace without a record records everything). */
+  switchesOf(workspaceIds: readonly string[]): Promise<ReadonlyMap<string, AnalyticsSwitches>>;
 }

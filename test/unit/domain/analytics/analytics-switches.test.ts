@@ -90,27 +90,26 @@ describe('analytics switches (issue 30)', () => {
     expect(workspace(workspaceCode('acct:acct_loud'))?.city).toEqual({ '<script>': 1 });
   });
 
-  it('are read once per workspace and cache time, shared by the links of a delivery, never for anonymous links, and a failed read is not kept', async () => {
-    const reads: string[] = [];
+  it('are read once per workspace and cache time, the workspaces of a delivery in one call, never for anonymous links, and a failed read is not kept', async () => {
+    const calls: string[][] = [];
     let failing = false;
     const unrecorded = new UnrecordedDimensions({
-      switchesOf: async (id) => {
-        reads.push(id);
+      switchesOf: async (ids) => {
+        calls.push([...ids]);
         if (failing) throw new Error('throttled');
-        return { ...RECORD_EVERYTHING, os: false };
+        return new Map(ids.map((id) => [id, { ...RECORD_EVERYTHING, os: id === 'acct_old' }]));
       },
     });
-    const byOwner = await unrecorded.byOwner(['acct:acct_x', 'acct:acct_x', 'anonymous'], 0);
-    expect(byOwner).toEqual(new Map([['acct:acct_x', ['os']], ['anonymous', []]]));
     // A key made before accounts stands for its own workspace.
-    await unrecorded.of('key:key_old', 0);
-    expect(reads).toEqual(['acct_x', 'acct_old']);
-    await unrecorded.of('acct:acct_x', SWITCHES_CACHE_MS - 1);
-    expect(reads).toHaveLength(2);
+    const first = await unrecorded.byOwner(['acct:acct_x', 'acct:acct_x', 'anonymous', 'key:key_old'], 0);
+    expect(first).toEqual(new Map([['acct:acct_x', ['os']], ['anonymous', []], ['key:key_old', []]]));
+    expect(calls).toEqual([['acct_x', 'acct_old']]);
+    await unrecorded.byOwner(['acct:acct_x', 'anonymous'], SWITCHES_CACHE_MS - 1);
+    expect(calls).toHaveLength(1);
     failing = true;
-    await expect(unrecorded.of('acct:acct_x', SWITCHES_CACHE_MS)).rejects.toThrow('throttled');
+    await expect(unrecorded.byOwner(['acct:acct_x'], SWITCHES_CACHE_MS)).rejects.toThrow('throttled');
     failing = false;
-    expect(await unrecorded.of('acct:acct_x', SWITCHES_CACHE_MS)).toEqual(['os']);
-    expect(reads).toEqual(['acct_x', 'acct_old', 'acct_x', 'acct_x']);
+    expect(await unrecorded.byOwner(['acct:acct_x'], SWITCHES_CACHE_MS)).toEqual(new Map([['acct:acct_x', ['os']]]));
+    expect(calls).toEqual([['acct_x', 'acct_old'], ['acct_x'], ['acct_x']]);
   });
 });
