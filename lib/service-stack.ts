@@ -266,10 +266,12 @@ export class ServiceStack extends Stack {
     flags.grantRead(imports.api);
     this.api.addRoutesOf('imports', imports.api);
     // The aggregator queues link.clicked and adds up each workspace's clicks (issue 30): it reads a clicked link's
-    // owner and tags, those attributes only, and the owner's webhooks.
+    // owner and tags, those attributes only, and the owner's webhooks; and the workspaces' analytics switches, that
+    // attribute only, a delivery's workspaces in one call.
     const aggregator = clickCounting.aggregator;
     aggregator
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem'], { onlyAttributes: ['code', 'owner', 'tags'] })
+      .bindTable(tables.accounts, EnvNames.accountsTable, ['BatchGetItem'], { onlyAttributes: ['accountId', 'analytics'] })
       .bindTable(tables.webhooks, EnvNames.webhooksTable, ['Query'])
       .addEnvironment(EnvNames.deliveryQueueUrl, webhooks.queue.queueUrl)
       .addEnvironment(EnvNames.flagsPrefix, flags.prefix);

@@ -150,6 +150,8 @@ describe('least privilege and logs', () => {
   it('lets the aggregator add to a link\'s clicks and bots and touch nothing else of it', () => {
     expect(policies).toContain('"dynamodb:Attributes":["code","clicks","bots"]');
     expect(policies).toContain('"dynamodb:Attributes":["code","owner","tags"]');
+    // Of a workspace's account record, the analytics switches alone (issue 30).
+    expect(policies).toContain('"dynamodb:Attributes":["accountId","analytics"]');
     expect(policies).toContain('"dynamodb:ReturnValues":"NONE"');
   });
 

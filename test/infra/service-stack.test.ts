@@ -71,6 +71,7 @@ describe('functions', () => {
     ]);
     expect(tableGrants(dev, 'qr')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'aggregator')).toEqual([
+      'Accounts:dynamodb:BatchGetItem',
       'ClickStats:dynamodb:GetItem',
       'ClickStats:dynamodb:PutItem',
       'ClickStats:dynamodb:UpdateItem',

@@ -595,7 +595,7 @@ export interface paths {
         };
         /**
          * The workspace
-         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap) and the caller's role. For people signed in, not API keys.
+         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap), the caller's role and its analytics switches (`analytics`: each dimension the stats record, true unless switched off). For people signed in, not API keys.
          *
          *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
          */
@@ -606,8 +606,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the workspace
-         * @description Sets `name` (1 to 100 characters). Admins and owners.
+         * Rename the workspace or switch analytics dimensions off and on
+         * @description Sets `name` (1 to 100 characters) and/or `analytics` (`{"city": false, "referrer": false, "campaign": false}`: any of country, region, city, referrer, device, browser, os and campaign, true or false; those not named keep their value). A dimension switched off is not recorded from the next click the aggregator folds (within a few seconds); what was recorded before stays. Admins and owners.
          *
          *     Permission: `workspace:write`, held by signed-in people whose role is owner, admin; API keys are refused (403).
          */
@@ -3532,6 +3532,16 @@ export interface operations {
                         };
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        analytics: {
+                            country: boolean;
+                            region: boolean;
+                            city: boolean;
+                            referrer: boolean;
+                            device: boolean;
+                            browser: boolean;
+                            os: boolean;
+                            campaign: boolean;
+                        };
                     };
                 };
             };
@@ -3552,7 +3562,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    analytics?: {
+                        country?: boolean;
+                        region?: boolean;
+                        city?: boolean;
+                        referrer?: boolean;
+                        device?: boolean;
+                        browser?: boolean;
+                        os?: boolean;
+                        campaign?: boolean;
+                    };
                 };
             };
         };
@@ -3578,6 +3598,16 @@ export interface operations {
                         };
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        analytics: {
+                            country: boolean;
+                            region: boolean;
+                            city: boolean;
+                            referrer: boolean;
+                            device: boolean;
+                            browser: boolean;
+                            os: boolean;
+                            campaign: boolean;
+                        };
                     };
                 };
             };

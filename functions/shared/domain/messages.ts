@@ -118,6 +118,7 @@ export const OwnMessages = {
   memberRole: 'role must be one of owner, admin, member, viewer',
   invitationEmail: 'email must be an email address of at most 254 characters',
   workspaceName: 'name must be 1 to 100 characters, not only spaces',
+  analyticsSwitches: 'analytics must be an object whose country, region, city, referrer, device, browser, os and campaign are each true or false',
   smartLinksDisabled: 'Smart links (rules and variants) are currently disabled on this platform',
   /** A smart-link field's problem, prefixed with the field's path (`rules[2].url: ...`) by link-request.ts. */
   smartFieldProblem: (path: string, problem: string) => `${path}: ${problem}`,

@@ -1,5 +1,6 @@
 import type { LiveHour, WorkspaceDay } from './analytics/rollups';
 import type { DayCounts, LinkCounts } from './analytics/click-counts';
+import type { AnalyticsSwitches } from './analytics/analytics-switches';
 import type { DeliveryAttempt, WebhookRecord } from './webhooks/webhook';
 import type { DeliveryTask } from './webhooks/delivery';
 import type { Flags } from './limits/flags';
@@ -401,11 +402,18 @@ export interface MemberStore extends MembershipReader {
   acceptInvitation(invitation: Invitation, member: Membership, audits: readonly AuditRecord[]): Promise<'accepted' | 'gone' | 'alreadyMember'>;
 }
 
+/** What PATCH /v2/workspace may set. */
+export interface WorkspaceChanges {
+  name?: string;
+  analytics?: AnalyticsSwitches;
+}
+
 /** A workspace's own settings, kept on its account record (the same id). */
 export interface WorkspaceSettings {
-  find(workspaceId: string): Promise<{ name?: string; createdAt?: string } | undefined>;
-  /** Sets the name with its audit record in one transaction. */
-  rename(workspace: { workspaceId: string; owner: string; plan: string }, name: string, audit: AuditRecord): Promise<void>;
+  /** Read consistently: a change a moment ago is seen (the analytics switches as stored, each named: analytics-switches.ts). */
+  find(workspaceId: string): Promise<{ name?: string; createdAt?: string; analytics: AnalyticsSwitches } | undefined>;
+  /** Sets what changed (the name, the analytics switches) with its audit record in one transaction. */
+  update(workspace: { workspaceId: string; owner: string; plan: string }, changes: WorkspaceChanges, audit: AuditRecord): Promise<void>;
 }
 
 export interface OutgoingMail {
@@ -496,4 +504,10 @@ export interface VisitorSaltStore {
   saltOf(day: string): Promise<string>;
   /** Removes the day's salt for good; a day without one is left as it is. */
   forget(day: string): Promise<void>;
+}
+
+/** Workspaces' analytics switches (issue 30), as the aggregator reads them: eventually consistent, cached a few seconds. */
+export interface AnalyticsSwitchesSource {
+  /** Every id asked for is in the answer (a workspace without a record records everything). */
+  switchesOf(workspaceIds: readonly string[]): Promise<ReadonlyMap<string, AnalyticsSwitches>>;
 }

@@ -36,7 +36,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
     const answer = await call(() => api.DELETE('/v2/links/{code}', { params }));
     if ('problem' in answer) return setDeleteProblem(answer.problem);
     confirmDelete.current?.close();
-    navigate(hrefOf('/'));
+    navigate(hrefOf('/links'));
   };
 
   if (!link) {
@@ -45,7 +45,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         <h1>Link {code}</h1>
         {problem ? <ProblemNote problem={problem} /> : <p>Loading…</p>}
         <p>
-          <a href={hrefOf('/')}>Back to your links</a>
+          <a href={hrefOf('/links')}>Back to your links</a>
         </p>
       </section>
     );
@@ -54,7 +54,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
   return (
     <section aria-labelledby="link-title">
       <p class="crumbs">
-        <a href={hrefOf('/')}>Links</a> /
+        <a href={hrefOf('/links')}>Links</a> /
       </p>
       <h1 id="link-title">{link.shortUrl}</h1>
       {saved && (

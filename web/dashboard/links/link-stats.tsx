@@ -10,7 +10,7 @@ const WINDOWS = [7, 30, 90] as const;
 
 type TopValues = LinkStats['browsers'];
 /** Issue 30's dimensions as the page titles them (one word each: the title names the table). */
-const TOP_TABLES: Array<[title: string, field: 'browsers' | 'operatingSystems' | 'regions' | 'cities' | 'utmSources' | 'utmMediums' | 'utmCampaigns']> = [
+export const TOP_TABLES: Array<[title: string, field: 'browsers' | 'operatingSystems' | 'regions' | 'cities' | 'utmSources' | 'utmMediums' | 'utmCampaigns']> = [
   ['Browsers', 'browsers'],
   ['Systems', 'operatingSystems'],
   ['Regions', 'regions'],

@@ -41,7 +41,7 @@ function addressOf(filters: Filters): string {
   const query = new URLSearchParams();
   for (const name of FILTER_NAMES) if (filters[name]) query.set(name, filters[name]);
   const text = query.toString();
-  return hrefOf('/') + (text ? `?${text}` : '');
+  return hrefOf('/links') + (text ? `?${text}` : '');
 }
 
 export function LinksPage({ api }: { api: Api }) {
