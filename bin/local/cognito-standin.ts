@@ -9,13 +9,19 @@ export const COGNITO_PROTOCOL: AwsJsonProtocol = { targetPrefix: 'AWSCognitoIden
 
 /**
  * The slice of Cognito's user pool API a local run needs to manage people (tests add users, an operator could too):
- * AdminCreateUser, AdminSetUserPassword and AdminGetUser on the template's pool, over the local user directory
- * (users named by their email, the pool's user name, or their `sub`); and a person enrolling an authenticator app
+ * AdminCreateUser, AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut (the provider ends the person's
+ * grants: their refresh tokens stop working) on the template's pool, over the local user directory (users named by
+ * their email, the pool's user name, or their `sub`); and a person enrolling an authenticator app
  * with their own access token (AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference), checked by the
  * same verifier as the authorizer's.
  */
 export class CognitoStandIn {
-  constructor(private readonly poolId: string, private readonly users: LocalUserDirectory, private readonly tokens: AccessTokenVerifier) {}
+  constructor(
+    private readonly poolId: string,
+    private readonly users: LocalUserDirectory,
+    private readonly tokens: AccessTokenVerifier,
+    private readonly signOutEverywhere: (sub: string) => Promise<void>,
+  ) {}
 
   handle(operation: string, input: Record<string, unknown>): Promise<unknown> | unknown {
     if (operation in this.personal) return this.personal[operation as keyof typeof this.personal](input);
@@ -29,6 +35,8 @@ export class CognitoStandIn {
         const user = this.userNamed(input.Username);
         return { Username: user.sub, UserAttributes: attributesOf(user), UserStatus: user.status, Enabled: true, UserCreateDate: Date.parse(user.createdAt) / 1000 };
       }
+      case 'AdminUserGlobalSignOut':
+        return this.signOutEverywhere(this.userNamed(input.Username).sub).then(() => ({}));
       default:
         throw new AwsJsonError('UnknownOperationException', `${operation} is not played locally`);
     }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type Provider from 'oidc-provider';
 import type { GrantInstance } from 'oidc-provider';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages';
-import { CognitoAccessTokens } from '../../functions/shared/adapters/cognito-access-tokens';
+import { CognitoAccessTokens, MFA_CLAIM } from '../../functions/shared/adapters/cognito-access-tokens';
 import { awsJsonListener } from './aws-json-server';
 import { COGNITO_PROTOCOL, CognitoStandIn } from './cognito-standin';
 import { LocalFederation } from './federation';
@@ -41,6 +41,8 @@ const API_RESOURCE = 'urn:shortener:api';
 /** Sign-in forms are small; anything larger is not one. */
 const MAX_FORM_BYTES = 16 * 1024;
 const INTERACTION_SECONDS = 10 * 60;
+/** RFC 8176's method for a one-time password: what the authenticator step records on the sign-in. */
+const AUTHENTICATOR_METHOD = 'otp';
 
 interface KeyMaterial {
   signing: JsonWebKey & { kid: string };
@@ -59,8 +61,14 @@ function keyMaterial(file: string | undefined): KeyMaterial {
   return material;
 }
 
+/** What a token's sign-in said of itself: the authentication methods the sign-in page recorded (`otp` after the code). */
+interface SignInRecord {
+  amr?: string[];
+}
+
 interface TokenContext {
   oidc: {
+    entities: { AuthorizationCode?: SignInRecord; RefreshToken?: SignInRecord };
     client?: { clientId: string };
     session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
     result?: { consent?: { grantId?: string } };
@@ -77,6 +85,8 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
   const issuer = `http://localhost:${port}/${pool.id}`;
   const keys = keyMaterial(options.keysFile);
   const clientOf = (clientId: string | undefined) => pool.clients.find((candidate) => candidate.id === clientId) ?? client;
+  // Each person's grants (what their refresh tokens hang on), for AdminUserGlobalSignOut to end.
+  const grantsOf = new Map<string, Set<string>>();
 
   // ESM only: loaded when a local stack starts, never by a Lambda bundle.
   const { default: OidcProvider } = await import('oidc-provider');
@@ -130,19 +140,30 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
       const accountId = ctx.oidc.session?.accountId;
       if (!clientId || !accountId) return undefined;
       const existing = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(clientId);
-      if (existing) return ctx.oidc.provider.Grant.find(existing);
+      // A grant ended by a global sign-out is gone: the person's next sign-in makes a new one.
+      const found = existing ? await ctx.oidc.provider.Grant.find(existing) : undefined;
+      if (found) return found;
       const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
       const scopes = clientOf(clientId).scopes.join(' ');
       grant.addOIDCScope(scopes);
       grant.addResourceScope(API_RESOURCE, scopes);
-      await grant.save();
+      const grantId = await grant.save();
+      grantsOf.set(accountId, (grantsOf.get(accountId) ?? new Set()).add(grantId));
       return grant;
     },
-    // Cognito's access-token claims; its access tokens carry no email, a pre-token-generation trigger would add it.
-    extraTokenClaims: (_ctx: unknown, token: { kind: string; accountId?: string }) => {
+    // Cognito's access-token claims (its access tokens carry no email; the local ones do), and the `mfa` claim the
+    // pool's pre-token-generation trigger adds on AWS: here exactly when this token's sign-in passed the authenticator
+    // step, as recorded on the code it was redeemed for, or on the refresh token that code brought.
+    extraTokenClaims: (ctx: TokenContext, token: { kind: string; accountId?: string }) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const user = users.find(token.accountId);
-      return { token_use: 'access', username: token.accountId, ...(user ? { email: user.email, email_verified: user.emailVerified } : {}) };
+      const signIn = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
+      return {
+        token_use: 'access',
+        username: token.accountId,
+        ...(user ? { email: user.email, email_verified: user.emailVerified } : {}),
+        ...(signIn?.amr?.includes(AUTHENTICATOR_METHOD) ? { [MFA_CLAIM]: true } : {}),
+      };
     },
     issueRefreshToken: (_ctx: unknown, requester: { grantTypeAllowed(type: string): boolean }) => requester.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: false,
@@ -165,7 +186,13 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
   const federation = new LocalFederation(registry, users, issuer);
   const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`, federation);
   const admin = awsJsonListener((operation, input) => (registry.handles(operation) ? registry.handle(operation, input) : cognito.handle(operation, input)), COGNITO_PROTOCOL);
-  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: client.id }));
+  // AdminUserGlobalSignOut: every grant of the person ends, and with it every refresh token issued under it.
+  const signOutEverywhere = async (sub: string) => {
+    const grants = [...(grantsOf.get(sub) ?? [])];
+    grantsOf.delete(sub);
+    await Promise.all(grants.map(async (grantId) => (await provider.Grant.find(grantId))?.destroy()));
+  };
+  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: client.id }), signOutEverywhere);
   const oidc = provider.callback();
   const mount = `/${pool.id}`;
 
@@ -271,7 +298,7 @@ class InteractionPages {
       return this.render(response, 401, { kind: 'totp', action: `${this.prefix}${uid}/totp`, error: 'Invalid code received for user' });
     }
     this.awaitingCode.delete(uid);
-    await this.provider.interactionFinished(request, response, { login: { accountId: user.sub, amr: ['pwd', 'otp'] } }, { mergeWithLastSubmission: false });
+    await this.provider.interactionFinished(request, response, { login: { accountId: user.sub, amr: ['pwd', AUTHENTICATOR_METHOD] } }, { mergeWithLastSubmission: false });
   }
 
   private render(response: ServerResponse, status: number, state: SignInPageState): void {

@@ -4,6 +4,9 @@ import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { AccessTokenVerifier, PersonIdentity } from '../domain/ports';
 
+/** The access-token claim that says the sign-in used MFA (see PersonIdentity.mfa); only the literal `true` counts. */
+export const MFA_CLAIM = 'mfa';
+
 /** A JWKS that takes longer than this is not coming: the request fails (500) rather than waiting out the authorizer. */
 const JWKS_TIMEOUT_MS = 3000;
 
@@ -51,7 +54,7 @@ export class CognitoAccessTokens implements AccessTokenVerifier {
     try {
       const payload = await this.verifier.verify(token);
       if (typeof payload.sub !== 'string' || payload.sub === '') return undefined;
-      return { sub: payload.sub, ...(typeof payload.email === 'string' ? { email: payload.email } : {}) };
+      return { sub: payload.sub, ...(typeof payload.email === 'string' ? { email: payload.email } : {}), mfa: payload[MFA_CLAIM] === true };
     } catch (error) {
       // The pool's keys out of reach is an outage, not a bad token.
       if (error instanceof FetchError) throw error;

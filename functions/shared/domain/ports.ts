@@ -345,6 +345,12 @@ export interface Membership {
 export interface PersonIdentity {
   sub: string;
   email?: string;
+  /**
+   * Whether the token's sign-in used multi-factor authentication: its `mfa` claim is `true`, which the pool's
+   * pre-token-generation trigger writes on AWS (functions/pre-token-generation) and the local provider writes after
+   * its authenticator step. A claim inside a verified signature: nobody can add it to a token they hold.
+   */
+  mfa: boolean;
 }
 
 /**
@@ -386,10 +392,19 @@ export interface MemberStore extends MembershipReader {
 
 /** A workspace's own settings, kept on its account record (the same id). */
 export interface WorkspaceSettings {
-  find(workspaceId: string): Promise<{ name?: string; createdAt?: string } | undefined>;
-  /** Sets the name with its audit record in one transaction. */
-  rename(workspace: { workspaceId: string; owner: string; plan: string }, name: string, audit: AuditRecord): Promise<void>;
+  find(workspaceId: string): Promise<StoredWorkspaceSettings | undefined>;
+  /** Sets the settings given (the others untouched) with their audit record in one transaction. */
+  update(workspace: { workspaceId: string; owner: string; plan: string }, changes: WorkspaceChanges, audit: AuditRecord): Promise<void>;
 }
+
+/** What a workspace's account record says of its settings (a workspace whose key predates records has none). */
+export interface StoredWorkspaceSettings {
+  name?: string;
+  createdAt?: string;
+  mfaRequired?: boolean;
+}
+
+export type WorkspaceChanges = { name?: string; mfaRequired?: boolean };
 
 export interface OutgoingMail {
   to: string;
@@ -403,6 +418,11 @@ export interface OutgoingMail {
  */
 export interface PeopleDirectory {
   verifiedEmailOf(userId: string): Promise<string | undefined>;
+  /**
+   * Revokes every refresh token the person holds (Cognito's AdminUserGlobalSignOut): their sessions end at the
+   * next renewal, in every workspace, as access tokens are not renewed. Nobody known: nothing to do.
+   */
+  signOutEverywhere(userId: string): Promise<void>;
 }
 
 /** Sends mail (SES v2 on AWS, the local stand-in's mailbox in a local run). */

@@ -1,7 +1,7 @@
 import type { ApiKeyCaller } from '../accounts/caller';
-import type { Role } from '../accounts/permissions';
+import { roleAllows, type Role } from '../accounts/permissions';
 import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-record';
-import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, NotPermitted } from '../errors';
+import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, MfaRequired, NotPermitted } from '../errors';
 import { seatAllowance, seatLimitReached, type Plan } from '../limits/plans';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, OwnMessages } from '../messages';
 import type { Mailer, Membership, MemberStore, PeopleDirectory, WorkspaceSettings } from '../ports';
@@ -52,6 +52,8 @@ export interface WorkspaceView {
   seats: { used: number; limit: number | null };
   /** The caller's own role here. */
   role: Role;
+  /** The workspace's sign-in rules: whether its people must sign in with MFA. */
+  security: { mfaRequired: boolean };
 }
 
 /** A change can lose a race with another (a role moved, a member left): it is decided again, a few times at most. */
@@ -85,18 +87,28 @@ export async function viewWorkspace(context: PeopleContext, deps: Pick<PeopleDep
     createdAt: settings?.createdAt ?? null,
     seats: { used: seatsTaken(count, context.nowMs), limit: seatAllowance(plan) },
     role: manager.role,
+    security: { mfaRequired: settings?.mfaRequired === true },
   };
 }
 
-/** PATCH /v2/workspace: the name (`workspace.updated`). */
-export async function renameWorkspace(body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
-  managerOf(context.caller.actor);
-  const { name } = parseOrRefuse(workspacePatchSchema, body);
+/**
+ * PATCH /v2/workspace (`workspace.updated`, one record for every field changed): the name (`workspace:write`), and
+ * the sign-in rules (`security:manage`, owners'). Requiring MFA is refused to an owner signed in without it: they
+ * would be the first one locked out, and nobody could switch it off again without signing in with MFA.
+ */
+export async function updateWorkspace(body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
+  const manager = managerOf(context.caller.actor);
+  const { name, security } = parseOrRefuse(workspacePatchSchema, body);
+  if (security && !roleAllows(manager.role, 'security:manage')) throw new NotPermitted('security:manage', OwnMessages.roleForbids(manager.role, 'security:manage'));
+  if (security?.mfaRequired && !context.caller.mfa?.used) throw new MfaRequired(OwnMessages.mfaBeforeRequiring);
   const { accountId, owner, plan } = context.caller;
   const before = await deps.workspaces.find(accountId);
-  if (before?.name !== name) {
-    const audit = record(context, { action: 'workspace.updated', target: { type: 'workspace', id: accountId }, changes: fieldChanges({ name: before?.name }, { name }) });
-    await deps.workspaces.rename({ workspaceId: accountId, owner, plan }, name, audit);
+  const wanted = { ...(name !== undefined ? { name } : {}), ...(security ? { mfaRequired: security.mfaRequired } : {}) };
+  const was = { ...(name !== undefined ? { name: before?.name } : {}), ...(security ? { mfaRequired: before?.mfaRequired === true } : {}) };
+  const changes = fieldChanges(was, wanted);
+  if (Object.keys(changes).length > 0) {
+    const audit = record(context, { action: 'workspace.updated', target: { type: 'workspace', id: accountId }, changes });
+    await deps.workspaces.update({ workspaceId: accountId, owner, plan }, wanted, audit);
   }
   return viewWorkspace(context, deps);
 }
@@ -132,18 +144,32 @@ export async function changeMemberRole(userId: string, body: object, context: Pe
   throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
 }
 
-/** DELETE /v2/members/{userId}: a manager removes someone, or anyone leaves (`member.removed`). */
-export async function removeMember(userId: string, context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<void> {
+/**
+ * DELETE /v2/members/{userId}: a manager removes someone, or anyone leaves (`member.removed`). Someone removed is
+ * signed out everywhere first (their refresh tokens revoked: Cognito's are the person's, not the workspace's), so a
+ * failure to do it changes nothing and can be retried; their access token is refused at once anyway, the
+ * membership being read on every request. Someone leaving keeps their sessions for their other workspaces.
+ */
+export async function removeMember(userId: string, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'people'>): Promise<void> {
   const manager = managerOf(context.caller.actor);
   for (let decision = 0; decision < MAX_DECISIONS; decision += 1) {
     const target = await memberOf(userId, context, deps.members);
     assertMayRemove(manager, target);
+    if (target.userId !== manager.userId) await signOutEverywhere(target.userId, deps.people);
     const audit = record(context, { action: 'member.removed', target: { type: 'member', id: target.userId }, changes: fieldChanges({ email: target.email, role: target.role }, undefined) });
     const outcome = await deps.members.removeMember(target, audit);
     if (outcome === 'lastOwner') conflict(OwnMessages.lastOwner);
     if (outcome === 'removed') return;
   }
   throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+}
+
+async function signOutEverywhere(userId: string, people: PeopleDirectory): Promise<void> {
+  try {
+    await people.signOutEverywhere(userId);
+  } catch (error) {
+    throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE, { cause: error });
+  }
 }
 
 /**

@@ -11,16 +11,18 @@ const NAME_SHAPE = /^[^\p{Cc}\p{Zl}\p{Zp}]*\S[^\p{Cc}\p{Zl}\p{Zp}]*$/u;
 
 const role = z.enum(ROLES, { error: OwnMessages.memberRole });
 
-/** PATCH /v2/workspace */
+/** PATCH /v2/workspace: each setting optional, at least one sent. */
 export const workspacePatchSchema = z.object({
-  name: z.pipe(
+  name: z.optional(z.pipe(
     z.string({ error: OwnMessages.workspaceName }).check(z.maxLength(MAX_WORKSPACE_NAME_LENGTH * 2, OwnMessages.workspaceName), z.regex(NAME_SHAPE, OwnMessages.workspaceName)),
     z.pipe(
       z.transform((name: string) => name.trim()),
       z.string().check(z.minLength(1, OwnMessages.workspaceName), z.maxLength(MAX_WORKSPACE_NAME_LENGTH, OwnMessages.workspaceName)),
     ),
-  ),
-});
+  )),
+  // Owners' (security:manage, checked by the domain): whether the workspace's people must sign in with MFA.
+  security: z.optional(z.strictObject({ mfaRequired: z.boolean({ error: OwnMessages.workspaceSecurity }) }, { error: OwnMessages.workspaceSecurity })),
+}).check(z.refine((patch) => Object.values(patch).some((value) => value !== undefined), OwnMessages.workspacePatchEmpty));
 
 /** PATCH /v2/members/{userId} */
 export const memberPatchSchema = z.object({ role });

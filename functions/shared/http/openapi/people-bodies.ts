@@ -16,6 +16,7 @@ export const workspaceViewBody = z.strictObject({
   createdAt: z.nullable(z.string()),
   seats: z.strictObject({ used: count, limit: z.nullable(count) }),
   role,
+  security: z.strictObject({ mfaRequired: z.boolean() }),
 });
 
 export const memberViewBody = z.strictObject({ userId: z.string(), email: z.string(), role, joinedAt: timestamp });

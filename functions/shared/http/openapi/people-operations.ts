@@ -23,13 +23,14 @@ export const PEOPLE_OPERATIONS = {
   'GET /v2/workspace': peopleRoute({
     operationId: 'getWorkspace',
     summary: 'The workspace',
-    description: 'Its id, name, plan, seats (members and pending invitations, and the plan\'s cap) and the caller\'s role. For people signed in, not API keys.',
+    description: 'Its id, name, plan, seats (members and pending invitations, and the plan\'s cap), the caller\'s role and its sign-in rules (`security.mfaRequired`). For people signed in, not API keys.',
     success: { status: 200, description: 'The workspace.', content: json(workspaceViewBody) },
   }),
   'PATCH /v2/workspace': peopleRoute({
     operationId: 'renameWorkspace',
-    summary: 'Rename the workspace',
-    description: 'Sets `name` (1 to 100 characters). Admins and owners.',
+    summary: "Change the workspace's name or sign-in rules",
+    description:
+      'Sets `name` (1 to 100 characters; admins and owners) and `security.mfaRequired` (owners: `security:manage`). While MFA is required, a person whose sign-in did not use it is refused on every route of the workspace (403 with `requirement: "mfa"`); keys are not affected. An owner signed in without MFA cannot require it (403).',
     body: 'workspacePatch',
     success: { status: 200, description: 'The workspace as changed.', content: json(workspaceViewBody) },
     errors: [400, 413, ...PEOPLE_ERRORS],
