@@ -206,3 +206,29 @@ export async function createUser(credentials: Partial<Credentials> = {}): Promis
   if (!sub) throw new Error('AdminCreateUser returned no user');
   return { email, password, sub };
 }
+
+/** The token endpoint's answer to a refresh token: its status, and the new access token when there is one. */
+export async function refresh(refreshToken: string, target: SignInTarget = localSignInTarget()): Promise<{ status: number; accessToken?: string; error?: string }> {
+  const response = await fetch(`${target.issuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: target.clientId }).toString(),
+  });
+  const body = (await response.json()) as { access_token?: string; error?: string };
+  return { status: response.status, ...(body.access_token ? { accessToken: body.access_token } : {}), ...(body.error ? { error: body.error } : {}) };
+}
+
+/** Revokes a refresh token at the provider's revocation endpoint (RFC 7009), as the dashboard's sign-out does. */
+export async function revoke(refreshToken: string, target: SignInTarget = localSignInTarget()): Promise<number> {
+  const response = await fetch(`${target.issuer}/token/revocation`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: refreshToken, token_type_hint: 'refresh_token', client_id: target.clientId }).toString(),
+  });
+  return response.status;
+}
+
+/** An access token's claims, unverified (what a test reads of a token it was just given). */
+export function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+}

@@ -551,7 +551,7 @@ export interface paths {
         };
         /**
          * The workspace
-         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap) and the caller's role. For people signed in, not API keys.
+         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap), the caller's role and its sign-in rules (`security.mfaRequired`). For people signed in, not API keys.
          *
          *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
          */
@@ -562,8 +562,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the workspace
-         * @description Sets `name` (1 to 100 characters). Admins and owners.
+         * Change the workspace's name or sign-in rules
+         * @description Sets `name` (1 to 100 characters; admins and owners) and `security.mfaRequired` (owners: `security:manage`). While MFA is required, a person whose sign-in did not use it is refused on every route of the workspace (403 with `requirement: "mfa"`); keys are not affected. An owner signed in without MFA cannot require it (403).
          *
          *     Permission: `workspace:write`, held by signed-in people whose role is owner, admin; API keys are refused (403).
          */
@@ -1203,6 +1203,8 @@ export interface components {
          *     - role must be one of owner, admin, member, viewer
          *     - email must be an email address of at most 254 characters
          *     - name must be 1 to 100 characters, not only spaces
+         *     - security must be {"mfaRequired": true} or {"mfaRequired": false}
+         *     - Send at least one setting to change: name, security
          *     - domain <domain> is not an active domain of this account
          *     - Smart links (rules and variants) are currently disabled on this platform
          *     - domain must be an email domain such as example.com
@@ -1252,7 +1254,7 @@ export interface components {
                 };
             };
         };
-        /** @description The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), or it uses a feature the caller's plan does not include (`feature`). */
+        /** @description The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), it uses a feature the caller's plan does not include (`feature`), or the workspace requires MFA and the person's sign-in did not use it (`requirement: "mfa"`). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1278,6 +1280,15 @@ export interface components {
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
                     upgradeUrl: string;
+                } | {
+                    /** @constant */
+                    statusCode: 403;
+                    /** @enum {string} */
+                    message: "This workspace requires multi-factor authentication: turn on an authenticator app (TOTP) for your account, then sign out and sign in again with its code" | "Sign in with your authenticator app (TOTP) before requiring multi-factor authentication of the workspace: signed in without it, you would lock yourself out";
+                    /** @constant */
+                    error: "Forbidden";
+                    /** @constant */
+                    requirement: "mfa";
                 };
             };
         };
@@ -3271,6 +3282,9 @@ export interface operations {
                         };
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        security: {
+                            mfaRequired: boolean;
+                        };
                     };
                 };
             };
@@ -3291,7 +3305,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    security?: {
+                        mfaRequired: boolean;
+                    };
                 };
             };
         };
@@ -3317,6 +3334,9 @@ export interface operations {
                         };
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        security: {
+                            mfaRequired: boolean;
+                        };
                     };
                 };
             };
