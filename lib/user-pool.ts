@@ -3,6 +3,7 @@ import {
   AccountRecovery,
   CfnManagedLoginBranding,
   FeaturePlan,
+  LambdaVersion,
   ManagedLoginVersion,
   Mfa,
   OAuthScope,
@@ -11,10 +12,13 @@ import {
   type UserPoolClient,
   UserPoolClientIdentityProvider,
   type UserPoolDomain,
+  UserPoolOperation,
 } from 'aws-cdk-lib/aws-cognito';
+import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { EnvNames } from '../functions/shared/config';
 import type { DashboardSignIn } from './dashboard';
+import { ServiceFunction } from './service-function';
 
 /** The dashboard's page that receives the authorization code (under its /app/ URL): the only sign-in callback. */
 export const SIGN_IN_CALLBACK_PAGE = 'signed-in';
@@ -44,6 +48,8 @@ export class PeopleSignIn extends Construct {
   readonly userPool: UserPool;
   readonly client: UserPoolClient;
   readonly domain: UserPoolDomain;
+  /** Writes the access token's `mfa` claim (functions/pre-token-generation). */
+  readonly signInClaims: ServiceFunction;
   /** The app client's one callback URL (the dashboard's sign-in page) and its sign-out URL. */
   readonly callbackUrl: string;
   readonly signOutUrl: string;
@@ -67,6 +73,19 @@ export class PeopleSignIn extends Construct {
       standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
       deletionProtection: false,
       removalPolicy: props.removalPolicy,
+    });
+    // Access tokens say whether their sign-in used MFA (`mfa: true`), which a workspace that requires it checks:
+    // Cognito's own carry no `amr`. V2 events customize access tokens (the Plus plan has them).
+    this.signInClaims = new ServiceFunction(this, 'SignInClaims', {
+      name: 'pre-token-generation',
+      description: 'The user pool\'s pre-token-generation trigger: the access token\'s mfa claim',
+      removalPolicy: props.removalPolicy,
+    });
+    this.userPool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, this.signInClaims, LambdaVersion.V2_0);
+    // A policy of its own, not the role's default one: the function must not wait for the pool that names it (a cycle).
+    new Policy(this, 'SignInClaimsReadsMfa', {
+      roles: [this.signInClaims.role!],
+      statements: [new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [this.userPool.userPoolArn] })],
     });
     Validations.of(this.userPool).acknowledge({
       id: 'AwsSolutions-COG2',

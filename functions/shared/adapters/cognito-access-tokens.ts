@@ -2,10 +2,8 @@ import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { FetchError } from 'aws-jwt-verify/error';
 import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import { MFA_CLAIM } from '../domain/accounts/sign-in-mfa';
 import type { AccessTokenVerifier, PersonIdentity } from '../domain/ports';
-
-/** The access-token claim that says the sign-in used MFA (see PersonIdentity.mfa); only the literal `true` counts. */
-export const MFA_CLAIM = 'mfa';
 
 /** A JWKS that takes longer than this is not coming: the request fails (500) rather than waiting out the authorizer. */
 const JWKS_TIMEOUT_MS = 3000;

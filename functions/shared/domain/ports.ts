@@ -425,6 +425,11 @@ export interface PeopleDirectory {
   signOutEverywhere(userId: string): Promise<void>;
 }
 
+/** The MFA methods a person of a user pool has turned on (Cognito: AdminGetUser's UserMFASettingList). */
+export interface MfaSettings {
+  methodsOf(userPoolId: string, userName: string): Promise<string[]>;
+}
+
 /** Sends mail (SES v2 on AWS, the local stand-in's mailbox in a local run). */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
