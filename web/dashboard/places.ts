@@ -16,11 +16,12 @@ export type Place =
   | { page: 'members' }
   | { page: 'keys' }
   | { page: 'audit' }
+  | { page: 'security' }
   | { page: 'invitation'; token: string }
   | { page: 'missing' };
 
 /** The pages whose address is one word under /app. */
-const ONE_SEGMENT_PAGES = ['new', 'import', 'domains', 'webhooks', 'usage', 'members', 'keys', 'audit'] as const;
+const ONE_SEGMENT_PAGES = ['new', 'import', 'domains', 'webhooks', 'usage', 'members', 'keys', 'audit', 'security'] as const;
 
 export function placeOf(pathname: string): Place {
   const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;

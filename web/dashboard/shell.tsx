@@ -18,6 +18,7 @@ import { MembersPage } from './members-page';
 import { KeysPage } from './keys-page';
 import { AuditPage } from './audit-page';
 import { InvitationPage } from './invitation-page';
+import { SecurityPage } from './security-page';
 
 type Me = paths['/v2/me']['get']['responses'][200]['content']['application/json'];
 type PageName = Exclude<Place['page'], 'link' | 'invitation' | 'missing'>;
@@ -33,6 +34,7 @@ const PAGES: Array<{ page: PageName; href: string; label: string; needs: ApiRout
   { page: 'keys', href: hrefOf('/keys'), label: 'API keys', needs: 'POST /v2/keys' },
   { page: 'audit', href: hrefOf('/audit'), label: 'Audit log', needs: 'GET /v2/audit-log' },
   { page: 'usage', href: hrefOf('/usage'), label: 'Usage', needs: 'GET /v2/usage' },
+  { page: 'security', href: hrefOf('/security'), label: 'Security', needs: 'GET /v2/workspace' },
 ];
 
 /**
@@ -172,6 +174,8 @@ function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; 
       return <KeysPage api={api} />;
     case 'audit':
       return <AuditPage api={api} />;
+    case 'security':
+      return <SecurityPage api={api} />;
     case 'invitation':
     case 'missing':
       return (
