@@ -101,7 +101,8 @@ export class PeopleSignIn extends Construct {
       authFlows: { userSrp: true },
       oAuth: {
         flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
-        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+        // COGNITO_ADMIN: the person's own user API with their access token (turning on an authenticator app).
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE, OAuthScope.COGNITO_ADMIN],
         callbackUrls: [signedIn],
         logoutUrls: [this.signOutUrl],
       },

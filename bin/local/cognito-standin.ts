@@ -4,6 +4,8 @@ import { AwsJsonError, type AwsJsonProtocol } from './aws-json-server';
 import { newTotpSecret, totpMatches } from './totp';
 import type { LocalUser, LocalUserDirectory } from './user-directory';
 
+const PERSONAL_OPERATIONS = ['AssociateSoftwareToken', 'VerifySoftwareToken', 'SetUserMFAPreference'];
+
 /** Cognito's user pool API as the SDK sends it (AWS JSON 1.1). */
 export const COGNITO_PROTOCOL: AwsJsonProtocol = { targetPrefix: 'AWSCognitoIdentityProviderService', contentType: 'application/x-amz-json-1.1' };
 
@@ -22,6 +24,11 @@ export class CognitoStandIn {
     private readonly tokens: AccessTokenVerifier,
     private readonly signOutEverywhere: (sub: string) => Promise<void>,
   ) {}
+
+  /** The operations a person makes with their own access token (a page may call these, and only these). */
+  static isPersonal(operation: string): boolean {
+    return PERSONAL_OPERATIONS.includes(operation);
+  }
 
   handle(operation: string, input: Record<string, unknown>): Promise<unknown> | unknown {
     if (operation in this.personal) return this.personal[operation as keyof typeof this.personal](input);

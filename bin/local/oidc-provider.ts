@@ -37,6 +37,8 @@ export interface LocalSignIn {
   close(): Promise<void>;
 }
 
+/** Cognito's scope for a person's own user API (AssociateSoftwareToken…), which the dashboard asks for. */
+const COGNITO_ADMIN_SCOPE = 'aws.cognito.signin.user.admin';
 /** Every access token names this resource: it is what makes oidc-provider issue them as JWTs (resource indicators). */
 const API_RESOURCE = 'urn:shortener:api';
 /** Sign-in forms are small; anything larger is not one. */
@@ -105,7 +107,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     jwks: { keys: [keys.signing] },
     cookies: { keys: keys.cookieKeys },
     pkce: { required: () => true },
-    scopes: ['openid', 'email', 'profile'],
+    scopes: ['openid', 'email', 'profile', COGNITO_ADMIN_SCOPE],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: [] },
     routes: { jwks: '/.well-known/jwks.json' },
     findAccount: (_ctx: unknown, sub: string) => {
@@ -196,10 +198,28 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
   const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: client.id }), signOutEverywhere);
   const oidc = provider.callback();
   const mount = `/${pool.id}`;
+  // The dashboard (its callbacks' origins) calls the person's own user API from the page, as on Cognito's endpoint.
+  const dashboardOrigins = new Set(pool.clients.flatMap((spec) => spec.callbackUrls.map((url) => new URL(url).origin)));
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url ?? '/';
-    if (request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith(`${COGNITO_PROTOCOL.targetPrefix}.`)) return admin(request, response);
+    const origin = request.headers.origin;
+    if (request.method === 'OPTIONS' && url === '/' && origin && dashboardOrigins.has(origin)) {
+      response.writeHead(204, { ...corsHeaders(origin), 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type, x-amz-target', 'access-control-max-age': '600' }).end();
+      return;
+    }
+    const target = String(request.headers['x-amz-target'] ?? '');
+    if (request.method === 'POST' && target.startsWith(`${COGNITO_PROTOCOL.targetPrefix}.`)) {
+      if (origin !== undefined) {
+        // A page may make only a person's own calls, with their token: the admin API needs AWS credentials on AWS.
+        if (!dashboardOrigins.has(origin) || !CognitoStandIn.isPersonal(target.slice(COGNITO_PROTOCOL.targetPrefix.length + 1))) {
+          response.writeHead(403, { 'content-type': COGNITO_PROTOCOL.contentType }).end(JSON.stringify({ __type: 'AccessDeniedException', message: 'Not from this origin' }));
+          return;
+        }
+        for (const [name, value] of Object.entries(corsHeaders(origin))) response.setHeader(name, value);
+      }
+      return admin(request, response);
+    }
     if (url.startsWith(interactions.prefix)) return void interactions.handle(request, response);
     if (url.startsWith(`${mount}/oauth2/idpresponse?`)) return void interactions.federated(new URL(url, issuer).searchParams, response);
     if (url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`)) {
@@ -219,6 +239,8 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     close: () => closeServer(server),
   };
 }
+
+const corsHeaders = (origin: string) => ({ 'access-control-allow-origin': origin, vary: 'origin' });
 
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {

@@ -66,8 +66,20 @@ describe('the Security page: MFA required by the workspace', () => {
     await memberTab.page.getByRole('alert').getByText(OwnMessages.mfaRequired).waitFor();
     await recordPage(memberTab.page, 'security-mfa-refused');
 
-    // The same member with an authenticator app, signed in with its code: in, reading the rule and unable to change it.
-    const memberWithCode = await withAuthenticator(member);
+    // They turn on an authenticator app on this very page (with the keyboard), then sign in again with its code: in,
+    // reading the rule and unable to change it.
+    await tabTo(memberTab.page, 'Set up an authenticator app');
+    await memberTab.page.keyboard.press('Enter');
+    const totpSecret = (await memberTab.page.getByTestId('totp-secret').textContent()) ?? '';
+    await recordPage(memberTab.page, 'security-authenticator');
+    await tabTo(memberTab.page, 'Code the app shows');
+    await memberTab.page.keyboard.type('000000');
+    await memberTab.page.keyboard.press('Enter');
+    await memberTab.page.getByRole('alert').getByText('That code does not match').waitFor();
+    await memberTab.page.getByLabel('Code the app shows').fill(codeOf(totpSecret));
+    await memberTab.page.keyboard.press('Enter');
+    await memberTab.page.getByRole('status').getByText('Your authenticator app is on.').waitFor();
+    const memberWithCode = { ...member, totpSecret };
     const secondTab = await open();
     await signInWithCode(secondTab.page, memberWithCode);
     expect(await secondTab.page.getByRole('alert').count()).toBe(0);
@@ -75,6 +87,7 @@ describe('the Security page: MFA required by the workspace', () => {
     await secondTab.page.getByTestId('mfa-status').getByText('required').waitFor();
     expect(await secondTab.page.getByRole('checkbox', { name: 'Require MFA of everyone in this workspace' }).count()).toBe(0);
     await secondTab.page.getByText('Only the workspace\'s owners change this.').waitFor();
+    await secondTab.page.getByText('You signed in with your authenticator app\'s code.').waitFor();
   }, 180_000);
 
   it('an owner signed in without MFA cannot require it: the page says why and nothing changes', async () => {

@@ -2,7 +2,7 @@ import { OwnMessages } from '../../functions/shared/domain/messages';
 import { WORKSPACE_HEADER } from '../../functions/shared/http/headers';
 import { memberOf, workspaceWithOwner } from '../support/dashboard';
 import { http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
-import { claimsOf, enrollTotp, refresh, revoke, signIn, type Credentials } from '../support/sign-in';
+import { claimsOf, enrollTotp, localSignInTarget, refresh, revoke, signIn, type Credentials } from '../support/sign-in';
 
 /**
  * Issue 29's sign-in security through the local stack: a workspace that requires MFA (its owner's switch, the `mfa`
@@ -115,5 +115,31 @@ describe('refresh tokens', () => {
     const { refreshToken = '' } = await signIn(owner);
     expect(await revoke(refreshToken)).toBe(200);
     expect(await refresh(refreshToken)).toMatchObject({ status: 400, error: 'invalid_grant' });
+  });
+});
+
+describe('the pool\'s user API called from a page (turning on an authenticator app on the dashboard)', () => {
+  const target = () => localSignInTarget();
+  const post = (origin: string, operation: string, input: object) =>
+    fetch(`${new URL(target().issuer).origin}/`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${operation}` },
+      body: JSON.stringify(input),
+    });
+
+  it('answers the dashboard\'s origin for the person\'s own calls, and nothing else: no admin call, no other site', async () => {
+    const dashboard = new URL(target().redirectUri).origin;
+    const { owner } = await workspaceWithOwner('PRO');
+    const { accessToken } = await signIn(owner);
+    const preflight = await fetch(`${new URL(target().issuer).origin}/`, { method: 'OPTIONS', headers: { origin: dashboard, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-amz-target' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(dashboard);
+    const own = await post(dashboard, 'AssociateSoftwareToken', { AccessToken: accessToken });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe(dashboard);
+    expect((await post(dashboard, 'AdminCreateUser', { UserPoolId: target().poolId, Username: 'made-by-a-page@example.com' })).status).toBe(403);
+    expect((await post('https://elsewhere.example', 'AssociateSoftwareToken', { AccessToken: accessToken })).status).toBe(403);
+    const foreignPreflight = await fetch(`${new URL(target().issuer).origin}/`, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST' } });
+    expect(foreignPreflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

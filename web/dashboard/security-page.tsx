@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Api, type Problem } from './api';
 import type { paths } from '../../clients/typescript/src/schema';
+import { AuthenticatorFailed, finishAuthenticator, startAuthenticator } from './signing-in/authenticator';
+import type { PersonSession } from './signing-in/person-session';
 import { CopyButton, formatDateTime, ProblemNote } from './ui';
 import { useAllowed, useCan } from './workspace';
 
@@ -11,9 +13,10 @@ type NewConnection = paths['/v2/sso']['post']['requestBody']['content']['applica
 /**
  * The workspace's sign-in rules: whether its people must sign in with MFA (owners switch it), and for ENTERPRISE
  * workspaces the email domains connected to their company's identity provider. Every member reads them; the controls
- * appear where the person's role allows them (`security:manage`), and the API refuses anyway.
+ * appear where the person's role allows them (`security:manage`), and the API refuses anyway. And the person's own
+ * authenticator app, which they can turn on here even while the workspace refuses them for the lack of it.
  */
-export function SecurityPage({ api }: { api: Api }) {
+export function SecurityPage({ api, session }: { api: Api; session: PersonSession }) {
   const [workspace, setWorkspace] = useState<Workspace>();
   const [problem, setProblem] = useState<Problem>();
   const load = async () => {
@@ -28,6 +31,7 @@ export function SecurityPage({ api }: { api: Api }) {
     <section aria-labelledby="security-title">
       <h1 id="security-title">Security</h1>
       <ProblemNote problem={problem} />
+      <AuthenticatorApp session={session} />
       {workspace && <MfaRequirement api={api} workspace={workspace} onChanged={setWorkspace} />}
       {workspace && <SingleSignOn api={api} plan={workspace.plan} />}
     </section>
@@ -72,6 +76,68 @@ function MfaRequirement({ api, workspace, onChanged }: { api: Api; workspace: Wo
         </form>
       ) : (
         <p class="help">Only the workspace's owners change this.</p>
+      )}
+    </article>
+  );
+}
+
+/** The person's own authenticator app: turned on with a secret and its first code (Cognito's software token MFA). */
+function AuthenticatorApp({ session }: { session: PersonSession }) {
+  const [started, setStarted] = useState<{ secret: string; uri: string }>();
+  const [code, setCode] = useState('');
+  const [failure, setFailure] = useState('');
+  const [done, setDone] = useState(false);
+  const attempt = async (run: () => Promise<void>) => {
+    try {
+      await run();
+      setFailure('');
+    } catch (error) {
+      setFailure(error instanceof AuthenticatorFailed ? error.message : 'Something went wrong: try again.');
+    }
+  };
+  const start = () => attempt(async () => setStarted(await startAuthenticator(session.issuer, await session.accessToken(), session.person.email ?? session.person.sub)));
+  const finish = (event: Event) => {
+    event.preventDefault();
+    return attempt(async () => {
+      await finishAuthenticator(session.issuer, await session.accessToken(), code.trim());
+      setStarted(undefined);
+      setDone(true);
+    });
+  };
+  return (
+    <article class="panel" aria-labelledby="authenticator-title">
+      <h2 id="authenticator-title">Your authenticator app</h2>
+      {session.signedInWithMfa ? (
+        <p>You signed in with your authenticator app's code.</p>
+      ) : done ? (
+        <p role="status">Your authenticator app is on. Sign out and sign in again with its code: this session did not use it.</p>
+      ) : started ? (
+        <form onSubmit={finish} aria-label="Turn on your authenticator app" noValidate>
+          <p>
+            Add this key to your authenticator app (such as 1Password, Google Authenticator or Authy), as a time-based key: <code data-testid="totp-secret">{started.secret}</code>{' '}
+            <CopyButton text={started.secret} label="Copy the key" />
+          </p>
+          <p class="help">
+            Or give the app this address: <code>{started.uri}</code> <CopyButton text={started.uri} label="Copy the address" />
+          </p>
+          <div class="field">
+            <label for="totp-code">Code the app shows</label>
+            <input id="totp-code" inputMode="numeric" autoComplete="one-time-code" value={code} onInput={(event) => setCode(event.currentTarget.value)} />
+          </div>
+          <button type="submit">Turn on</button>
+        </form>
+      ) : (
+        <>
+          <p>Sign in with a code from an authenticator app as well as your password. Once it is on, every sign-in asks for the code.</p>
+          <button type="button" onClick={() => void start()}>
+            Set up an authenticator app
+          </button>
+        </>
+      )}
+      {failure && (
+        <div class="problem" role="alert">
+          <p>{failure}</p>
+        </div>
       )}
     </article>
   );

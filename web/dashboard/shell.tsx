@@ -111,7 +111,7 @@ export function Shell({ session, signOut }: { session: PersonSession; signOut: (
               <p>You are not a member of any workspace. Ask an owner or admin for an invitation: its mail brings you back here.</p>
             </section>
           ) : (
-            chosen && <Page key={chosen.workspaceId} place={place} api={api} me={session.person.sub} onLeft={left} />
+            chosen && <Page key={chosen.workspaceId} place={place} api={api} session={session} onLeft={left} />
           )}
         </main>
       </div>
@@ -143,7 +143,7 @@ function NavItem({ item, current }: { item: (typeof PAGES)[number]; current: boo
   );
 }
 
-function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; onLeft: () => void }) {
+function Page({ place, api, session, onLeft }: { place: Place; api: Api; session: PersonSession; onLeft: () => void }) {
   const needs = PAGES.find((item) => item.page === place.page)?.needs ?? 'GET /v2/links';
   if (!useAllowed(needs)) {
     return (
@@ -169,13 +169,13 @@ function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; 
     case 'usage':
       return <UsagePage api={api} />;
     case 'members':
-      return <MembersPage api={api} me={me} onLeft={onLeft} />;
+      return <MembersPage api={api} me={session.person.sub} onLeft={onLeft} />;
     case 'keys':
       return <KeysPage api={api} />;
     case 'audit':
       return <AuditPage api={api} />;
     case 'security':
-      return <SecurityPage api={api} />;
+      return <SecurityPage api={api} session={session} />;
     case 'invitation':
     case 'missing':
       return (
