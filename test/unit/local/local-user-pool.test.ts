@@ -22,7 +22,7 @@ describe('the user pool read from the template', () => {
       expect.objectContaining({
         callbackUrls: ['https://localhost:4000/app/signed-in'],
         logoutUrls: ['https://localhost:4000/app/'],
-        scopes: ['openid', 'email', 'profile'],
+        scopes: ['openid', 'email', 'profile', 'aws.cognito.signin.user.admin'],
         accessTokenSeconds: 900,
         idTokenSeconds: 900,
         refreshTokenSeconds: 12 * 3600,
