@@ -5,6 +5,18 @@ import { newTotpSecret, totpMatches } from './totp';
 import type { LocalUser, LocalUserDirectory } from './user-directory';
 
 const PERSONAL_OPERATIONS = ['AssociateSoftwareToken', 'VerifySoftwareToken', 'SetUserMFAPreference'];
+/** Cognito's scope for a person's own user API. */
+export const USER_API_SCOPE = 'aws.cognito.signin.user.admin';
+
+/** A verified token's scopes (its signature was checked first: reading its payload is safe). */
+function scopesOf(token: string): string[] {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { scope?: unknown };
+    return typeof claims.scope === 'string' ? claims.scope.split(' ') : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Cognito's user pool API as the SDK sends it (AWS JSON 1.1). */
 export const COGNITO_PROTOCOL: AwsJsonProtocol = { targetPrefix: 'AWSCognitoIdentityProviderService', contentType: 'application/x-amz-json-1.1' };
@@ -76,8 +88,12 @@ export class CognitoStandIn {
   };
 
   private async tokenUser(input: Record<string, unknown>, change: (user: LocalUser) => void): Promise<LocalUser> {
-    const person = typeof input.AccessToken === 'string' ? await this.tokens.verify(input.AccessToken) : undefined;
-    const user = person && this.users.update(person.sub, change);
+    const token = typeof input.AccessToken === 'string' ? input.AccessToken : '';
+    const person = token ? await this.tokens.verify(token) : undefined;
+    if (!person) throw new AwsJsonError('NotAuthorizedException', 'Invalid Access Token');
+    // As Cognito: a person's own user API wants the scope the client grants for it (the dashboard asks for it).
+    if (!scopesOf(token).includes(USER_API_SCOPE)) throw new AwsJsonError('NotAuthorizedException', 'Access Token does not have required scopes');
+    const user = this.users.update(person.sub, change);
     if (!user) throw new AwsJsonError('NotAuthorizedException', 'Invalid Access Token');
     return user;
   }

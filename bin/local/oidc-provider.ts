@@ -8,7 +8,7 @@ import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages'
 import { CognitoAccessTokens } from '../../functions/shared/adapters/cognito-access-tokens';
 import { MFA_CLAIM } from '../../functions/shared/domain/accounts/sign-in-mfa';
 import { awsJsonListener } from './aws-json-server';
-import { COGNITO_PROTOCOL, CognitoStandIn } from './cognito-standin';
+import { COGNITO_PROTOCOL, CognitoStandIn, USER_API_SCOPE } from './cognito-standin';
 import { LocalFederation } from './federation';
 import { IdentityProviderRegistry } from './identity-provider-registry';
 import { listen } from './listen';
@@ -37,8 +37,6 @@ export interface LocalSignIn {
   close(): Promise<void>;
 }
 
-/** Cognito's scope for a person's own user API (AssociateSoftwareToken…), which the dashboard asks for. */
-const COGNITO_ADMIN_SCOPE = 'aws.cognito.signin.user.admin';
 /** Every access token names this resource: it is what makes oidc-provider issue them as JWTs (resource indicators). */
 const API_RESOURCE = 'urn:shortener:api';
 /** Sign-in forms are small; anything larger is not one. */
@@ -107,7 +105,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     jwks: { keys: [keys.signing] },
     cookies: { keys: keys.cookieKeys },
     pkce: { required: () => true },
-    scopes: ['openid', 'email', 'profile', COGNITO_ADMIN_SCOPE],
+    scopes: ['openid', 'email', 'profile', USER_API_SCOPE],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: [] },
     routes: { jwks: '/.well-known/jwks.json' },
     findAccount: (_ctx: unknown, sub: string) => {

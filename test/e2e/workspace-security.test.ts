@@ -139,6 +139,11 @@ describe('the pool\'s user API called from a page (turning on an authenticator a
     expect(own.headers.get('access-control-allow-origin')).toBe(dashboard);
     expect((await post(dashboard, 'AdminCreateUser', { UserPoolId: target().poolId, Username: 'made-by-a-page@example.com' })).status).toBe(403);
     expect((await post('https://elsewhere.example', 'AssociateSoftwareToken', { AccessToken: accessToken })).status).toBe(403);
+    // A token without the user API's scope is refused, as Cognito refuses it.
+    const narrow = await signIn(owner, target(), { scope: 'openid email' });
+    const refused = await post(dashboard, 'AssociateSoftwareToken', { AccessToken: narrow.accessToken });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ __type: 'NotAuthorizedException', message: 'Access Token does not have required scopes' });
     const foreignPreflight = await fetch(`${new URL(target().issuer).origin}/`, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST' } });
     expect(foreignPreflight.headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -94,7 +94,8 @@ export function authorizationUrl(target: SignInTarget, challenge: string, overri
     client_id: target.clientId,
     redirect_uri: target.redirectUri,
     response_type: 'code',
-    scope: 'openid email profile',
+    // The dashboard's scopes: aws.cognito.signin.user.admin lets the person turn on an authenticator app.
+    scope: 'openid email profile aws.cognito.signin.user.admin',
     state: randomBytes(12).toString('base64url'),
     code_challenge: challenge,
     code_challenge_method: 'S256',
@@ -120,16 +121,16 @@ function locationOf(response: Response, base: string, what: string): string {
  * Signs in as a person would: the authorization request, the sign-in page's form, the redirect back to the
  * client's callback with a code, and the code exchanged (with the PKCE verifier) at the token endpoint.
  */
-export async function signIn(credentials: Credentials, target: SignInTarget = localSignInTarget()): Promise<Tokens> {
-  const { code, verifier } = await authorizationCode(credentials, target);
+export async function signIn(credentials: Credentials, target: SignInTarget = localSignInTarget(), overrides: Record<string, string | undefined> = {}): Promise<Tokens> {
+  const { code, verifier } = await authorizationCode(credentials, target, overrides);
   return exchangeCode(target, code, verifier);
 }
 
 /** The first half of signing in: the code the callback receives, and the PKCE verifier it must be redeemed with. */
-export async function authorizationCode(credentials: Credentials, target: SignInTarget = localSignInTarget()): Promise<{ code: string; verifier: string }> {
+export async function authorizationCode(credentials: Credentials, target: SignInTarget = localSignInTarget(), overrides: Record<string, string | undefined> = {}): Promise<{ code: string; verifier: string }> {
   const jar = new CookieJar();
   const { verifier, challenge } = pkcePair();
-  const started = await step(jar, authorizationUrl(target, challenge));
+  const started = await step(jar, authorizationUrl(target, challenge, overrides));
   const pageUrl = locationOf(started, target.issuer, 'the authorization request');
   const page = await step(jar, pageUrl);
   const action = /<form method="post" action="([^"]+)"/.exec(await page.text())?.[1];
