@@ -45,7 +45,7 @@ describe('people\'s access tokens', () => {
   });
 
   it('accept the command line\'s client (shortener login) as the dashboard\'s', async () => {
-    await expect(tokens.verify(issuer.accessToken({ client_id: CLI_CLIENT_ID }))).resolves.toEqual({ sub: 'user-1', email: 'ada@example.com' });
+    await expect(tokens.verify(issuer.accessToken({ client_id: CLI_CLIENT_ID }))).resolves.toEqual({ sub: 'user-1', email: 'ada@example.com', mfa: false });
   });
 
   it('refuse a token issued to another client, or naming none', async () => {
