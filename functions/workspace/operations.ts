@@ -7,12 +7,12 @@ import {
   listInvitations,
   listMembers,
   removeMember,
+  updateWorkspace,
   revokeInvitation,
   viewWorkspace,
   type Invitee,
   type PeopleContext,
   type PeopleDeps,
-  updateWorkspace,
 } from '../shared/domain/workspaces/people-management';
 import { accountCaller } from '../shared/http/account-caller';
 import type { Admission } from '../shared/http/api-guard';

@@ -36,7 +36,7 @@ async function signInWithCode(page: Page, person: Credentials & { totpSecret: st
   await recordPage(page, 'sign-in-code');
   await page.getByLabel('Code').fill(codeOf(person.totpSecret));
   await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 }
 
 describe('the Security page: MFA required by the workspace', () => {

@@ -77,6 +77,25 @@ describe('a workspace that requires MFA', () => {
     expect((await call('GET', '/v2/workspace', as(accessToken, accountId))).json()).toMatchObject({ security: { mfaRequired: false } });
   });
 
+  it('is set with a name and analytics switches in one PATCH, one audit record; an admin sending it among theirs changes nothing', async () => {
+    const { accountId, owner } = await workspaceWithOwner('PRO');
+    const ownerTokens = await signIn(await withAuthenticator(owner));
+    const admin = await withAuthenticator(await memberOf(accountId, 'admin'));
+    const adminTokens = await signIn(admin);
+    const mixed = await call('PATCH', '/v2/workspace', as(adminTokens.accessToken, accountId), { name: 'Not theirs', analytics: { city: false }, security: { mfaRequired: true } });
+    expect(mixed.status).toBe(403);
+    expect(mixed.json()).toMatchObject({ permission: 'security:manage' });
+
+    const all = await call('PATCH', '/v2/workspace', as(ownerTokens.accessToken, accountId), { name: 'Ensemble', analytics: { city: false }, security: { mfaRequired: true } });
+    expect(all.status).toBe(200);
+    expect(all.json()).toMatchObject({ name: 'Ensemble', analytics: { city: false, country: true }, security: { mfaRequired: true } });
+    const audit = await call('GET', '/v2/audit-log?action=workspace.updated', as(ownerTokens.accessToken, accountId));
+    expect(audit.json()).toMatchObject({
+      records: [expect.objectContaining({ changes: { name: { after: 'Ensemble' }, analytics: expect.objectContaining({ after: expect.objectContaining({ city: false }) }), mfaRequired: { before: false, after: true } } })],
+    });
+    expect((audit.json() as { records: unknown[] }).records).toHaveLength(1);
+  });
+
   it('refuses a token altered to claim MFA: its signature no longer holds (401)', async () => {
     const { accountId, owner } = await workspaceWithOwner('PRO');
     const ownerTokens = await signIn(await withAuthenticator(owner));

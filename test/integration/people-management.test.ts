@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member-store';
 import { DynamoWorkspaceSettings } from '../../functions/shared/adapters/dynamo-workspace-settings';
+import { RECORD_EVERYTHING } from '../../functions/shared/domain/analytics/analytics-switches';
 import type { Role } from '../../functions/shared/domain/accounts/permissions';
 import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, MfaRequired, NotPermitted, PlanRequired } from '../../functions/shared/domain/errors';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
@@ -333,7 +334,7 @@ describe('the workspace', () => {
   it('is renamed with its audit record, and shows its name, plan, seats and the caller\'s role', async () => {
     const space = await workspace('INDIE');
     const renamed = await updateWorkspace({ name: ' Équipe Zoë ' }, as(space, space.owner, 'owner'), deps);
-    expect(renamed).toEqual({ id: space.id, name: 'Équipe Zoë', plan: 'INDIE', createdAt: expect.any(String), seats: { used: 1, limit: 3 }, role: 'owner', security: { mfaRequired: false } });
+    expect(renamed).toEqual({ id: space.id, name: 'Équipe Zoë', plan: 'INDIE', createdAt: expect.any(String), seats: { used: 1, limit: 3 }, role: 'owner', security: { mfaRequired: false }, analytics: RECORD_EVERYTHING });
     const records = await auditOf(space.id);
     expect(records.find((record) => record.action === 'workspace.updated')).toMatchObject({ target: { type: 'workspace', id: space.id }, changes: { name: { after: 'Équipe Zoë' } } });
     const members: Membership[] = await store.members(space.id);
@@ -371,8 +372,52 @@ describe('the workspace', () => {
     expect(await updateWorkspace({ security: { mfaRequired: false } }, as(space, space.owner, 'owner'), deps)).toMatchObject({ security: { mfaRequired: false } });
   });
 
-  it.each([[{}], [{ security: { mfaRequired: 'yes' } }], [{ security: { mfaRequired: true, extra: 1 } }], [{ security: null }], [{ unknown: 1 }]])('refuses a malformed patch %j (400)', async (body) => {
+  it.each([[{}], [{ security: { mfaRequired: 'yes' } }], [{ security: { mfaRequired: true, extra: 1 } }], [{ security: null }], [{ unknown: 1 }], [{ analytics: { city: 'no' } }], [{ analytics: { city: false, extra: true } }]])('refuses a malformed patch %j (400)', async (body) => {
     const space = await workspace();
-    await expect(updateWorkspace(body, as(space, space.owner, 'owner', Date.now(), true), deps)).rejects.toThrow(/security must be|Send at least one setting/);
+    await expect(updateWorkspace(body, as(space, space.owner, 'owner', Date.now(), true), deps)).rejects.toThrow(/security must be|analytics must be|Send at least one setting/);
+  });
+
+  it('switches analytics dimensions off and on, those named only, each change audited with before and after (issue 30)', async () => {
+    const space = await workspace();
+    const owner = as(space, space.owner, 'owner');
+    const off = await updateWorkspace({ analytics: { city: false, campaign: false } }, owner, deps);
+    expect(off.analytics).toEqual({ ...RECORD_EVERYTHING, city: false, campaign: false });
+    // A later change keeps what it does not name; the name and the switches go in one write and one record.
+    const renamed = await updateWorkspace({ name: 'Zoë', analytics: { referrer: false, campaign: true } }, owner, deps);
+    expect(renamed).toMatchObject({ name: 'Zoë', analytics: { ...RECORD_EVERYTHING, city: false, referrer: false } });
+    expect((await viewWorkspace(as(space, space.owner, 'viewer'), deps)).analytics).toEqual({ ...RECORD_EVERYTHING, city: false, referrer: false });
+    const updates = (await auditOf(space.id)).filter((record) => record.action === 'workspace.updated');
+    expect(updates.map((record) => record.changes)).toEqual(
+      expect.arrayContaining([
+        { analytics: { before: RECORD_EVERYTHING, after: { ...RECORD_EVERYTHING, city: false, campaign: false } } },
+        { name: { after: 'Zoë' }, analytics: { before: { ...RECORD_EVERYTHING, city: false, campaign: false }, after: { ...RECORD_EVERYTHING, city: false, referrer: false } } },
+      ]),
+    );
+    // Switching to what is already set writes nothing.
+    await updateWorkspace({ analytics: { city: false } }, owner, deps);
+    expect((await auditOf(space.id)).filter((record) => record.action === 'workspace.updated')).toHaveLength(2);
+  });
+
+  it('applies a name, analytics switches and the MFA requirement sent together in one write with one audit record', async () => {
+    const space = await workspace();
+    const owner = as(space, space.owner, 'owner', Date.now(), true);
+    const changed = await updateWorkspace({ name: 'Tout ensemble', analytics: { city: false }, security: { mfaRequired: true } }, owner, deps);
+    expect(changed).toMatchObject({ name: 'Tout ensemble', analytics: { ...RECORD_EVERYTHING, city: false }, security: { mfaRequired: true } });
+    const updates = (await auditOf(space.id)).filter((record) => record.action === 'workspace.updated');
+    expect(updates.map((record) => record.changes)).toEqual([
+      { name: { after: 'Tout ensemble' }, analytics: { before: RECORD_EVERYTHING, after: { ...RECORD_EVERYTHING, city: false } }, mfaRequired: { before: false, after: true } },
+    ]);
+  });
+
+  it('lets an admin switch analytics (workspace:write) but not the sign-in rules sent with them: nothing of that patch is applied', async () => {
+    const space = await workspace();
+    const admin = person();
+    await store.addMember({ workspaceId: space.id, ...admin, role: 'admin', joinedAt: new Date().toISOString() });
+    const asAdmin = as(space, admin, 'admin', Date.now(), true);
+    expect(await failure(updateWorkspace({ analytics: { os: false }, security: { mfaRequired: false } }, asAdmin, deps))).toEqual(
+      new NotPermitted('security:manage', OwnMessages.roleForbids('admin', 'security:manage')),
+    );
+    expect((await viewWorkspace(asAdmin, deps)).analytics).toEqual(RECORD_EVERYTHING);
+    expect((await updateWorkspace({ analytics: { os: false } }, asAdmin, deps)).analytics).toEqual({ ...RECORD_EVERYTHING, os: false });
   });
 });

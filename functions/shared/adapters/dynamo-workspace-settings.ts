@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../domain/audit/audit-record';
+import { switchesOf } from '../domain/analytics/analytics-switches';
 import type { StoredWorkspaceSettings, WorkspaceChanges, WorkspaceSettings } from '../domain/ports';
 import { auditPut } from './audit-items';
 
@@ -13,19 +14,21 @@ export class DynamoWorkspaceSettings implements WorkspaceSettings {
 
   async find(workspaceId: string): Promise<StoredWorkspaceSettings | undefined> {
     const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.accountsTable, Key: { accountId: workspaceId }, ProjectionExpression: '#name, createdAt, mfaRequired', ExpressionAttributeNames: { '#name': 'name' }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.accountsTable, Key: { accountId: workspaceId }, ProjectionExpression: '#name, createdAt, analytics, mfaRequired', ExpressionAttributeNames: { '#name': 'name' }, ConsistentRead: true }),
     );
     if (!Item) return undefined;
     return {
       ...(typeof Item.name === 'string' ? { name: Item.name } : {}),
       ...(typeof Item.createdAt === 'string' ? { createdAt: Item.createdAt } : {}),
+      analytics: switchesOf(Item.analytics),
       ...(typeof Item.mfaRequired === 'boolean' ? { mfaRequired: Item.mfaRequired } : {}),
     };
   }
 
   /**
-   * Sets the settings given. A workspace whose key predates account records has none yet: it gets one, with the
-   * owner partition and plan its key carries (what the ops CLI would have written).
+   * Sets what changed: the name, the analytics switches (the whole map, every switch named), the MFA requirement;
+   * the others untouched. A workspace whose key predates account records has none yet: it gets one, with the owner
+   * partition and plan its key carries (what the ops CLI would have written).
    */
   async update(workspace: { workspaceId: string; owner: string; plan: string }, changes: WorkspaceChanges, audit: AuditRecord): Promise<void> {
     const names: Record<string, string> = { '#owner': 'owner', '#plan': 'plan' };
@@ -40,7 +43,15 @@ export class DynamoWorkspaceSettings implements WorkspaceSettings {
     await this.client.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Update: { TableName: this.accountsTable, Key: { accountId: workspace.workspaceId }, UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
+          {
+            Update: {
+              TableName: this.accountsTable,
+              Key: { accountId: workspace.workspaceId },
+              UpdateExpression: `SET ${sets.join(', ')}`,
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+            },
+          },
           auditPut(this.auditTable, audit),
         ],
       }),

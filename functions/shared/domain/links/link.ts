@@ -1,5 +1,6 @@
 import type { SmartFields } from '../destinations/smart-link';
 import type { DomainRecord } from '../domains/custom-domain';
+import type { ImportSource } from '../imports/import-record';
 
 /**
  * A stored link. Dates are ISO 8601 UTC with milliseconds, as the spec returns them. The smart-link fields (issue
@@ -37,6 +38,17 @@ export interface LinkRecord extends SmartFields {
   cacheLeaseUntil?: number;
   /** Epoch ms until which no new lease may be taken: an edit is waiting for the copies to go. */
   cacheSealedUntil?: number;
+  /** An imported link's clicks at the peer (issue 31): shown apart, "before import"; never in `clicks` nor toward maxClicks. */
+  importedClicks?: number;
+  /** Where an imported link came from. */
+  importedFrom?: ImportOrigin;
+}
+
+/** The peer, the link's id there (the import's idempotency key) and the import that brought it (absent on the first imports). */
+export interface ImportOrigin {
+  source: ImportSource;
+  sourceId: string;
+  importId?: string;
 }
 
 export const LINK_STATUSES = ['active', 'expired', 'used-up', 'disabled', 'deleted'] as const;
@@ -97,6 +109,9 @@ export interface LinkView {
   forwardQuery?: true;
   utm?: SmartFields['utm'];
   expiredUrl?: string;
+  /** Imported links only (issue 31). */
+  importedClicks?: number;
+  importedFrom?: ImportOrigin;
 }
 
 /** The smart-link fields the view shows: the destinations go with `url` when a link is used up or deleted. */
@@ -132,6 +147,8 @@ export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number
     status,
     ...(link.tags ? { tags: link.tags } : {}),
     ...smartFieldsOf(link, ended),
+    ...(link.importedClicks === undefined ? {} : { importedClicks: link.importedClicks }),
+    ...(link.importedFrom === undefined ? {} : { importedFrom: link.importedFrom }),
   };
 }
 

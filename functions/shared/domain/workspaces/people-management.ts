@@ -1,5 +1,6 @@
 import type { ApiKeyCaller } from '../accounts/caller';
 import { roleAllows, type Role } from '../accounts/permissions';
+import { RECORD_EVERYTHING, type AnalyticsSwitches } from '../analytics/analytics-switches';
 import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-record';
 import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, MfaRequired, NotPermitted } from '../errors';
 import { seatAllowance, seatLimitReached, type Plan } from '../limits/plans';
@@ -54,6 +55,8 @@ export interface WorkspaceView {
   role: Role;
   /** The workspace's sign-in rules: whether its people must sign in with MFA. */
   security: { mfaRequired: boolean };
+  /** What the stats record (issue 30): each switch, true unless switched off. */
+  analytics: AnalyticsSwitches;
 }
 
 /** A change can lose a race with another (a role moved, a member left): it is decided again, a few times at most. */
@@ -88,23 +91,36 @@ export async function viewWorkspace(context: PeopleContext, deps: Pick<PeopleDep
     seats: { used: seatsTaken(count, context.nowMs), limit: seatAllowance(plan) },
     role: manager.role,
     security: { mfaRequired: settings?.mfaRequired === true },
+    analytics: settings?.analytics ?? RECORD_EVERYTHING,
   };
 }
 
 /**
- * PATCH /v2/workspace (`workspace.updated`, one record for every field changed): the name (`workspace:write`), and
- * the sign-in rules (`security:manage`, owners'). Requiring MFA is refused to an owner signed in without it: they
- * would be the first one locked out, and nobody could switch it off again without signing in with MFA.
+/**
+ * PATCH /v2/workspace: the name and the analytics switches (those named; the rest keep their value), both
+ * `workspace:write`, and the sign-in rules (`security:manage`, owners'), in one audited write (`workspace.updated`,
+ * each changed field before and after); nothing is written when nothing changes. Requiring MFA is refused to an
+ * owner signed in without it: they would be the first one locked out, and nobody could switch it off again without
+ * signing in with MFA.
  */
 export async function updateWorkspace(body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
   const manager = managerOf(context.caller.actor);
-  const { name, security } = parseOrRefuse(workspacePatchSchema, body);
+  const { name, analytics, security } = parseOrRefuse(workspacePatchSchema, body);
   if (security && !roleAllows(manager.role, 'security:manage')) throw new NotPermitted('security:manage', OwnMessages.roleForbids(manager.role, 'security:manage'));
   if (security?.mfaRequired && !context.caller.mfa?.used) throw new MfaRequired(OwnMessages.mfaBeforeRequiring);
   const { accountId, owner, plan } = context.caller;
   const before = await deps.workspaces.find(accountId);
-  const wanted = { ...(name !== undefined ? { name } : {}), ...(security ? { mfaRequired: security.mfaRequired } : {}) };
-  const was = { ...(name !== undefined ? { name: before?.name } : {}), ...(security ? { mfaRequired: before?.mfaRequired === true } : {}) };
+  const analyticsBefore = before?.analytics ?? RECORD_EVERYTHING;
+  const wanted = {
+    ...(name !== undefined ? { name } : {}),
+    ...(analytics !== undefined ? { analytics: { ...analyticsBefore, ...analytics } } : {}),
+    ...(security ? { mfaRequired: security.mfaRequired } : {}),
+  };
+  const was = {
+    ...(name !== undefined ? { name: before?.name } : {}),
+    ...(analytics !== undefined ? { analytics: analyticsBefore } : {}),
+    ...(security ? { mfaRequired: before?.mfaRequired === true } : {}),
+  };
   const changes = fieldChanges(was, wanted);
   if (Object.keys(changes).length > 0) {
     const audit = record(context, { action: 'workspace.updated', target: { type: 'workspace', id: accountId }, changes });

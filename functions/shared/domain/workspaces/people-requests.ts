@@ -11,7 +11,15 @@ const NAME_SHAPE = /^[^\p{Cc}\p{Zl}\p{Zp}]*\S[^\p{Cc}\p{Zl}\p{Zp}]*$/u;
 
 const role = z.enum(ROLES, { error: OwnMessages.memberRole });
 
-/** PATCH /v2/workspace: each setting optional, at least one sent. */
+const analyticsFlag = z.optional(z.boolean({ error: OwnMessages.analyticsSwitches }));
+
+/** PATCH /v2/workspace's `analytics` (issue 30): any of analytics-switches.ts's switches, each true or false; nothing else. */
+export const analyticsPatchSchema = z.strictObject(
+  { country: analyticsFlag, region: analyticsFlag, city: analyticsFlag, referrer: analyticsFlag, device: analyticsFlag, browser: analyticsFlag, os: analyticsFlag, campaign: analyticsFlag },
+  { error: OwnMessages.analyticsSwitches },
+);
+
+/** PATCH /v2/workspace: each setting optional (a setting left out keeps its value), at least one sent. */
 export const workspacePatchSchema = z.object({
   name: z.optional(z.pipe(
     z.string({ error: OwnMessages.workspaceName }).check(z.maxLength(MAX_WORKSPACE_NAME_LENGTH * 2, OwnMessages.workspaceName), z.regex(NAME_SHAPE, OwnMessages.workspaceName)),
@@ -20,6 +28,8 @@ export const workspacePatchSchema = z.object({
       z.string().check(z.minLength(1, OwnMessages.workspaceName), z.maxLength(MAX_WORKSPACE_NAME_LENGTH, OwnMessages.workspaceName)),
     ),
   )),
+  /** Issue 30: the dimensions the workspace records, those named changing, the others kept. */
+  analytics: z.optional(analyticsPatchSchema),
   // Owners' (security:manage, checked by the domain): whether the workspace's people must sign in with MFA.
   security: z.optional(z.strictObject({ mfaRequired: z.boolean({ error: OwnMessages.workspaceSecurity }) }, { error: OwnMessages.workspaceSecurity })),
 }).check(z.refine((patch) => Object.values(patch).some((value) => value !== undefined), OwnMessages.workspacePatchEmpty));

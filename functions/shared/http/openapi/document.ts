@@ -67,7 +67,7 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
   ...(['aliasCharacters', 'maxClicksInvalid', 'maxClicksTooLarge', 'expiresInInvalid', 'expiresInTooLarge', 'contentType'] as const).map((key) => OwnMessages[key]),
   ...(['bodyNotObject', 'bodyMalformed', 'urlsNotArray', 'itemNotObject', 'patchEmpty', 'idempotencyKeyInvalid'] as const).map((key) => OwnMessages[key]),
   ...(['domainsDisabled', 'domainInvalid', 'domainParameter', 'domainPatchEmpty'] as const).map((key) => OwnMessages[key]),
-  ...(['memberRole', 'invitationEmail', 'workspaceName', 'workspaceSecurity', 'workspacePatchEmpty'] as const).map((key) => OwnMessages[key]),
+  ...(['memberRole', 'invitationEmail', 'workspaceName', 'workspaceSecurity', 'workspacePatchEmpty', 'analyticsSwitches'] as const).map((key) => OwnMessages[key]),
   OwnMessages.domainNotUsable('<domain>'),
   OwnMessages.smartLinksDisabled,
   ...(['ssoDomainInvalid', 'ssoProtocol', 'ssoOidc', 'ssoSaml'] as const).map((key) => OwnMessages[key]),
