@@ -18,13 +18,19 @@ export type RegisterUpdate = readonly [register: number, rank: number];
 /** The bits of the hash that rank a visit: 64 minus the register's 12, so ranks run from 1 to 53. */
 const RANK_BITS = 64 - SKETCH_PRECISION;
 
-/** The register update of a 64-bit hash: its top 12 bits choose the register, the rest's leading zeros (+1) rank it. */
+/**
+ * The register update of a 64-bit hash: its top 12 bits choose the register, the rest's leading zeros (+1) rank it.
+ * Read as two 32-bit words (every visit computes one: no BigInt on the redirect's path).
+ */
 export function registerUpdateOf(hash: Buffer): RegisterUpdate {
-  const value = hash.readBigUInt64BE(0);
-  const register = Number(value >> BigInt(RANK_BITS));
-  const rest = value & ((1n << BigInt(RANK_BITS)) - 1n);
-  const rank = rest === 0n ? RANK_BITS + 1 : RANK_BITS - rest.toString(2).length + 1;
-  return [register, rank];
+  const high = hash.readUInt32BE(0);
+  const low = hash.readUInt32BE(4);
+  const register = high >>> (32 - SKETCH_PRECISION);
+  // The rest's first 20 bits are the high word's low ones, which Math.clz32 sees behind the register's 12.
+  const restOfHigh = high & (2 ** (32 - SKETCH_PRECISION) - 1);
+  if (restOfHigh !== 0) return [register, Math.clz32(restOfHigh) - SKETCH_PRECISION + 1];
+  if (low !== 0) return [register, 32 - SKETCH_PRECISION + Math.clz32(low) + 1];
+  return [register, RANK_BITS + 1];
 }
 
 /** The visitor's register update: HMAC-SHA-256 of (counted network, User-Agent) under the day's salt. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { DailySalt } from '../../../../functions/shared/domain/analytics/daily-salt';
 import {
@@ -67,6 +68,16 @@ describe('the unique-visitor sketch', () => {
     expect(registerUpdateOf(Buffer.from('0014000000000000', 'hex'))).toEqual([1, 2]);
     expect(registerUpdateOf(Buffer.alloc(8))).toEqual([0, 53]);
     for (let i = 0; i < 1000; i += 1) expect(isRegisterUpdate(registerUpdateOf(randomBytes(8)))).toBe(true);
+  });
+
+  it('ranks as the 64-bit reading does (its top 12 bits, the leading zeros of the other 52, plus one)', () => {
+    const asBigInt = (hash: Buffer) => {
+      const value = hash.readBigUInt64BE(0);
+      const rest = value & ((1n << 52n) - 1n);
+      return [Number(value >> 52n), rest === 0n ? 53 : 52 - rest.toString(2).length + 1];
+    };
+    fc.assert(fc.property(fc.uint8Array({ minLength: 8, maxLength: 8 }), (bytes) => expect(registerUpdateOf(Buffer.from(bytes))).toEqual(asBigInt(Buffer.from(bytes)))), { numRuns: 2_000 });
+    for (const hex of ['000fffffffffffff', '0000000000000001', '0000000080000000', '0000000100000000']) expect(registerUpdateOf(Buffer.from(hex, 'hex'))).toEqual(asBigInt(Buffer.from(hex, 'hex')));
   });
 
   it('refuses anything but a register and a rank in range (a click line is not trusted)', () => {
