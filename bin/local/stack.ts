@@ -189,6 +189,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       // Receivers on this machine a local run may deliver webhooks to, and the retry schedule's scale (README).
       ...(process.env.LOCAL_WEBHOOK_ALLOW ? { [EnvNames.localWebhookAllow]: process.env.LOCAL_WEBHOOK_ALLOW } : {}),
       ...(process.env.LOCAL_WEBHOOK_TIME_SCALE ? { [EnvNames.localWebhookTimeScale]: process.env.LOCAL_WEBHOOK_TIME_SCALE } : {}),
+      // Link health checks only the destinations listed here (host:port names, README), on a day shortened by the scale.
+      [EnvNames.localHealthAllow]: process.env.LOCAL_HEALTH_ALLOW || 'none',
+      ...(process.env.LOCAL_HEALTH_TIME_SCALE ? { [EnvNames.localHealthTimeScale]: process.env.LOCAL_HEALTH_TIME_SCALE } : {}),
       // A company's identity provider on this machine that single sign-on may name over http (host:port, README).
       ...(process.env.LOCAL_SSO_ALLOW ? { [EnvNames.localSsoAllow]: process.env.LOCAL_SSO_ALLOW } : {}),
       POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true',
@@ -238,12 +241,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
 
     // EventBridge's rate rules; LOCAL_SCHEDULE_EVERY_MS runs them more often (the tests do not wait minutes).
     const scheduleEveryMs = Number(process.env.LOCAL_SCHEDULE_EVERY_MS) || undefined;
+    const healthScale = config.healthTimeScale();
     for (const schedule of topology.schedules) {
       const target = functions.get(schedule.functionId);
       if (!target) continue;
+      // Link health's schedule runs on its own clock (LOCAL_HEALTH_TIME_SCALE), the rest on LOCAL_SCHEDULE_EVERY_MS.
+      const onHealthClock = healthScale < 1 && target.spec.environment[EnvNames.healthQueueUrl] !== undefined;
       const timer = setInterval(() => {
         target.invoke({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }).catch((error: unknown) => log(`${schedule.functionId} failed: ${String(error)}`));
-      }, scheduleEveryMs ?? schedule.everyMs);
+      }, onHealthClock ? Math.max(MIN_HEALTH_SCHEDULE_MS, schedule.everyMs * healthScale) : (scheduleEveryMs ?? schedule.everyMs));
       timer.unref();
       stopping.push(() => clearInterval(timer));
     }
@@ -269,6 +275,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     throw error;
   }
 }
+
+/** A scaled health schedule still leaves the worker a breath between runs. */
+const MIN_HEALTH_SCHEDULE_MS = 250;
 
 /** LOCAL_MAILBOX_DIR, else beside the data (a fresh temporary directory when nothing is kept on disk). */
 function mailboxDirectory(dataDir: string, inMemory: boolean): string {

@@ -1,5 +1,6 @@
 import type { SmartFields } from '../destinations/smart-link';
 import type { DomainRecord } from '../domains/custom-domain';
+import { toHealthView, type HealthView, type LinkHealthRecord } from '../health/link-health';
 
 /**
  * A stored link. Dates are ISO 8601 UTC with milliseconds, as the spec returns them. The smart-link fields (issue
@@ -37,6 +38,8 @@ export interface LinkRecord extends SmartFields {
   cacheLeaseUntil?: number;
   /** Epoch ms until which no new lease may be taken: an edit is waiting for the copies to go. */
   cacheSealedUntil?: number;
+  /** Its destinations' latest check (issue 31), written by the health worker only; absent until the first. */
+  health?: LinkHealthRecord;
 }
 
 export const LINK_STATUSES = ['active', 'expired', 'used-up', 'disabled', 'deleted'] as const;
@@ -97,6 +100,8 @@ export interface LinkView {
   forwardQuery?: true;
   utm?: SmartFields['utm'];
   expiredUrl?: string;
+  /** Its destinations' latest check (issue 31); absent until the first. */
+  health?: HealthView;
 }
 
 /** The smart-link fields the view shows: the destinations go with `url` when a link is used up or deleted. */
@@ -132,6 +137,7 @@ export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number
     status,
     ...(link.tags ? { tags: link.tags } : {}),
     ...smartFieldsOf(link, ended),
+    ...(link.health ? { health: toHealthView(link.health) } : {}),
   };
 }
 
