@@ -11,17 +11,23 @@ import { hostPortOf, parseLocalAllowList } from './domain/webhooks/address-polic
 export const healthQueue = () => new SqsHealthQueue(sqs(), config.healthQueueUrl());
 export const healthLinks = () => new DynamoHealthLinks(dynamo(), config.table('linksTable'));
 
-/** What a check needs; a local run (LOCAL_HEALTH_ALLOW set) checks its listed `host:port` names only. */
-export function healthCheckDeps(): HealthCheckDeps {
+/** Every destination on AWS; a local run (LOCAL_HEALTH_ALLOW set) checks its listed `host:port` names only. */
+export function mayCheckDestination(): (url: string) => boolean {
   const local = config.localHealthAllow();
   const allowed = parseLocalAllowList(local);
+  return (url) => local === undefined || allowed.has(hostPortOf(new URL(url)));
+}
+
+/** What a check needs. */
+export function healthCheckDeps(): HealthCheckDeps {
+  const allowed = parseLocalAllowList(config.localHealthAllow());
   const hostsFile = config.localHostsFile();
   return {
     links: healthLinks(),
     urls: new DynamoUrlChecks(dynamo(), config.table('linkHealthTable')),
     slots: new DynamoHostSlots(dynamo(), config.table('linkHealthTable')),
     request: (url, method) => requestDestination(url, method, { localAllow: allowed, ...(hostsFile ? { hostsFile } : {}) }),
-    mayCheck: (url) => local === undefined || allowed.has(hostPortOf(new URL(url))),
+    mayCheck: mayCheckDestination(),
     timeScale: config.healthTimeScale(),
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -15,7 +15,7 @@ import { count, logger, publishMetrics } from '../shared/observability';
 import { flagSource, shortBaseUrlReader } from '../shared/wiring';
 import { deliveryQueue, webhookStore } from '../shared/webhook-wiring';
 import { needsCheck } from '../shared/domain/health/health-triggers';
-import { healthQueue } from '../shared/health-wiring';
+import { healthQueue, mayCheckDestination } from '../shared/health-wiring';
 
 const deps = { webhooks: webhookStore(), queue: deliveryQueue() };
 const flags = flagSource();
@@ -23,6 +23,7 @@ const shortBaseUrl = shortBaseUrlReader();
 const accounts = new DynamoAccountStore(dynamo(), config.table('accountsTable'));
 const linksTable = config.table('linksTable');
 const health = healthQueue();
+const mayCheck = mayCheckDestination();
 
 type Image = Record<string, AttributeValue> | undefined;
 const read = (image: Image) => (image ? unmarshall(image as Parameters<typeof unmarshall>[0]) : undefined);
@@ -77,7 +78,7 @@ async function queueHealthChecks(records: readonly DynamoDBRecord[]): Promise<vo
   const keys = records.flatMap((record) => {
     const before = read(record.dynamodb?.OldImage as Image);
     const after = read(record.dynamodb?.NewImage as Image);
-    return after && needsCheck(before && toRecord(before), toRecord(after)) ? [String(after.code)] : [];
+    return after && needsCheck(before && toRecord(before), toRecord(after), mayCheck) ? [String(after.code)] : [];
   });
   if (keys.length > 0) await health.send([...new Set(keys)]);
 }

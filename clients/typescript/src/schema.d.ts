@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * List the account's links
-         * @description Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain's host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`.
+         * @description Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain's host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`. `health=broken` (PRO and up: 403 below) keeps the active links whose destinations two checks in a row found broken and none has found recovered since.
          *
          *     Permission: `links:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
@@ -1144,6 +1144,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "link.broken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.broken
+         * @description Two checks in a row found the link's destinations broken (a 4xx, a 5xx, or no answer; PRO and up). `data` is the link view with its `health`. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkBroken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.recovered
+         * @description Two checks in a row found a broken link's destinations answering again (PRO and up). `data` is the link view with its `health`. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkRecovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1273,7 +1313,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks" | "singleSignOn" | "seats";
+                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks" | "singleSignOn" | "linkHealth" | "seats";
                     /** @enum {string} */
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
@@ -1656,6 +1696,7 @@ export interface operations {
                 domain?: string;
                 search?: string;
                 tag?: string;
+                health?: "broken";
             };
             header?: never;
             path?: never;
@@ -1722,6 +1763,18 @@ export interface operations {
                                 content?: string;
                             };
                             expiredUrl?: string;
+                            health?: {
+                                /** @enum {string} */
+                                status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                                statusCode?: number;
+                                location?: string;
+                                /** @enum {string} */
+                                error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                                /** Format: date-time */
+                                checkedAt: string;
+                                /** Format: date-time */
+                                since: string;
+                            };
                         }[];
                         nextCursor: string | null;
                     };
@@ -1807,6 +1860,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -1963,6 +2028,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -2901,7 +2978,7 @@ export interface operations {
                         webhooks: {
                             id: string;
                             url: string;
-                            events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                            events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                             description: string;
                             enabled: boolean;
                             /** Format: date-time */
@@ -2933,7 +3010,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                    events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                     description?: string;
                 };
             };
@@ -2951,7 +3028,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                         description: string;
                         enabled: boolean;
                         /** Format: date-time */
@@ -2997,7 +3074,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                         description: string;
                         enabled: boolean;
                         /** Format: date-time */
@@ -3063,7 +3140,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                    events?: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                     description?: string;
                     enabled?: boolean;
                 };
@@ -3082,7 +3159,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                         description: string;
                         enabled: boolean;
                         /** Format: date-time */
@@ -3134,7 +3211,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                         description: string;
                         enabled: boolean;
                         /** Format: date-time */
@@ -3220,7 +3297,7 @@ export interface operations {
                         deliveries: {
                             eventId: string;
                             /** @enum {string} */
-                            event: "link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "webhook.test";
+                            event: "link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered" | "webhook.test";
                             attempt: number;
                             /** Format: date-time */
                             at: string;
@@ -4409,6 +4486,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -4493,6 +4582,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -4577,6 +4678,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -4661,6 +4774,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -4745,6 +4870,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -4829,6 +4966,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -4913,6 +5062,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };
@@ -5036,6 +5197,198 @@ export interface operations {
                         month: string;
                         used: number;
                         limit: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkBroken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.broken";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkRecovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.recovered";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                     };
                 };
             };

@@ -8,6 +8,7 @@ import { LinkForm } from './link-form';
 import type { Link } from './link-types';
 import { LinkStatsSection } from './link-stats';
 import { QrDialog } from './qr-dialog';
+import { HealthDetails } from './health-badge';
 
 /** One link: what it is, its stats, and edit, QR code and delete. */
 export function LinkPage({ api, code }: { api: Api; code: string }) {
@@ -74,6 +75,10 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         <dt>Status</dt>
         <dd>
           <span class={`status status-${link.status}`}>{link.status}</span>
+        </dd>
+        <dt>Health</dt>
+        <dd>
+          <HealthDetails health={link.health} />
         </dd>
         <dt>Clicks</dt>
         <dd>{formatNumber(link.clicks)}{link.maxClicks !== undefined ? ` of ${formatNumber(link.maxClicks)}` : ''}</dd>

@@ -3,6 +3,7 @@ import { call, type Api, type Problem } from '../api';
 import { hrefOf, linkHref } from '../router';
 import { CopyButton, formatDateTime, formatNumber, ProblemNote } from '../ui';
 import { useAccountLists } from './account-lists';
+import { HealthBadge } from './health-badge';
 import type { Link } from './link-types';
 
 const PAGE_SIZE = 25;
@@ -13,14 +14,15 @@ interface Filters {
   status: string;
   domain: string;
   tag: string;
+  health: string;
 }
 
-const FILTER_NAMES = ['search', 'status', 'domain', 'tag'] as const;
+const FILTER_NAMES = ['search', 'status', 'domain', 'tag', 'health'] as const;
 
 /** The filters live in the address (so back, reload and a shared URL keep them). */
 function filtersFromAddress(): Filters {
   const query = new URLSearchParams(location.search);
-  return { search: query.get('search') ?? '', status: query.get('status') ?? '', domain: query.get('domain') ?? '', tag: query.get('tag') ?? '' };
+  return { search: query.get('search') ?? '', status: query.get('status') ?? '', domain: query.get('domain') ?? '', tag: query.get('tag') ?? '', health: query.get('health') === 'broken' ? 'broken' : '' };
 }
 
 function addressOf(filters: Filters): string {
@@ -54,6 +56,7 @@ export function LinksPage({ api }: { api: Api }) {
             ...(filters.status ? { status: filters.status as (typeof STATUSES)[number] } : {}),
             ...(filters.domain ? { domain: filters.domain } : {}),
             ...(filters.tag ? { tag: filters.tag } : {}),
+            ...(filters.health === 'broken' ? { health: 'broken' as const } : {}),
           },
         },
       }),
@@ -133,6 +136,13 @@ export function LinksPage({ api }: { api: Api }) {
             ))}
           </select>
         </div>
+        <div class="field">
+          <label for="health-filter">Health</label>
+          <select id="health-filter" value={filters.health} onChange={(event) => applyFilters({ ...filters, health: event.currentTarget.value })}>
+            <option value="">Any</option>
+            <option value="broken">Broken (PRO)</option>
+          </select>
+        </div>
       </form>
       <ProblemNote problem={problem} />
       <div class="table-wrap">
@@ -148,6 +158,7 @@ export function LinksPage({ api }: { api: Api }) {
                 Clicks
               </th>
               <th scope="col">Status</th>
+              <th scope="col">Health</th>
               <th scope="col">Created</th>
               <th scope="col">Expires</th>
             </tr>
@@ -163,6 +174,9 @@ export function LinksPage({ api }: { api: Api }) {
                 <td class="number">{formatNumber(link.clicks)}</td>
                 <td>
                   <span class={`status status-${link.status}`}>{link.status}</span>
+                </td>
+                <td>
+                  <HealthBadge health={link.health} />
                 </td>
                 <td>{formatDateTime(link.createdAt)}</td>
                 <td>{formatDateTime(link.expiresAt)}</td>

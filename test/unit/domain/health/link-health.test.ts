@@ -112,6 +112,9 @@ describe('which destinations, and when', () => {
     expect(needsCheck(link(), link({ health: nextHealth(undefined, seen('ok', 1)) }))).toBe(false);
     expect(needsCheck(undefined, link({ owner: 'anonymous' }))).toBe(false);
     expect(needsCheck(link(), link({ url: 'https://shop.example.com/autumn', deleted: true }))).toBe(false);
+    // Nothing a local run may check: nothing queued.
+    expect(needsCheck(undefined, link(), (url) => url.startsWith('http://dest.example-shop.com:8080/'))).toBe(false);
+    expect(needsCheck(undefined, link({ expiredUrl: 'http://dest.example-shop.com:8080/over' }), (url) => url.startsWith('http://dest.example-shop.com:8080/'))).toBe(true);
   });
 
   it('the due index spreads links over its shards', () => {
