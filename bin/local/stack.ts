@@ -24,6 +24,7 @@ import { SesStandIn } from './ses-standin';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
 import { LocalStreamSource } from './stream-source';
+import { localScheduleEveryMs } from './schedule-clock';
 import { loadTemplate, readTopology, type FunctionSpec, type OriginHeaderSpec, type Topology, type UserPoolSpec } from './template';
 import { startLocalSignIn, type LocalSignIn } from './oidc-provider';
 import { LocalUserDirectory } from './user-directory';
@@ -239,17 +240,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     await gateway.listen(options.port);
     stopping.push(() => gateway.close());
 
-    // EventBridge's rate rules; LOCAL_SCHEDULE_EVERY_MS runs them more often (the tests do not wait minutes).
-    const scheduleEveryMs = Number(process.env.LOCAL_SCHEDULE_EVERY_MS) || undefined;
-    const healthScale = config.healthTimeScale();
+    // EventBridge's rate rules; LOCAL_SCHEDULE_EVERY_MS runs them more often, LOCAL_HEALTH_TIME_SCALE link health's.
+    const clock = { ...(Number(process.env.LOCAL_SCHEDULE_EVERY_MS) > 0 ? { everyMs: Number(process.env.LOCAL_SCHEDULE_EVERY_MS) } : {}), healthScale: config.healthTimeScale() };
     for (const schedule of topology.schedules) {
       const target = functions.get(schedule.functionId);
       if (!target) continue;
-      // Link health's schedule runs on its own clock (LOCAL_HEALTH_TIME_SCALE), the rest on LOCAL_SCHEDULE_EVERY_MS.
-      const onHealthClock = healthScale < 1 && target.spec.environment[EnvNames.healthQueueUrl] !== undefined;
       const timer = setInterval(() => {
         target.invoke({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }).catch((error: unknown) => log(`${schedule.functionId} failed: ${String(error)}`));
-      }, onHealthClock ? Math.max(MIN_HEALTH_SCHEDULE_MS, schedule.everyMs * healthScale) : (scheduleEveryMs ?? schedule.everyMs));
+      }, localScheduleEveryMs(schedule, target.spec, clock));
       timer.unref();
       stopping.push(() => clearInterval(timer));
     }
@@ -275,9 +273,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     throw error;
   }
 }
-
-/** A scaled health schedule still leaves the worker a breath between runs. */
-const MIN_HEALTH_SCHEDULE_MS = 250;
 
 /** LOCAL_MAILBOX_DIR, else beside the data (a fresh temporary directory when nothing is kept on disk). */
 function mailboxDirectory(dataDir: string, inMemory: boolean): string {

@@ -1,59 +1,36 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { BUSY_RETRY_SECONDS, checkLink, HealthCheckBusy, queueDueLinks } from '../shared/domain/health/health-checks';
-import { healthCheckDeps, healthQueue } from '../shared/health-wiring';
+import { checkQueued, queueDueLinks } from '../shared/domain/health/health-checks';
+import { healthCheckDeps } from '../shared/health-check-wiring';
+import { healthQueue } from '../shared/health-wiring';
 import { MetricName } from '../shared/metric-names';
 import { count, logger, publishMetrics } from '../shared/observability';
 
-const deps = healthCheckDeps();
-const queue = healthQueue();
+const deps = { ...healthCheckDeps(), queue: healthQueue() };
 
-const keyOf = (record: SQSRecord): string | undefined => {
+/** The message's link key, or undefined when its body is not one (it then fails alone, towards the dead-letter queue). */
+function keyOf(record: SQSRecord): string | undefined {
   try {
     const { key } = JSON.parse(record.body) as { key?: unknown };
     return typeof key === 'string' && key.length > 0 && key.length <= 300 ? key : undefined;
   } catch {
     return undefined;
   }
-};
-
-/**
- * The health queue's links, side by side: a link whose URL another worker is checking, or whose host is booked up
- * for the next seconds, goes back on the queue with a delay (it is not a failure); a failure of the worker itself
- * (DynamoDB down) is reported, so SQS offers it again and then keeps it in the dead-letter queue.
- */
-async function checkQueued(event: SQSEvent): Promise<SQSBatchResponse> {
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  const later: string[] = [];
-  await Promise.all(
-    event.Records.map(async (record) => {
-      const key = keyOf(record);
-      if (!key) {
-        logger.error('not a link to check, left on the queue', { messageId: record.messageId });
-        failures.push({ itemIdentifier: record.messageId });
-        return;
-      }
-      try {
-        if ((await checkLink(key, deps)) === 'checked') count(MetricName.linkHealthChecks);
-      } catch (error) {
-        if (error instanceof HealthCheckBusy) later.push(key);
-        else {
-          logger.error('health check failed, left on the queue', { messageId: record.messageId, error: (error as Error).name });
-          failures.push({ itemIdentifier: record.messageId });
-        }
-      }
-    }),
-  );
-  if (later.length > 0) await queue.send(later, BUSY_RETRY_SECONDS);
-  return { batchItemFailures: failures };
 }
 
-/** Two ways in: the schedule (queue the links due) and the queue (check them). */
+/** Two ways in: the schedule (queue the links due) and the queue (check them). Nothing of an answer is logged. */
 async function route(event: SQSEvent | { source?: string }): Promise<SQSBatchResponse | undefined> {
-  if ('Records' in event) return checkQueued(event);
-  count(MetricName.linkHealthQueued, await queueDueLinks({ links: deps.links, queue, timeScale: deps.timeScale, now: deps.now }));
-  return undefined;
+  if (!('Records' in event)) {
+    count(MetricName.linkHealthQueued, await queueDueLinks(deps));
+    return undefined;
+  }
+  const messages = event.Records.map((record) => ({ messageId: record.messageId, key: keyOf(record) }));
+  const { checked, failed } = await checkQueued(messages, deps, (messageId, error) =>
+    logger.error('health check failed, left on the queue', { messageId, error: error instanceof Error ? error.name : 'unknown' }),
+  );
+  count(MetricName.linkHealthChecks, checked);
+  return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
 }
 
 export const handler = middy(route).use(injectLambdaContext(logger, { resetKeys: true })).use(publishMetrics());

@@ -102,6 +102,44 @@ export async function checkLink(key: string, deps: HealthCheckDeps): Promise<'ch
   return 'checked';
 }
 
+/** One message of the queue: its id, and its link's key (undefined when the body is not one). */
+export interface QueuedCheck {
+  messageId: string;
+  key: string | undefined;
+}
+
+/**
+ * A batch of the queue, side by side: a link whose URL another worker is checking, or whose host is booked up for
+ * the next seconds, goes back on the queue with a delay (not a failure: no receive is spent); a failure of the
+ * worker itself (DynamoDB down) or a body that is no link is returned, for SQS to offer again and then keep in the
+ * dead-letter queue. The count checked, and the ids that failed.
+ */
+export async function checkQueued(
+  messages: readonly QueuedCheck[],
+  deps: HealthCheckDeps & { queue: HealthQueue },
+  onError: (messageId: string, error: unknown) => void,
+): Promise<{ checked: number; failed: string[] }> {
+  const failed: string[] = [];
+  const later: string[] = [];
+  let checked = 0;
+  await Promise.all(
+    messages.map(async ({ messageId, key }) => {
+      try {
+        if (key === undefined) throw new Error('not a link to check');
+        if ((await checkLink(key, deps)) === 'checked') checked += 1;
+      } catch (error) {
+        if (error instanceof HealthCheckBusy && key !== undefined) later.push(key);
+        else {
+          onError(messageId, error);
+          failed.push(messageId);
+        }
+      }
+    }),
+  );
+  if (later.length > 0) await deps.queue.send(later, BUSY_RETRY_SECONDS);
+  return { checked, failed };
+}
+
 /** Due links read per partition per run: the rest are still due at the next run. */
 export const DUE_PER_SHARD = 500;
 /** A link queued by a run is due again this long after (its check lost, the next run takes it). */

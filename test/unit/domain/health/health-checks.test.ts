@@ -1,4 +1,4 @@
-import { checkLink, HealthCheckBusy, queueDueLinks, SLOT_AHEAD_SECONDS } from '../../../../functions/shared/domain/health/health-checks';
+import { BUSY_RETRY_SECONDS, checkLink, checkQueued, HealthCheckBusy, queueDueLinks, SLOT_AHEAD_SECONDS } from '../../../../functions/shared/domain/health/health-checks';
 import { CHECK_EVERY_MS } from '../../../../functions/shared/domain/health/link-health';
 import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
 import { InMemoryHealth } from '../../../support/in-memory-health';
@@ -112,5 +112,39 @@ describe('the schedule', () => {
     health.add(link('daily'));
     await checkLink('daily', health.deps());
     expect(health.links.get('daily')?.dueAtMs).toBe(health.nowMs + CHECK_EVERY_MS);
+  });
+});
+
+describe('a batch of the queue', () => {
+  it('sends links with a busy host back with a delay, reports the worker\'s own failures and bodies that are no link', async () => {
+    const health = new InMemoryHealth();
+    health.add(link('fine', { url: 'https://fine.example.com/' }));
+    health.add(link('held', { url: 'https://held.example.com/' }));
+    health.add(link('broken-store', { url: 'https://store.example.com/' }));
+    await health.urlChecks.claim('https://held.example.com/', health.nowMs, health.nowMs - CHECK_EVERY_MS, 60_000);
+    const errors: string[] = [];
+    const deps = {
+      ...health.deps({
+        request: async (url: string) => {
+          if (url.startsWith('https://store.')) throw new Error('DynamoDB is down');
+          return { status: 200 };
+        },
+      }),
+      queue: health.queue,
+    };
+    const result = await checkQueued(
+      [
+        { messageId: 'm1', key: 'fine' },
+        { messageId: 'm2', key: 'held' },
+        { messageId: 'm3', key: 'broken-store' },
+        { messageId: 'm4', key: undefined },
+      ],
+      deps,
+      (messageId) => errors.push(messageId),
+    );
+    expect(result).toEqual({ checked: 1, failed: expect.arrayContaining(['m3', 'm4']) });
+    expect(result.failed).toHaveLength(2);
+    expect(errors.sort()).toEqual(['m3', 'm4']);
+    expect(health.queued).toEqual([{ keys: ['held'], delaySeconds: BUSY_RETRY_SECONDS }]);
   });
 });
