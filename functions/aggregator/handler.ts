@@ -3,6 +3,7 @@ import middy from '@middy/core';
 import { countClicks } from '../shared/domain/analytics/click-counts';
 import { clickInLogLine } from '../shared/domain/analytics/click-lines';
 import { rollupClicks } from '../shared/domain/analytics/rollups';
+import { rememberedPlaces } from '../shared/domain/analytics/remembered-places';
 import { ClickFanout } from '../shared/domain/webhooks/click-fanout';
 import { decodeLogDelivery, deliveryId } from '../shared/http/log-delivery';
 import { MetricName } from '../shared/metric-names';
@@ -14,6 +15,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 const stats = clickStats();
 const links = linkStore();
 const flags = flagSource();
+const placeOf = rememberedPlaces((key) => links.placeOf(key));
 const fanout = new ClickFanout({ ownerOf: (key) => links.ownerOf(key), webhooks: webhookStore(), queue: deliveryQueue() });
 
 /**
@@ -29,9 +31,9 @@ async function aggregate(event: { awslogs?: { data?: string } }): Promise<void> 
   if (clicks.length === 0) return;
   const nowMs = Date.now();
   const id = deliveryId(delivery);
-  // Each clicked link's owner and tags, read once per delivery: the workspace's items and live hours (issue 30).
+  // Each clicked link's owner and tags, for the workspace's items and live hours (issue 30): remembered for a while.
   const keys = [...new Set(clicks.map((click) => click.code))];
-  const places = new Map(await Promise.all(keys.map(async (key) => [key, await links.placeOf(key)] as const)));
+  const places = new Map(await Promise.all(keys.map(async (key) => [key, await placeOf(key, nowMs)] as const)));
   await stats.apply(id, countClicks(clicks), nowMs, rollupClicks(clicks, places));
   count(MetricName.clicksCounted, clicks.length);
   // How long the oldest click of the batch waited to be counted: the delivery-lag alarm watches its maximum.

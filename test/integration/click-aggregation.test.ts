@@ -170,6 +170,42 @@ describe('adding a delivery of clicks', () => {
     expect(Math.abs(estimate(day?.sketch ?? new Uint8Array()) - 41)).toBeLessThanOrEqual(Math.ceil(3 * SKETCH_STANDARD_ERROR * 41));
   });
 
+  it('reads a sketch once per container: later deliveries merge into the one it wrote (issue 28)', async () => {
+    const code = await newLink();
+    const reads: string[] = [];
+    const counting = new Proxy(dynamo(), {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return (command: { constructor: { name: string } }) => {
+          if (command.constructor.name === 'GetCommand') reads.push(command.constructor.name);
+          return target.send(command as never);
+        };
+      },
+    });
+    const container = store(counting);
+    const deliveries = Array.from({ length: 4 }, (_, delivery) =>
+      countClicks(Array.from({ length: 10 }, (_, i) => click(code, { visitor: visitorUpdate('salt', `203.0.113.${delivery * 10 + i}`, 'agent') }))),
+    );
+    for (const [index, counts] of deliveries.entries()) await container.apply(`once-${index}`, counts, nowMs);
+    expect(reads).toHaveLength(1);
+    const [day] = await store().days(code, today, today);
+    expect(Math.abs(estimate(day?.sketch ?? new Uint8Array()) - 40)).toBeLessThanOrEqual(Math.ceil(3 * SKETCH_STANDARD_ERROR * 40));
+  });
+
+  it('merges into what another container wrote since this one last wrote the sketch, losing neither', async () => {
+    const code = await newLink();
+    const visitors = (label: string, from: number) => countClicks(Array.from({ length: 15 }, (_, i) => click(code, { visitor: visitorUpdate('salt', `198.18.0.${from + i}`, label) })));
+    const first = store();
+    const second = store();
+    await first.apply('two-containers-1', visitors('a', 0), nowMs);
+    await second.apply('two-containers-2', visitors('b', 0), nowMs);
+    // The first container still remembers the sketch as it left it: its write must not undo the second's.
+    await first.apply('two-containers-3', visitors('c', 0), nowMs);
+    const [day] = await store().days(code, today, today);
+    expect(day?.clicks).toBe(45);
+    expect(Math.abs(estimate(day?.sketch ?? new Uint8Array()) - 45)).toBeLessThanOrEqual(Math.ceil(3 * SKETCH_STANDARD_ERROR * 45));
+  });
+
   it('writes per delivery as many items as distinct (link, day) pairs, however many clicks they hold', async () => {
     const codes = await Promise.all(Array.from({ length: 3 }, () => newLink()));
     const yesterday = new Date(nowMs - 86_400_000).toISOString();

@@ -35,7 +35,7 @@ const DIMENSION_OF_PREFIX = new Map(DIMENSIONS.map((dimension) => [PREFIX[dimens
 
 type Action = Record<string, unknown>;
 /** What each action of a transaction is, to tell a link gone since (dropped) from a sketch written meanwhile (read again). */
-type PartAction = { kind: 'link' | 'day' | 'live'; action: Action };
+type PartAction = { kind: 'link' | 'day' | 'live'; action: Action; sketch?: { key: string; after: StoredSketch } };
 /** What one delivery writes: a stats item's day (a link's or a workspace's), a link's own counters, a live hour. */
 type Entry =
   | { kind: 'link'; code: string; uncounted: number; bots: number }
@@ -47,6 +47,8 @@ type Group = { link?: string; entries: Entry[] };
 type StoredSketch = { sketch: Uint8Array; version: number };
 /** Sketches written by another delivery between our read and our write are read again, this many times at most. */
 const SKETCH_RACE_ATTEMPTS = 5;
+/** Sketches a container remembers (a dense one is 4 KB): beyond this many, all are forgotten and read again. */
+const MAX_KNOWN_SKETCHES = 1_000;
 const dayKey = (code: string, day: string) => `${code}\n${day}`;
 
 /** The `most` most clicked values, the rest summed as "other" (dropped when `sumRest` is false: a link may be called "other"). */
@@ -85,6 +87,13 @@ function readDimension(counts: DimensionCounts, name: string, value: unknown): v
  * adds nothing twice, and one that failed halfway adds only the parts still missing.
  */
 export class DynamoClickStatsStore implements ClickStatsStore {
+  /**
+   * The sketches this container last read or wrote, with their versions. The next delivery merges into these
+   * without reading them again: a write made meanwhile by another container fails the version's condition, and the
+   * part is read and merged again. One aggregator container at a time (the usual case) never reads a sketch twice.
+   */
+  private readonly knownSketches = new Map<string, StoredSketch>();
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly statsTable: string,
@@ -173,6 +182,7 @@ export class DynamoClickStatsStore implements ClickStatsStore {
       const entries = remaining.flatMap((group) => group.entries.map((entry) => ({ group, entry })));
       const stored = await this.storedSketches(entries.map(({ entry }) => entry));
       const actions = entries.map(({ group, entry }) => ({ group, ...this.action(entry, stored, nowMs) }));
+      const sketches = actions.flatMap((entry) => (entry.sketch ? [entry.sketch] : []));
       const marker: Action = {
         Put: {
           TableName: this.statsTable,
@@ -182,8 +192,11 @@ export class DynamoClickStatsStore implements ClickStatsStore {
       };
       try {
         await this.client.send(new TransactWriteCommand({ TransactItems: [marker, ...actions.map((entry) => entry.action)] as never }));
+        this.remember(sketches);
         return;
       } catch (error) {
+        // Whatever was or was not written, these sketches are read again before they are written again.
+        for (const { key } of sketches) this.knownSketches.delete(key);
         if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
         if (reasons[0]?.Code === 'ConditionalCheckFailed') return; // this part was applied by an earlier delivery
@@ -199,10 +212,23 @@ export class DynamoClickStatsStore implements ClickStatsStore {
     }
   }
 
-  /** The stored sketches of the part's days that bring one, read side by side (one GetItem per item and day). */
+  private remember(sketches: ReadonlyArray<{ key: string; after: StoredSketch }>): void {
+    if (this.knownSketches.size + sketches.length > MAX_KNOWN_SKETCHES) this.knownSketches.clear();
+    for (const { key, after } of sketches) this.knownSketches.set(key, after);
+  }
+
+  /**
+   * The stored sketches of the part's days that bring one: those this container knows as it left them, the others
+   * read side by side (one GetItem per item and day).
+   */
   private async storedSketches(entries: readonly Entry[]): Promise<Map<string, StoredSketch>> {
-    const keys = entries.flatMap((entry) => (entry.kind === 'day' && entry.counts.sketch ? [{ code: entry.code, day: entry.counts.day }] : []));
     const stored = new Map<string, StoredSketch>();
+    const keys = entries.flatMap((entry) => {
+      if (entry.kind !== 'day' || !entry.counts.sketch) return [];
+      const known = this.knownSketches.get(dayKey(entry.code, entry.counts.day));
+      if (known) stored.set(dayKey(entry.code, entry.counts.day), known);
+      return known ? [] : [{ code: entry.code, day: entry.counts.day }];
+    });
     await Promise.all(
       keys.map(async (key) => {
         const { Item } = await this.client.send(new GetCommand({ TableName: this.statsTable, Key: key, ProjectionExpression: 'sk, skv', ConsistentRead: true }));
@@ -240,17 +266,19 @@ export class DynamoClickStatsStore implements ClickStatsStore {
         additions.push(`#${index} :${index}`);
       }
     }
-    const sketch = this.sketchWrite(day, stored.get(dayKey(entry.code, day.day)));
+    const key = dayKey(entry.code, day.day);
+    const sketch = this.sketchWrite(day, stored.get(key));
     return {
       kind: 'day',
+      ...(sketch ? { sketch: { key, after: sketch.after } } : {}),
       action: {
         Update: {
           TableName: this.statsTable,
           Key: { code: entry.code, day: day.day },
-          UpdateExpression: `ADD ${additions.join(', ')} SET #ttl = :ttl${sketch ? ', sk = :sk, skv = :skv' : ''}`,
+          UpdateExpression: `ADD ${additions.join(', ')} SET #ttl = :ttl${sketch?.condition ? ', sk = :sk, skv = :skv' : ''}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ...values, ...(sketch?.values ?? {}) },
-          ...(sketch ? { ConditionExpression: sketch.condition } : {}),
+          ...(sketch?.condition ? { ConditionExpression: sketch.condition } : {}),
         },
       },
     };
@@ -279,17 +307,19 @@ export class DynamoClickStatsStore implements ClickStatsStore {
 
   /**
    * The day's sketch merged into the stored one, written only if it changed and only over the version read (another
-   * delivery's write in between cancels the transaction, and the part is read and merged again).
+   * delivery's write in between cancels the transaction, and the part is read and merged again), and the sketch as
+   * it is once the transaction went through.
    */
-  private sketchWrite(day: DayCounts, stored: StoredSketch | undefined): { condition: string; values: Record<string, unknown> } | undefined {
+  private sketchWrite(day: DayCounts, stored: StoredSketch | undefined): { condition?: string; values?: Record<string, unknown>; after: StoredSketch } | undefined {
     if (!day.sketch) return undefined;
     const merged = stored ? Uint8Array.from(stored.sketch) : new Uint8Array(day.sketch.length);
     mergeInto(merged, day.sketch);
-    if (stored && merged.every((rank, register) => rank === stored.sketch[register])) return undefined;
+    if (stored && merged.every((rank, register) => rank === stored.sketch[register])) return { after: stored };
     const version = stored?.version ?? 0;
     return {
       condition: stored ? 'skv = :prev' : 'attribute_not_exists(skv)',
       values: { ':sk': encodeSketch(merged), ':skv': version + 1, ...(stored ? { ':prev': version } : {}) },
+      after: { sketch: merged, version: version + 1 },
     };
   }
 }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -16,6 +17,8 @@ const KEY_BYTES = 16;
  * an IPv4-mapped IPv6 address is its IPv4 address. Anything unparsable is counted as it is.
  */
 export function countedNetwork(address: string): string {
+  // Every visit counts its visitor (issue 30): the common dotted-quad address needs no parsing to be itself.
+  if (isIPv4(address)) return address;
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();

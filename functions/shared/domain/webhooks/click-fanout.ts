@@ -3,6 +3,7 @@ import type { DeliveryQueue, WebhookStore } from '../ports';
 import { clickEventsOf } from './account-events';
 import { queueTasks } from './event-fanout';
 import type { WebhookRecord } from './webhook';
+import { Expiring } from '../expiring';
 
 /**
  * How long a container trusts that an account takes no link.clicked (no webhook, or none enabled and subscribed to
@@ -14,32 +15,12 @@ export const QUIET_ACCOUNT_MS = 30_000;
  * tombstone); only a link removed by its expiry's TTL frees its code for someone else.
  */
 export const LINK_OWNER_MS = 10 * 60_000;
-/** Beyond this many remembered links or accounts the expired ones are dropped, and all of them if none expired. */
-const MAX_REMEMBERED = 50_000;
 
 export interface ClickFanoutDeps {
   /** The link's owner (undefined: the link is gone). */
   ownerOf: (key: string) => Promise<string | undefined>;
   webhooks: Pick<WebhookStore, 'list' | 'countQueuedClicks'>;
   queue: DeliveryQueue;
-}
-
-/** Values that hold until an instant, bounded in number. */
-class Expiring<V> {
-  private readonly entries = new Map<string, { value: V; until: number }>();
-
-  get(key: string, nowMs: number): { value: V } | undefined {
-    const entry = this.entries.get(key);
-    return entry && entry.until > nowMs ? entry : undefined;
-  }
-
-  set(key: string, value: V, untilMs: number, nowMs: number): void {
-    if (this.entries.size >= MAX_REMEMBERED) {
-      for (const [entry, { until }] of this.entries) if (until <= nowMs) this.entries.delete(entry);
-      if (this.entries.size >= MAX_REMEMBERED) this.entries.clear();
-    }
-    this.entries.set(key, { value, until: untilMs });
-  }
 }
 
 const takesClicks = (webhook: WebhookRecord) => webhook.enabled && webhook.events.includes('link.clicked');
