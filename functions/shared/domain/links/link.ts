@@ -100,7 +100,7 @@ export interface LinkView {
   forwardQuery?: true;
   utm?: SmartFields['utm'];
   expiredUrl?: string;
-  /** Its destinations' latest check (issue 31); absent until the first. */
+  /** Its destinations' latest check (issue 31); absent until the first, and once the link is used up or deleted. */
   health?: HealthView;
 }
 
@@ -137,7 +137,7 @@ export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number
     status,
     ...(link.tags ? { tags: link.tags } : {}),
     ...smartFieldsOf(link, ended),
-    ...(link.health ? { health: toHealthView(link.health) } : {}),
+    ...(link.health && !ended ? { health: toHealthView(link.health) } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import {
   type Observation,
 } from '../../../../functions/shared/domain/health/link-health';
 import { needsCheck } from '../../../../functions/shared/domain/health/health-triggers';
-import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
+import { toLinkView, type LinkRecord } from '../../../../functions/shared/domain/links/link';
 
 const URL_CHECKED = 'https://shop.example.com/spring';
 const at = (hour: number) => new Date(Date.UTC(2026, 10, 26, hour)).toISOString();
@@ -115,6 +115,13 @@ describe('which destinations, and when', () => {
     // Nothing a local run may check: nothing queued.
     expect(needsCheck(undefined, link(), (url) => url.startsWith('http://dest.example-shop.com:8080/'))).toBe(false);
     expect(needsCheck(undefined, link({ expiredUrl: 'http://dest.example-shop.com:8080/over' }), (url) => url.startsWith('http://dest.example-shop.com:8080/'))).toBe(true);
+  });
+
+  it('the link view shows health while the link may still send visitors on, not once it is used up or deleted', () => {
+    const health = nextHealth(undefined, seen('client-error', 1, { statusCode: 404 }));
+    expect(toLinkView(link({ health }), 'https://sho.rt', Date.parse(at(2))).health).toEqual({ status: 'client-error', statusCode: 404, checkedAt: at(1), since: at(1) });
+    expect(toLinkView(link({ health, deleted: true }), 'https://sho.rt', Date.parse(at(2)))).not.toHaveProperty('health');
+    expect(toLinkView(link({ health, retired: true }), 'https://sho.rt', Date.parse(at(2)))).not.toHaveProperty('health');
   });
 
   it('the due index spreads links over its shards', () => {
