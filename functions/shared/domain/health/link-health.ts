@@ -107,10 +107,13 @@ export function toHealthView(health: LinkHealthRecord): HealthView {
   return view;
 }
 
-/** The link's destinations, each once: its url, its rules' and variants' urls, and its expiredUrl. */
+/**
+ * The link's destinations, each once: its url, its rules' and variants' urls, and its expiredUrl. One that does not
+ * parse (stored before destinations were checked) is left out rather than failing the stream's batch or the check.
+ */
 export function destinationsOf(link: Pick<LinkRecord, 'url' | 'rules' | 'variants' | 'expiredUrl'>): string[] {
   const all = [link.url, ...(link.rules ?? []).map((rule) => rule.url), ...(link.variants ?? []).map((variant) => variant.url), link.expiredUrl];
-  return [...new Set(all.filter((url): url is string => typeof url === 'string' && url.length > 0))];
+  return [...new Set(all.filter((url): url is string => typeof url === 'string' && URL.canParse(url)))];
 }
 
 /** The due index's partitions: a link is in one by its key's hash, so no partition takes every check's write. */

@@ -103,6 +103,11 @@ describe('which destinations, and when', () => {
     expect(destinationsOf(smart)).toEqual([URL_CHECKED, 'https://de.example.com/', 'https://a.example.com/', 'https://b.example.com/', 'https://shop.example.com/over']);
   });
 
+  it('leaves out a stored destination that does not parse, rather than failing', () => {
+    expect(destinationsOf(link({ url: 'not a url', expiredUrl: 'https://shop.example.com/over' }))).toEqual(['https://shop.example.com/over']);
+    expect(needsCheck(undefined, link({ url: 'http://[oops' }))).toBe(false);
+  });
+
   it('a new link, a changed destination or a link turned on again is checked now; health writes and clicks are not', () => {
     expect(needsCheck(undefined, link())).toBe(true);
     expect(needsCheck(link(), link({ url: 'https://shop.example.com/autumn' }))).toBe(true);
