@@ -85,8 +85,9 @@ async function queueHealthChecks(records: readonly DynamoDBRecord[]): Promise<vo
 
 /**
  * The links and usage tables' streams: each committed change becomes its events, queued for every webhook of the
- * owner that asked for them, and a new or changed link its health check. A failure throws, so the batch is retried (then split, then dead-lettered): the
- * event comes from the change itself, never from a second write that a crashed function might not make.
+ * owner that asked for them, and a new or changed link its health check. A failure throws, so the batch is retried
+ * (then split, then dead-lettered): the event comes from the change itself, never from a second write that a crashed
+ * function might not make.
  */
 async function route(event: DynamoDBStreamEvent): Promise<void> {
   await queueHealthChecks(event.Records.filter((record) => fromTable(record, linksTable)));
