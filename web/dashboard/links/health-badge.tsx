@@ -12,9 +12,12 @@ const LABELS: Record<Health['status'], string> = {
   unreachable: 'Unreachable',
 };
 
-/** What the last check of a link's destinations found: a short badge, the details in its title. */
-export function HealthBadge({ health }: { health: Link['health'] }) {
-  if (!health) return <span class="status status-unchecked">Not checked yet</span>;
+/**
+ * What the last check of a link's destinations found: a short badge, the details in its title. Only active links are
+ * checked: another link without a check shows nothing to wait for.
+ */
+export function HealthBadge({ health, active }: { health: Link['health']; active: boolean }) {
+  if (!health) return active ? <span class="health health-unchecked">Not checked yet</span> : <span>—</span>;
   const detail = [
     health.statusCode !== undefined ? `HTTP ${health.statusCode}` : undefined,
     health.error,
@@ -23,7 +26,7 @@ export function HealthBadge({ health }: { health: Link['health'] }) {
     `since ${formatDateTime(health.since)}`,
   ].filter(Boolean);
   return (
-    <span class={`status health-${health.status}`} title={detail.join(', ')}>
+    <span class={`health health-${health.status}`} title={detail.join(', ')}>
       {LABELS[health.status]}
       {health.statusCode !== undefined ? ` (${health.statusCode})` : ''}
     </span>
@@ -31,11 +34,11 @@ export function HealthBadge({ health }: { health: Link['health'] }) {
 }
 
 /** The link page's longer account: the badge, then what it means in words. */
-export function HealthDetails({ health }: { health: Link['health'] }) {
-  if (!health) return <HealthBadge health={health} />;
+export function HealthDetails({ health, active }: { health: Link['health']; active: boolean }) {
+  if (!health) return <HealthBadge health={health} active={active} />;
   return (
     <>
-      <HealthBadge health={health} />{' '}
+      <HealthBadge health={health} active={active} />{' '}
       {health.error ? `(${health.error}) ` : ''}
       {health.location ? (
         <>

@@ -78,7 +78,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         </dd>
         <dt>Health</dt>
         <dd>
-          <HealthDetails health={link.health} />
+          <HealthDetails health={link.health} active={link.status === 'active'} />
         </dd>
         <dt>Clicks</dt>
         <dd>{formatNumber(link.clicks)}{link.maxClicks !== undefined ? ` of ${formatNumber(link.maxClicks)}` : ''}</dd>

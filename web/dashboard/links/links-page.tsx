@@ -176,7 +176,7 @@ export function LinksPage({ api }: { api: Api }) {
                   <span class={`status status-${link.status}`}>{link.status}</span>
                 </td>
                 <td>
-                  <HealthBadge health={link.health} />
+                  <HealthBadge health={link.health} active={link.status === 'active'} />
                 </td>
                 <td>{formatDateTime(link.createdAt)}</td>
                 <td>{formatDateTime(link.expiresAt)}</td>
