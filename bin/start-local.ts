@@ -43,6 +43,7 @@ async function main(): Promise<void> {
   if (stack.signIn) {
     console.log(`Sign-in issuer: ${stack.signIn.issuer}   (${stack.signIn.issuer}/.well-known/openid-configuration)`);
     console.log(`Dev user:       ${stack.signIn.devUser.email} / ${stack.signIn.devUser.password}   (owner of the dev key's workspace)`);
+    if (stack.signIn.cliClientId) console.log(`CLI sign-in:    SHORTENER_API_URL=${stack.apiUrl} SHORTENER_ISSUER=${stack.signIn.issuer} SHORTENER_CLIENT_ID=${stack.signIn.cliClientId} npm run shortener -- login`);
   }
   console.log(`Dev API key:    ${stack.devApiKey}   (PRO plan)`);
   if (stack.mailbox) console.log(`Mailbox:        ${stack.mailbox}   (invitations and other mail, one .eml file each)`);

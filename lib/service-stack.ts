@@ -347,6 +347,8 @@ export class ServiceStack extends Stack {
       [StackOutputs.userPoolId]: signIn.userPool.userPoolId,
       [StackOutputs.userPoolClientId]: signIn.client.userPoolClientId,
       [StackOutputs.signInUrl]: signIn.domain.baseUrl(),
+      [StackOutputs.signInIssuer]: signIn.issuer,
+      [StackOutputs.cliClientId]: signIn.cliClient.userPoolClientId,
     };
     for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
 

@@ -26,7 +26,7 @@ export class SingleSignOn extends Construct {
     this.api = new ServiceFunction(this, 'SsoFunction', {
       name: 'sso',
       description: 'Single sign-on connections of ENTERPRISE workspaces (/v2/sso)',
-      environment: { ...props.apiEnvironment, [EnvNames.userPoolId]: props.signIn.userPool.userPoolId, [EnvNames.tokenClientId]: props.signIn.client.userPoolClientId },
+      environment: { ...props.apiEnvironment, [EnvNames.userPoolId]: props.signIn.userPool.userPoolId, [EnvNames.tokenClientId]: props.signIn.client.userPoolClientId, [EnvNames.tokenCliClientId]: props.signIn.cliClient.userPoolClientId },
       removalPolicy: props.removalPolicy,
     });
     this.api

@@ -24,4 +24,7 @@ export enum StackOutputs {
   userPoolClientId = 'UserPoolClientId',
   /** The managed login pages' base URL (https://<prefix>.auth.<region>.amazoncognito.com). */
   signInUrl = 'SignInUrl',
+  /** What `shortener login` needs (SHORTENER_ISSUER, SHORTENER_CLIENT_ID): the pool's issuer and the CLI's app client. */
+  signInIssuer = 'SignInIssuer',
+  cliClientId = 'CliClientId',
 }

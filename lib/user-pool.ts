@@ -13,6 +13,7 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { CLI_CALLBACK_PORTS, cliCallbackUrl } from '../clients/sign-in/cli-callback';
 import { EnvNames } from '../functions/shared/config';
 import type { DashboardSignIn } from './dashboard';
 
@@ -22,6 +23,8 @@ export const SIGN_IN_CALLBACK_PAGE = 'signed-in';
 export const ACCESS_TOKEN_MINUTES = 15;
 /** How long a dashboard tab may renew its access token without signing in again. */
 export const REFRESH_TOKEN_HOURS = 12;
+/** How long `shortener login` lasts on one machine before signing in again (its refresh token). */
+export const CLI_REFRESH_TOKEN_DAYS = 30;
 
 export interface PeopleSignInProps {
   /** `<appName>-<stage>`: the pool's name and the managed login domain's prefix (with the account id). */
@@ -36,13 +39,16 @@ export interface PeopleSignInProps {
 /**
  * People sign in with Amazon Cognito (issue 29): a user pool (email as the user name, TOTP optional, threat
  * protection on the Plus plan), its managed login pages, and one public app client for the dashboard (authorization
- * code with PKCE, no secret, exact callback). The authorizer verifies the pool's access tokens with the issuer, JWKS
- * and client id this construct puts in its environment (`environment`); locally, bin/local/oidc-provider.ts plays
+ * code with PKCE, no secret, exact callback), and one for the command line (`shortener login`, the same flow with
+ * loopback callbacks). The authorizer verifies the pool's access tokens with the issuer, JWKS
+ * and client ids this construct puts in its environment (`environment`); locally, bin/local/oidc-provider.ts plays
  * the pool and the client from the template.
  */
 export class PeopleSignIn extends Construct {
   readonly userPool: UserPool;
   readonly client: UserPoolClient;
+  /** The command line's own public client (`shortener login`): the same flow, loopback callbacks only. */
+  readonly cliClient: UserPoolClient;
   readonly domain: UserPoolDomain;
   /** The app client's one callback URL (the dashboard's sign-in page) and its sign-out URL. */
   readonly callbackUrl: string;
@@ -93,6 +99,23 @@ export class PeopleSignIn extends Construct {
       enableTokenRevocation: true,
       preventUserExistenceErrors: true,
     });
+    this.cliClient = this.userPool.addClient('CliClient', {
+      userPoolClientName: `${props.name}-cli`,
+      // A command on someone's machine holds no secret either: PKCE, and a code delivered to a loopback port.
+      generateSecret: false,
+      authFlows: { userSrp: true },
+      oAuth: {
+        flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+        callbackUrls: CLI_CALLBACK_PORTS.map(cliCallbackUrl),
+      },
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      accessTokenValidity: Duration.minutes(ACCESS_TOKEN_MINUTES),
+      idTokenValidity: Duration.minutes(ACCESS_TOKEN_MINUTES),
+      refreshTokenValidity: Duration.days(CLI_REFRESH_TOKEN_DAYS),
+      enableTokenRevocation: true,
+      preventUserExistenceErrors: true,
+    });
     this.domain = this.userPool.addDomain('ManagedLogin', {
       // Prefixes are unique per region across all accounts: the account id makes this one ours.
       cognitoDomain: { domainPrefix: `${props.name}-${Aws.ACCOUNT_ID}` },
@@ -104,6 +127,7 @@ export class PeopleSignIn extends Construct {
       clientId: this.client.userPoolClientId,
       useCognitoProvidedValues: true,
     });
+    new CfnManagedLoginBranding(this, 'CliLoginBranding', { userPoolId: this.userPool.userPoolId, clientId: this.cliClient.userPoolClientId, useCognitoProvidedValues: true });
   }
 
   /** The issuer of the pool's tokens, as their `iss` claim names it. */
@@ -130,6 +154,7 @@ export class PeopleSignIn extends Construct {
       [EnvNames.tokenIssuer]: this.issuer,
       [EnvNames.tokenJwksUrl]: `${this.issuer}/.well-known/jwks.json`,
       [EnvNames.tokenClientId]: this.client.userPoolClientId,
+      [EnvNames.tokenCliClientId]: this.cliClient.userPoolClientId,
     };
   }
 }

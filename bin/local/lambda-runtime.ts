@@ -38,12 +38,13 @@ export class LocalFunction {
 
   /**
    * `logs.onLogLine` receives every line the function writes to stdout (its log); with `echo` the lines reach our
-   * stdout too, as every other function's do.
+   * stdout too, as every other function's do. `afterEachInvocation` hears of every invocation that finished.
    */
   constructor(
     readonly spec: FunctionSpec,
     private readonly sharedEnvironment: Record<string, string>,
     private readonly logs?: { onLogLine: (line: string) => void; echo: boolean },
+    private readonly afterEachInvocation?: () => void,
   ) {
     this.start();
   }
@@ -84,6 +85,12 @@ export class LocalFunction {
   }
 
   invoke(event: unknown): Promise<unknown> {
+    const invocation = this.send(event);
+    const after = this.afterEachInvocation;
+    return after ? invocation.finally(after) : invocation;
+  }
+
+  private send(event: unknown): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

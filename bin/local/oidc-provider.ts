@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import * as path from 'node:path';
 import type Provider from 'oidc-provider';
 import type { GrantInstance } from 'oidc-provider';
+import { CLI_CALLBACK_PORTS, cliCallbackUrl } from '../../clients/sign-in/cli-callback';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages';
 import { CognitoAccessTokens } from '../../functions/shared/adapters/cognito-access-tokens';
 import { awsJsonListener } from './aws-json-server';
@@ -31,10 +32,14 @@ export interface LocalSignIn {
   poolId: string;
   /** The template's app client (the dashboard's). */
   client: UserPoolClientSpec;
+  /** The command line's app client (`shortener login`), played as the template has it: loopback callbacks only. */
+  cliClient?: UserPoolClientSpec;
   /** Where the SDK's Cognito client reaches the admin API (AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER). */
   adminEndpoint: string;
   close(): Promise<void>;
 }
+
+const isCliCallback = (url: string) => CLI_CALLBACK_PORTS.some((port) => cliCallbackUrl(port) === url);
 
 /** Every access token names this resource: it is what makes oidc-provider issue them as JWTs (resource indicators). */
 const API_RESOURCE = 'urn:shortener:api';
@@ -70,12 +75,14 @@ interface TokenContext {
 
 export async function startLocalSignIn(options: { pool: UserPoolSpec; users: LocalUserDirectory; port: number; keysFile?: string }): Promise<LocalSignIn> {
   const { pool, users } = options;
-  const client = pool.clients[0];
+  const cliClient = pool.clients.find((spec) => spec.callbackUrls.length > 0 && spec.callbackUrls.every(isCliCallback));
+  const client = pool.clients.find((spec) => spec !== cliClient);
   if (!client) throw new Error(`user pool ${pool.id} has no app client to play`);
   const server = createServer();
   const port = await listen(server, options.port, '127.0.0.1');
   const issuer = `http://localhost:${port}/${pool.id}`;
   const keys = keyMaterial(options.keysFile);
+  const longestRefresh = Math.max(...pool.clients.map((spec) => spec.refreshTokenSeconds));
   const clientOf = (clientId: string | undefined) => pool.clients.find((candidate) => candidate.id === clientId) ?? client;
 
   // ESM only: loaded when a local stack starts, never by a Lambda bundle.
@@ -124,7 +131,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
         }),
       },
     },
-    // The dashboard is the pool's own client: signing in is consent, as on Cognito's managed pages.
+    // The dashboard and the command line are the pool's own clients: signing in is consent, as on Cognito's managed pages.
     loadExistingGrant: async (ctx: TokenContext): Promise<GrantInstance | undefined> => {
       const clientId = ctx.oidc.client?.clientId;
       const accountId = ctx.oidc.session?.accountId;
@@ -152,8 +159,9 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
       RefreshToken: (_ctx: unknown, _token: unknown, requester: { clientId: string }) => clientOf(requester.clientId).refreshTokenSeconds,
       AuthorizationCode: 60,
       Interaction: INTERACTION_SECONDS,
-      Session: client.refreshTokenSeconds,
-      Grant: client.refreshTokenSeconds,
+      // A refresh token lives no longer than its grant: the longest of the clients' (the command line's).
+      Session: longestRefresh,
+      Grant: longestRefresh,
     },
     renderError: (ctx: { type: string; body: string; status: number }, out: { error?: string; error_description?: string }) => {
       ctx.type = 'html';
@@ -165,7 +173,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
   const federation = new LocalFederation(registry, users, issuer);
   const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`, federation);
   const admin = awsJsonListener((operation, input) => (registry.handles(operation) ? registry.handle(operation, input) : cognito.handle(operation, input)), COGNITO_PROTOCOL);
-  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: client.id }));
+  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientIds: pool.clients.map((spec) => spec.id) }));
   const oidc = provider.callback();
   const mount = `/${pool.id}`;
 
@@ -187,6 +195,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     jwksUrl: `${issuer}/.well-known/jwks.json`,
     poolId: pool.id,
     client,
+    ...(cliClient ? { cliClient } : {}),
     adminEndpoint: `http://127.0.0.1:${port}`,
     close: () => closeServer(server),
   };

@@ -23,7 +23,7 @@ import { KmsStandIn } from './kms-standin';
 import { SesStandIn } from './ses-standin';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
-import { LocalStreamSource } from './stream-source';
+import { LocalTableStream, type StreamConsumer } from './stream-source';
 import { localScheduleEveryMs } from './schedule-clock';
 import { loadTemplate, readTopology, type FunctionSpec, type OriginHeaderSpec, type Topology, type UserPoolSpec } from './template';
 import { startLocalSignIn, type LocalSignIn } from './oidc-provider';
@@ -54,7 +54,7 @@ export interface RunningLocalStack {
   shortBaseUrl: string;
   devApiKey: string;
   /** The local user pool's issuer, and the development user: an owner of the dev key's workspace. */
-  signIn?: { issuer: string; adminEndpoint: string; devUser: { email: string; password: string } };
+  signIn?: { issuer: string; adminEndpoint: string; devUser: { email: string; password: string }; cliClientId?: string };
   topology: Topology;
   /** Where the SES stand-in writes the mail the functions send (when the template sends mail). */
   mailbox?: string;
@@ -200,6 +200,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       ...(process.env.LOCAL_HOSTS_FILE ? { [EnvNames.localHostsFile]: path.resolve(process.env.LOCAL_HOSTS_FILE) } : {}),
       ...(process.env.LOCAL_DNS_TXT_FILE ? { [EnvNames.localDnsTxtFile]: path.resolve(process.env.LOCAL_DNS_TXT_FILE) } : {}),
     };
+    // Streams are read at Lambda's pace (stream-source.ts); a function's work off the visitor's path (the redirect and
+    // the click counting its log feeds) and outside the streams' own consumers has its changes read at once.
+    const tableStreams: LocalTableStream[] = [];
+    const nudgeStreams = () => tableStreams.forEach((stream) => stream.nudge());
+    const nudges = (id: string) =>
+      !topology.logSubscriptions.some((subscription) => subscription.sourceFunctionId === id || subscription.destinationFunctionId === id) &&
+      !topology.streamSources.some((source) => source.functionId === id);
     // Subscription filters read their source function's log lines; destinations start first, sources then.
     const functions = new Map<string, LocalFunction>();
     const subscriptions: LocalLogSubscription[] = [];
@@ -214,7 +221,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
         return reader;
       });
       const onLogLine = readers.length > 0 ? (line: string) => readers.forEach((reader) => reader.offer(line)) : undefined;
-      functions.set(id, new LocalFunction(spec, sharedEnvironment, onLogLine && { onLogLine, echo: process.env.LOCAL_FUNCTION_LOGS !== 'off' }));
+      functions.set(id, new LocalFunction(spec, sharedEnvironment, onLogLine && { onLogLine, echo: process.env.LOCAL_FUNCTION_LOGS !== 'off' }, nudges(id) ? nudgeStreams : undefined));
     }
     stopping.push(() => Promise.all([...functions.values()].map((fn) => fn.stop())));
     stopping.push(() => Promise.all(subscriptions.map((subscription) => subscription.close())));
@@ -226,12 +233,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       if (consumer) queues.consume(source, consumer, log);
     }
     stopping.push(() => queues.stopConsuming());
-    for (const source of topology.streamSources) {
-      const consumer = functions.get(source.functionId);
-      if (!consumer) continue;
-      const reader = new LocalStreamSource(source, consumer, `http://127.0.0.1:${options.dynamoDbPort}`, LOCAL_REGION, queues, log);
-      await reader.start(dynamo.client());
-      stopping.push(() => reader.stop());
+    const consumersByTable = new Map<string, StreamConsumer[]>();
+    for (const spec of topology.streamSources) {
+      const consumer = functions.get(spec.functionId);
+      if (consumer) consumersByTable.set(spec.tableName, [...(consumersByTable.get(spec.tableName) ?? []), { spec, consumer }]);
+    }
+    for (const [tableName, consumers] of consumersByTable) {
+      const stream = new LocalTableStream(tableName, consumers, `http://127.0.0.1:${options.dynamoDbPort}`, LOCAL_REGION, queues, log);
+      await stream.start(dynamo.client());
+      tableStreams.push(stream);
+      stopping.push(() => stream.stop());
     }
 
     const customerEdge = topology.customerEdge && new LocalCustomerEdge(topology.customerEdge, originHeaderValues(topology.customerEdge.originHeaders, ssm), new URL(options.shortBaseUrl).hostname);
@@ -263,7 +274,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       apiUrl: `http://localhost:${options.port}`,
       shortBaseUrl: options.shortBaseUrl,
       devApiKey,
-      ...(signIn ? { signIn: { issuer: signIn.issuer, adminEndpoint: signIn.adminEndpoint, devUser: signIn.devUser } } : {}),
+      ...(signIn ? { signIn: { issuer: signIn.issuer, adminEndpoint: signIn.adminEndpoint, devUser: signIn.devUser, ...(signIn.cliClient ? { cliClientId: signIn.cliClient.id } : {}) } } : {}),
       topology,
       ...(mailbox ? { mailbox } : {}),
       stop,

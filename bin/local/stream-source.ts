@@ -13,17 +13,20 @@ import type { SqsStandIn } from './sqs-standin';
 import type { StreamSourceSpec } from './template';
 
 /**
- * An empty shard is read again after 50 ms, doubling while it stays empty up to 250 ms (Lambda polls a stream's
- * shard about four times a second): each read is a signed call to the same DynamoDB Local the visitors' requests
- * wait on, so a stack at rest should not make forty of them a second.
+ * A shard is read again 250 ms after a page that did not fill up, as Lambda polls a shard about four times a second:
+ * each read is a signed call to the same DynamoDB Local the visitors' requests wait on. The stack cuts the wait short
+ * when a table may just have changed (nudge): tests see a change's records at once, and a stack at rest or under a
+ * visitor's load reads each table's stream four times a second, whatever number of functions consume it.
  */
-const IDLE_POLL_MS = 50;
-const MAX_IDLE_POLL_MS = 250;
-
-/** How long to wait before reading a shard again, given the wait before (0 after a page with records). */
-export function nextIdlePollMs(previousMs: number): number {
-  return Math.min(MAX_IDLE_POLL_MS, Math.max(IDLE_POLL_MS, previousMs * 2));
-}
+export const POLL_MS = 250;
+/**
+ * After a nudge, reads come this often for a second: DynamoDB Local may show a write's record a moment after the
+ * write returns, and a nudge that finds the reader mid-read must not wait out a whole poll.
+ */
+const NUDGED_POLL_MS = 50;
+const NUDGE_LASTS_MS = 1_000;
+/** GetRecords' largest page: a full one is followed by the next read at once. */
+const PAGE_LIMIT = 1000;
 
 /** What Lambda hands a function for one stream record. */
 export function lambdaRecord(record: StreamRecord, tableName: string, region: string) {
@@ -44,29 +47,106 @@ export function lambdaRecord(record: StreamRecord, tableName: string, region: st
   };
 }
 
+/** A function reading the stream through one event source mapping, and the mapping's terms. */
+export interface StreamConsumer {
+  spec: StreamSourceSpec;
+  consumer: { invoke(event: unknown): Promise<unknown> };
+}
+
 /**
- * Lambda's DynamoDB stream event source, played against DynamoDB Local: each shard read in order from the stack's
- * start (what it held before passed over), records that pass the mapping's filters handed over in batches; a failed batch is retried (with backoff)
- * up to the mapping's retry count, then its description goes to the failure queue and the shard moves on.
+ * One event source mapping's deliveries, in the shard's order: records that pass its filters handed over in batches;
+ * a failed batch is retried (with backoff) up to the mapping's retry count, then its description goes to the
+ * failure queue and the mapping moves on. Each mapping keeps its own pace, as on AWS: a failing consumer holds up
+ * only its own records.
  */
-export class LocalStreamSource {
-  private stopped = false;
-  private readonly running: Promise<void>[] = [];
+class MappingDeliveries {
+  private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly spec: StreamSourceSpec,
-    private readonly consumer: { invoke(event: unknown): Promise<unknown> },
-    private readonly endpoint: string,
-    private readonly region: string,
+    private readonly mapping: StreamConsumer,
     private readonly queues: SqsStandIn,
     private readonly log: (message: string) => void,
+    private readonly stopped: () => boolean,
   ) {}
+
+  enqueue(records: ReturnType<typeof lambdaRecord>[]): void {
+    const passing = records.filter((record) => passesFilters(this.mapping.spec.filterPatterns, record));
+    for (let start = 0; start < passing.length; start += this.mapping.spec.batchSize) {
+      const batch = passing.slice(start, start + this.mapping.spec.batchSize);
+      this.chain = this.chain.then(() => this.deliver(batch));
+    }
+  }
+
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  private async deliver(batch: unknown[]): Promise<void> {
+    const { spec, consumer } = this.mapping;
+    for (let attempt = 0; attempt <= spec.retryAttempts && !this.stopped(); attempt++) {
+      try {
+        await consumer.invoke({ Records: batch });
+        return;
+      } catch (error) {
+        this.log(`${spec.functionId} failed on a stream batch of ${spec.tableName} (attempt ${attempt + 1}): ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** attempt)));
+      }
+    }
+    if (spec.onFailureQueueId && !this.stopped()) {
+      this.queues.send(spec.onFailureQueueId, JSON.stringify({ requestContext: { condition: 'RetryAttemptsExhausted' }, DDBStreamBatchInfo: { batchSize: batch.length, streamArn: `${spec.tableName}/stream/local` } }));
+    }
+  }
+}
+
+/**
+ * Lambda's DynamoDB stream event sources of one table, played against DynamoDB Local: each shard read once, in order,
+ * from the stack's start (what it held before passed over), and every page handed to each mapping's deliveries.
+ */
+export class LocalTableStream {
+  private stopped = false;
+  private readonly running: Promise<void>[] = [];
+  private readonly mappings: MappingDeliveries[];
+  /** The shard readers waiting for their next poll: a nudge ends their waits. */
+  private readonly sleepers = new Set<() => void>();
+  private nudgedAtMs = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly tableName: string,
+    consumers: readonly StreamConsumer[],
+    private readonly endpoint: string,
+    private readonly region: string,
+    queues: SqsStandIn,
+    private readonly log: (message: string) => void,
+    private readonly pollMs = POLL_MS,
+  ) {
+    this.mappings = consumers.map((mapping) => new MappingDeliveries(mapping, queues, log, () => this.stopped));
+  }
+
+  /** The table may have changed: its shards are read now rather than at the next poll. */
+  nudge(): void {
+    this.nudgedAtMs = Date.now();
+    for (const wake of [...this.sleepers]) wake();
+  }
+
+  /** Until the next read: the poll's pace, or a short wait for a second after a nudge. */
+  private pause(): Promise<void> {
+    const ms = Date.now() - this.nudgedAtMs < NUDGE_LASTS_MS ? NUDGED_POLL_MS : this.pollMs;
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    });
+  }
 
   /** Resolves once every shard has an iterator: changes after that are delivered. */
   async start(dynamo: DynamoDBClient): Promise<void> {
-    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: this.spec.tableName }));
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: this.tableName }));
     const streamArn = Table?.LatestStreamArn;
-    if (!streamArn) throw new Error(`table ${this.spec.tableName} has no stream: the template's StreamSpecification did not reach DynamoDB Local`);
+    if (!streamArn) throw new Error(`table ${this.tableName} has no stream: the template's StreamSpecification did not reach DynamoDB Local`);
     const streams = new DynamoDBStreamsClient({ endpoint: this.endpoint, region: this.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     const seen = new Set<string>();
     // DynamoDB Local refuses reads from a LATEST iterator of an empty shard, and its record times are whole minutes:
@@ -102,53 +182,38 @@ export class LocalStreamSource {
       return ShardIterator;
     };
     iterator = await freshIterator();
-    let idleMs = 0;
     while (iterator && !this.stopped) {
       let page: { Records?: StreamRecord[]; NextShardIterator?: string };
       try {
-        page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+        page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: PAGE_LIMIT }));
       } catch (error) {
         if (this.stopped) break;
-        if (!(error instanceof TrimmedDataAccessException || error instanceof ExpiredIteratorException)) this.log(`stream of ${this.spec.tableName}: ${String(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        if (!(error instanceof TrimmedDataAccessException || error instanceof ExpiredIteratorException)) this.log(`stream of ${this.tableName}: ${String(error)}`);
+        await this.pause();
         iterator = await freshIterator().catch(() => iterator);
         continue;
       }
       const fresh = page.Records ?? [];
       lastSequence = fresh.at(-1)?.dynamodb?.SequenceNumber ?? lastSequence;
-      const records = fresh
-        .map((record) => lambdaRecord(record, this.spec.tableName, this.region))
-        .filter((record) => !catchingUp && passesFilters(this.spec.filterPatterns, record));
       if (catchingUp && fresh.length === 0) {
         catchingUp = false;
         caughtUp();
       }
-      for (let start = 0; start < records.length; start += this.spec.batchSize) await this.deliver(records.slice(start, start + this.spec.batchSize));
+      if (!catchingUp && fresh.length > 0) {
+        const records = fresh.map((record) => lambdaRecord(record, this.tableName, this.region));
+        for (const mapping of this.mappings) mapping.enqueue(records);
+      }
       iterator = page.NextShardIterator;
-      idleMs = fresh.length === 0 ? nextIdlePollMs(idleMs) : 0;
-      if (idleMs > 0 && iterator) await new Promise((resolve) => setTimeout(resolve, idleMs));
+      if (iterator && fresh.length < PAGE_LIMIT) await this.pause();
     }
     caughtUp();
     if (!this.stopped) await onShardEnd();
   }
 
-  private async deliver(batch: unknown[]): Promise<void> {
-    for (let attempt = 0; attempt <= this.spec.retryAttempts && !this.stopped; attempt++) {
-      try {
-        await this.consumer.invoke({ Records: batch });
-        return;
-      } catch (error) {
-        this.log(`${this.spec.functionId} failed on a stream batch of ${this.spec.tableName} (attempt ${attempt + 1}): ${String(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** attempt)));
-      }
-    }
-    if (this.spec.onFailureQueueId && !this.stopped) {
-      this.queues.send(this.spec.onFailureQueueId, JSON.stringify({ requestContext: { condition: 'RetryAttemptsExhausted' }, DDBStreamBatchInfo: { batchSize: batch.length, streamArn: `${this.spec.tableName}/stream/local` } }));
-    }
-  }
-
   async stop(): Promise<void> {
     this.stopped = true;
+    this.nudge();
     await Promise.allSettled(this.running);
+    await Promise.allSettled(this.mappings.map((mapping) => mapping.settled()));
   }
 }

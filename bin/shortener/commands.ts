@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
-import { createShortenerClient, type ShortenerClient } from '../../clients/typescript/src';
+import type { ShortenerClient } from '../../clients/typescript/src';
 import { linkRequestOf, parseLinkRows, UsageError } from './csv-links';
 import { importRows, messageOf, resultRows } from '../../clients/csv-import/import-links';
 import { progressFor } from './progress';
@@ -8,15 +8,6 @@ import { progressFor } from './progress';
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
-}
-
-/** SHORTENER_API_URL and SHORTENER_API_KEY: where the API is and who is calling. */
-export function clientFromEnvironment(env: NodeJS.ProcessEnv = process.env): ShortenerClient {
-  const baseUrl = env.SHORTENER_API_URL;
-  const apiKey = env.SHORTENER_API_KEY;
-  if (!baseUrl) throw new UsageError('SHORTENER_API_URL is not set: export it as the API address (npm start prints it; a deployment has the ApiUrl output)');
-  if (!apiKey) throw new UsageError('SHORTENER_API_KEY is not set: export your API key (npm run ops -- keys create issues one)');
-  return createShortenerClient({ baseUrl, apiKey });
 }
 
 export { messageOf };

@@ -1,24 +1,10 @@
-import { createShortenerClient, type ShortenerClient } from '../../clients/typescript/src';
+import type { ShortenerClient } from '../../clients/typescript/src';
 import type { paths } from '../../clients/typescript/src/schema';
 import { ApiRefusal, messageOf, type Io } from './commands';
 import { UsageError } from './csv-links';
 
 type KeyView = paths['/v2/keys']['get']['responses'][200]['content']['application/json']['keys'][number];
 type NewKey = paths['/v2/keys']['post']['requestBody']['content']['application/json'];
-
-/**
- * Keys are managed by people, never by a key: SHORTENER_TOKEN is a signed-in person's access token and
- * SHORTENER_WORKSPACE the workspace (`acct_…`) they act in, sent as `Authorization: Bearer` and `Shortener-Workspace`.
- */
-export function personClientFromEnvironment(env: NodeJS.ProcessEnv = process.env): ShortenerClient {
-  const baseUrl = env.SHORTENER_API_URL;
-  const token = env.SHORTENER_TOKEN;
-  const workspace = env.SHORTENER_WORKSPACE;
-  if (!baseUrl) throw new UsageError('SHORTENER_API_URL is not set: export it as the API address (npm start prints it; a deployment has the ApiUrl output)');
-  if (!token) throw new UsageError('SHORTENER_TOKEN is not set: keys are managed by people, so export your access token (a key cannot make keys)');
-  if (!workspace) throw new UsageError('SHORTENER_WORKSPACE is not set: export the id (acct_…) of the workspace whose keys these are');
-  return createShortenerClient({ baseUrl, apiKey: token, workspace });
-}
 
 const creator = (key: KeyView) => (key.createdBy.kind === 'user' ? key.createdBy.email : 'operator');
 

@@ -77,6 +77,8 @@ export const EnvNames = {
   tokenIssuer: 'TOKEN_ISSUER',
   tokenJwksUrl: 'TOKEN_JWKS_URL',
   tokenClientId: 'TOKEN_CLIENT_ID',
+  /** The command line's app client (`shortener login`): its people's tokens are accepted as the dashboard's are. */
+  tokenCliClientId: 'TOKEN_CLI_CLIENT_ID',
   userPoolId: 'USER_POOL_ID',
   localSsoAllow: 'LOCAL_SSO_ALLOW',
   importsTable: 'IMPORTS_TABLE',
@@ -119,17 +121,22 @@ export const config = {
   /** A local run's TXT records (`name value` lines), read before DNS; never set on AWS. */
   localDnsTxtFile: () => optional(EnvNames.localDnsTxtFile),
   /**
-   * Who signs people's access tokens and for which client: the user pool's issuer and JWKS on AWS, the local
-   * provider's in a local run; absent, the authorizer knows keys only.
+   * Who signs people's access tokens and for which clients (the dashboard's, and the command line's where there is
+   * one): the user pool's issuer and JWKS on AWS, the local provider's in a local run; absent, the authorizer knows
+   * keys only.
    */
   accessTokens: () => {
     const issuer = optional(EnvNames.tokenIssuer);
     const jwksUrl = optional(EnvNames.tokenJwksUrl);
     const clientId = optional(EnvNames.tokenClientId);
-    return issuer && jwksUrl && clientId ? { issuer, jwksUrl, clientId } : undefined;
+    const cliClientId = optional(EnvNames.tokenCliClientId);
+    return issuer && jwksUrl && clientId ? { issuer, jwksUrl, clientIds: cliClientId ? [clientId, cliClientId] : [clientId] } : undefined;
   },
-  /** The user pool whose identity providers the SSO function manages, and the app client they are offered on. */
-  ssoPool: () => ({ userPoolId: required(EnvNames.userPoolId), appClientId: required(EnvNames.tokenClientId) }),
+  /** The user pool whose identity providers the SSO function manages, and the app clients they are offered on. */
+  ssoPool: () => {
+    const cliClientId = optional(EnvNames.tokenCliClientId);
+    return { userPoolId: required(EnvNames.userPoolId), appClientIds: [required(EnvNames.tokenClientId), ...(cliClientId ? [cliClientId] : [])] };
+  },
   /** A local run's stand-in customer providers (`host:port`, comma-separated), allowed over http; never set on AWS. */
   localSsoHosts: (): ReadonlySet<string> => new Set((optional(EnvNames.localSsoAllow) ?? '').split(',').map((host) => host.trim()).filter(Boolean)),
   deliveryQueueUrl: () => required(EnvNames.deliveryQueueUrl),

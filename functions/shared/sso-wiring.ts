@@ -13,8 +13,8 @@ export function ssoStore(): SsoStore {
 
 /** Cognito on AWS; a local run points the SDK at its stand-in (AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER). */
 export function identityProviders(): IdentityProviders {
-  const { userPoolId, appClientId } = config.ssoPool();
-  return new CognitoIdentityProviders(new CognitoIdentityProviderClient({}), userPoolId, appClientId);
+  const { userPoolId, appClientIds } = config.ssoPool();
+  return new CognitoIdentityProviders(new CognitoIdentityProviderClient({}), userPoolId, appClientIds);
 }
 
 /** Where email domains prove themselves, as custom domains do: DNS, after a local run's file (LOCAL_DNS_TXT_FILE). */

@@ -9,7 +9,8 @@ import { StackOutputs } from '../../lib/stack-outputs';
 import { startCustomerIdp, type CustomerIdp } from '../support/customer-idp';
 import { publishDnsRecords } from '../support/local-dns';
 import { createApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress } from '../support/local-stack';
-import { authorizationUrl, exchangeCode, localSignInTarget, pkcePair, signIn, createUser, type SignInTarget } from '../support/sign-in';
+import { authorizationUrl, exchangeCode, localCliClientId, localSignInTarget, pkcePair, signIn, createUser, type SignInTarget } from '../support/sign-in';
+import { CLI_CALLBACK_PORTS, cliCallbackUrl } from '../../clients/sign-in/cli-callback';
 
 /**
  * Single sign-on end to end on the local stack (issue 29): a company's own OpenID provider (a second oidc-provider)
@@ -25,7 +26,7 @@ beforeAll(async () => {
   target = localSignInTarget();
   idp = await startCustomerIdp(Number(process.env.SSO_PROVIDER_PORT), `${target.issuer}/oauth2/idpresponse`);
   const client = new CognitoIdentityProviderClient({ region: LOCAL_REGION, endpoint: new URL(target.issuer).origin, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  providers = new CognitoIdentityProviders(client, target.poolId, target.clientId);
+  providers = new CognitoIdentityProviders(client, target.poolId, [target.clientId, localCliClientId()]);
 });
 
 afterAll(() => idp.close());
@@ -95,6 +96,8 @@ describe('a company\'s people signing in through its own provider', () => {
     const outcome = await signInAs(person.email, person.password);
     expect(outcome.hops[0]).toBe(new URL(idp.issuer).host);
     await expect(signIn(person)).rejects.toThrow();
+    // Nor through the command line's client (`shortener login`): the provider is offered there too.
+    await expect(signIn(person, { ...target, clientId: localCliClientId(), redirectUri: cliCallbackUrl(CLI_CALLBACK_PORTS[0]) })).rejects.toThrow();
   });
 
   it('are refused when the provider vouches for an email outside the domain or one it has not verified', async () => {

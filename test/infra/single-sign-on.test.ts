@@ -1,4 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { EnvNames } from '../../functions/shared/config';
 import { buildStack } from './app-factory';
 
 const dev = Template.fromStack(buildStack({ stage: 'dev' }).stack);
@@ -29,6 +30,12 @@ describe('single sign-on (issue 29)', () => {
       'cognito-idp:UpdateUserPoolClient',
     ]);
     expect(cognito[0]?.Resource).toEqual({ 'Fn::GetAtt': [poolId, 'Arn'] });
+  });
+
+  it('offers a provider on both app clients, the dashboard\'s and the command line\'s, so neither takes the domain\'s people by password', () => {
+    const clientIds = Object.keys(dev.findResources('AWS::Cognito::UserPoolClient'));
+    const variables = (dev.toJSON() as { Resources: Record<string, { Properties: { Environment: { Variables: Record<string, unknown> } } }> }).Resources[ssoFunction as string]?.Properties.Environment.Variables ?? {};
+    expect([variables[EnvNames.tokenClientId], variables[EnvNames.tokenCliClientId]]).toEqual(clientIds.map((id) => ({ Ref: id })));
   });
 
   it('writes the audit log only by adding records, never changing or deleting one', () => {

@@ -1,12 +1,14 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { EnvNames } from '../../functions/shared/config';
-import { ACCESS_TOKEN_MINUTES, SIGN_IN_CALLBACK_PAGE } from '../../lib/user-pool';
+import { CLI_CALLBACK_PORTS } from '../../clients/sign-in/cli-callback';
+import { ACCESS_TOKEN_MINUTES, CLI_REFRESH_TOKEN_DAYS, SIGN_IN_CALLBACK_PAGE } from '../../lib/user-pool';
+import { StackOutputs } from '../../lib/stack-outputs';
 import { buildStack } from './app-factory';
 
 const dev = Template.fromStack(buildStack({ stage: 'dev' }).stack);
 const json = dev.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
 const [poolId] = Object.keys(dev.findResources('AWS::Cognito::UserPool'));
-const [clientId] = Object.keys(dev.findResources('AWS::Cognito::UserPoolClient'));
+const [clientId, cliClientId] = Object.keys(dev.findResources('AWS::Cognito::UserPoolClient'));
 
 describe('the user pool people sign in with', () => {
   it('is one pool, email as the user name, TOTP optional, no SMS, self sign-up off unless asked for', () => {
@@ -36,7 +38,7 @@ describe('the user pool people sign in with', () => {
   });
 
   it('has one public client for the dashboard: code flow, no secret, the exact callback, 15-minute access tokens, revocable refresh tokens', () => {
-    dev.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    dev.resourceCountIs('AWS::Cognito::UserPoolClient', 2);
     const client = json.Resources[clientId as string]?.Properties ?? {};
     expect(client.GenerateSecret).toBe(false);
     expect(client.AllowedOAuthFlows).toEqual(['code']);
@@ -54,18 +56,37 @@ describe('the user pool people sign in with', () => {
     expect(callback).not.toMatch(/\*|localhost/);
   });
 
+  it('has one public client for the command line: code flow, no secret, exact loopback callbacks only, revocable refresh tokens', () => {
+    const client = json.Resources[cliClientId as string]?.Properties ?? {};
+    expect(client.ClientName).toBe('shortener-dev-cli');
+    expect(client.GenerateSecret).toBe(false);
+    expect(client.AllowedOAuthFlows).toEqual(['code']);
+    expect(client.AllowedOAuthScopes).toEqual(['openid', 'email', 'profile']);
+    expect(client.SupportedIdentityProviders).toEqual(['COGNITO']);
+    // Exact URLs, one per port the CLI may listen on: no wildcard, no other host, no https page of anyone's.
+    expect(client.CallbackURLs).toEqual(CLI_CALLBACK_PORTS.map((port) => `http://localhost:${port}/callback`));
+    expect(client.ExplicitAuthFlows).toEqual(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
+    expect([client.AccessTokenValidity, client.RefreshTokenValidity]).toEqual([ACCESS_TOKEN_MINUTES, CLI_REFRESH_TOKEN_DAYS * 24 * 60]);
+    expect(client.EnableTokenRevocation).toBe(true);
+    expect(client.PreventUserExistenceErrors).toBe('ENABLED');
+    dev.hasResourceProperties('AWS::Cognito::ManagedLoginBranding', { UseCognitoProvidedValues: true, ClientId: { Ref: cliClientId } });
+    dev.hasOutput(StackOutputs.cliClientId, { Value: { Ref: cliClientId } });
+    expect(JSON.stringify(dev.findOutputs(StackOutputs.signInIssuer))).toContain('https://cognito-idp.');
+  });
+
   it('has a managed login domain with the newer pages and Cognito\'s own style for the client', () => {
     dev.hasResourceProperties('AWS::Cognito::UserPoolDomain', { ManagedLoginVersion: 2, UserPoolId: { Ref: poolId } });
     dev.hasResourceProperties('AWS::Cognito::ManagedLoginBranding', { UseCognitoProvidedValues: true, ClientId: { Ref: clientId } });
   });
 
-  it('gives the authorizer the pool\'s issuer, JWKS and client id, and the membership and account reads it needs', () => {
+  it('gives the authorizer the pool\'s issuer, JWKS and both client ids, and the membership and account reads it needs', () => {
     const [, authorizer] = Object.entries(json.Resources).find(([, resource]) => resource.Type === 'AWS::Lambda::Function' && JSON.stringify(resource.Properties.Environment).includes('"authorizer"')) ?? [];
     const variables = (authorizer?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(JSON.stringify(variables[EnvNames.tokenIssuer])).toContain('https://cognito-idp.');
     expect(JSON.stringify(variables[EnvNames.tokenIssuer])).toContain(`"Ref":"${poolId}"`);
     expect(JSON.stringify(variables[EnvNames.tokenJwksUrl])).toContain('/.well-known/jwks.json');
     expect(variables[EnvNames.tokenClientId]).toEqual({ Ref: clientId });
+    expect(variables[EnvNames.tokenCliClientId]).toEqual({ Ref: cliClientId });
     expect(variables[EnvNames.membersTable]).toBeDefined();
     expect(variables[EnvNames.accountsTable]).toBeDefined();
   });

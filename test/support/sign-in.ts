@@ -7,6 +7,7 @@ import {
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { CLI_CALLBACK_PORTS, cliCallbackUrl } from '../../clients/sign-in/cli-callback';
 import { totpCode } from '../../bin/local/totp';
 import { readLocalTopology, servedOverHttp, LOCAL_REGION } from '../../bin/local/stack';
 
@@ -62,6 +63,14 @@ export function localSignInTarget(): SignInTarget {
   const redirectUri = client?.callbackUrls[0];
   if (!pool || !client || !redirectUri) throw new Error('the template has no user pool client with a callback');
   return { issuer: required('LOCAL_SIGN_IN_ISSUER'), clientId: client.id, redirectUri, poolId: pool.id };
+}
+
+/** The command line's app client (`shortener login`): the template's client whose callbacks are the CLI's loopback ones. */
+export function localCliClientId(): string {
+  const pool = readLocalTopology(required('LOCAL_STACK_URL')).userPools[0];
+  const client = pool?.clients.find((candidate) => candidate.callbackUrls.length > 0 && candidate.callbackUrls.every((url) => CLI_CALLBACK_PORTS.some((port) => cliCallbackUrl(port) === url)));
+  if (!client) throw new Error('the template has no app client for the command line');
+  return client.id;
 }
 
 /** A browser's cookies, just enough of them: one host, every path. */
@@ -127,10 +136,22 @@ export async function signIn(credentials: Credentials, target: SignInTarget = lo
 
 /** The first half of signing in: the code the callback receives, and the PKCE verifier it must be redeemed with. */
 export async function authorizationCode(credentials: Credentials, target: SignInTarget = localSignInTarget()): Promise<{ code: string; verifier: string }> {
-  const jar = new CookieJar();
   const { verifier, challenge } = pkcePair();
-  const started = await step(jar, authorizationUrl(target, challenge));
-  const pageUrl = locationOf(started, target.issuer, 'the authorization request');
+  const next = await signInThrough(credentials, authorizationUrl(target, challenge), target.redirectUri);
+  const code = new URL(next).searchParams.get('code');
+  if (!code) throw new Error(`the callback carried no code: ${next}`);
+  return { code, verifier };
+}
+
+/**
+ * A person signing in from an authorization request someone else made (`shortener login` prints its own): the
+ * sign-in page's form, then the provider's redirects up to the callback, whose URL (code and state) is returned
+ * without being visited.
+ */
+export async function signInThrough(credentials: Credentials, authorizationRequest: string, redirectUri: string): Promise<string> {
+  const jar = new CookieJar();
+  const started = await step(jar, authorizationRequest);
+  const pageUrl = locationOf(started, authorizationRequest, 'the authorization request');
   const page = await step(jar, pageUrl);
   const action = /<form method="post" action="([^"]+)"/.exec(await page.text())?.[1];
   if (page.status !== 200 || !action) throw new Error(`the sign-in page answered ${page.status}`);
@@ -142,10 +163,8 @@ export async function authorizationCode(credentials: Credentials, target: SignIn
   if (submitted.status === 401) throw new Error(`signing in as ${credentials.email} was refused`);
   let next = submitted.status === 200 ? await secondFactor(jar, submitted, pageUrl, credentials) : locationOf(submitted, pageUrl, 'the sign-in form');
   // The provider resumes the authorization, then sends the browser to the callback with the code.
-  while (!next.startsWith(target.redirectUri)) next = locationOf(await step(jar, next), next, 'the resumed authorization');
-  const code = new URL(next).searchParams.get('code');
-  if (!code) throw new Error(`the callback carried no code: ${next}`);
-  return { code, verifier };
+  while (!next.startsWith(redirectUri)) next = locationOf(await step(jar, next), next, 'the resumed authorization');
+  return next;
 }
 
 /** The authenticator step of someone who turned MFA on: the page asks for a code, made here from their secret. */

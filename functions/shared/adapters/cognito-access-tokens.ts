@@ -26,13 +26,14 @@ export const jwksFetcher: Fetcher = {
 
 /**
  * Cognito access tokens (or the local provider's, shaped the same): RS256 from the pool's JWKS, the pool's issuer,
- * not expired, `token_use: access` and the dashboard client's `client_id` (access tokens carry no `aud`). The JWKS
+ * not expired, `token_use: access` and the `client_id` of one of the pool's own clients, the dashboard's or the
+ * command line's (access tokens carry no `aud`). The JWKS
  * is fetched on the first token and kept; an unknown key id fetches it again, at most once per 10 s (a rotation).
  */
 export class CognitoAccessTokens implements AccessTokenVerifier {
   private readonly verifier;
 
-  constructor(settings: { issuer: string; jwksUrl: string; clientId: string }) {
+  constructor(settings: { issuer: string; jwksUrl: string; clientIds: readonly string[] }) {
     this.verifier = JwtRsaVerifier.create(
       {
         issuer: settings.issuer,
@@ -40,7 +41,7 @@ export class CognitoAccessTokens implements AccessTokenVerifier {
         audience: null,
         customJwtCheck: ({ payload }) => {
           if (payload.token_use !== 'access') throw new Error('not an access token');
-          if (payload.client_id !== settings.clientId) throw new Error('another client\'s token');
+          if (typeof payload.client_id !== 'string' || !settings.clientIds.includes(payload.client_id)) throw new Error('another client\'s token');
         },
       },
       { jwksCache: new SimpleJwksCache({ fetcher: jwksFetcher }) },

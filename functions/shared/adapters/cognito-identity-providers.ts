@@ -17,14 +17,16 @@ import type { IdentityProviders, ProviderRegistration } from '../domain/ports';
 const SAML_EMAIL = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress';
 
 /**
- * A workspace's identity provider in the Cognito user pool, and the dashboard's app client allowed to use it. A
- * provider with the domain as its identifier is where the pool's managed login sends people of that domain.
+ * A workspace's identity provider in the Cognito user pool, and the app clients allowed to use it: the dashboard's
+ * and the command line's, so that neither is a way around it (a client without the provider would take the
+ * domain's people by password). A provider with the domain as its identifier is where the pool's managed login
+ * sends people of that domain.
  */
 export class CognitoIdentityProviders implements IdentityProviders {
   constructor(
     private readonly client: CognitoIdentityProviderClient,
     private readonly userPoolId: string,
-    private readonly appClientId: string,
+    private readonly appClientIds: readonly string[],
   ) {}
 
   async register(registration: ProviderRegistration): Promise<void> {
@@ -69,8 +71,12 @@ export class CognitoIdentityProviders implements IdentityProviders {
    * included), so the client is read first and written back whole, only its providers changed.
    */
   private async changeClientProviders(change: (names: string[]) => string[]): Promise<void> {
-    const { UserPoolClient } = await this.client.send(new DescribeUserPoolClientCommand({ UserPoolId: this.userPoolId, ClientId: this.appClientId }));
-    if (!UserPoolClient) throw new Error(`app client ${this.appClientId} not found`);
+    for (const clientId of this.appClientIds) await this.changeProvidersOf(clientId, change);
+  }
+
+  private async changeProvidersOf(clientId: string, change: (names: string[]) => string[]): Promise<void> {
+    const { UserPoolClient } = await this.client.send(new DescribeUserPoolClientCommand({ UserPoolId: this.userPoolId, ClientId: clientId }));
+    if (!UserPoolClient) throw new Error(`app client ${clientId} not found`);
     const current = UserPoolClient.SupportedIdentityProviders ?? [];
     const next = change(current);
     if (next.length === current.length && next.every((name, index) => name === current[index])) return;

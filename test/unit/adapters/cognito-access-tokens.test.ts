@@ -3,12 +3,13 @@ import { CognitoAccessTokens } from '../../../functions/shared/adapters/cognito-
 import { hmacToken, startTokenIssuer, unsignedToken, type TokenIssuer } from '../../support/access-tokens';
 
 const CLIENT_ID = 'dashboard-client';
+const CLI_CLIENT_ID = 'cli-client';
 let issuer: TokenIssuer;
 let tokens: CognitoAccessTokens;
 
 beforeAll(async () => {
   issuer = await startTokenIssuer(CLIENT_ID);
-  tokens = new CognitoAccessTokens({ issuer: issuer.issuer, jwksUrl: issuer.jwksUrl, clientId: CLIENT_ID });
+  tokens = new CognitoAccessTokens({ issuer: issuer.issuer, jwksUrl: issuer.jwksUrl, clientIds: [CLIENT_ID, CLI_CLIENT_ID] });
 });
 afterAll(() => issuer.close());
 
@@ -31,8 +32,14 @@ describe('people\'s access tokens', () => {
     await expect(tokens.verify(issuer.accessToken({ iss: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Other' }))).resolves.toBeUndefined();
   });
 
-  it('refuse a token issued to another client', async () => {
+  it('accept the command line\'s client (shortener login) as the dashboard\'s', async () => {
+    await expect(tokens.verify(issuer.accessToken({ client_id: CLI_CLIENT_ID }))).resolves.toEqual({ sub: 'user-1', email: 'ada@example.com' });
+  });
+
+  it('refuse a token issued to another client, or naming none', async () => {
     await expect(tokens.verify(issuer.accessToken({ client_id: 'someone-elses-client' }))).resolves.toBeUndefined();
+    await expect(tokens.verify(issuer.accessToken({ client_id: undefined }))).resolves.toBeUndefined();
+    await expect(tokens.verify(issuer.accessToken({ client_id: [CLIENT_ID] }))).resolves.toBeUndefined();
   });
 
   it('refuse an ID token (token_use id) and a token without token_use', async () => {
@@ -70,14 +77,14 @@ describe('people\'s access tokens', () => {
   });
 
   it('fetch the pool\'s keys once, not per token', async () => {
-    const fresh = new CognitoAccessTokens({ issuer: issuer.issuer, jwksUrl: issuer.jwksUrl, clientId: CLIENT_ID });
+    const fresh = new CognitoAccessTokens({ issuer: issuer.issuer, jwksUrl: issuer.jwksUrl, clientIds: [CLIENT_ID, CLI_CLIENT_ID] });
     const before = issuer.fetches();
     for (let i = 0; i < 5; i += 1) await fresh.verify(issuer.accessToken());
     expect(issuer.fetches() - before).toBe(1);
   });
 
   it('fail (not refuse) when the pool\'s keys cannot be fetched: an outage is not a bad token', async () => {
-    const unreachable = new CognitoAccessTokens({ issuer: issuer.issuer, jwksUrl: 'http://127.0.0.1:9/.well-known/jwks.json', clientId: CLIENT_ID });
+    const unreachable = new CognitoAccessTokens({ issuer: issuer.issuer, jwksUrl: 'http://127.0.0.1:9/.well-known/jwks.json', clientIds: [CLIENT_ID, CLI_CLIENT_ID] });
     await expect(unreachable.verify(issuer.accessToken())).rejects.toThrow();
   });
 });

@@ -12,7 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { CognitoIdentityProviders } from '../../../functions/shared/adapters/cognito-identity-providers';
 
 const cognito = mockClient(CognitoIdentityProviderClient);
-const providers = () => new CognitoIdentityProviders(new CognitoIdentityProviderClient({ region: 'eu-west-1' }), 'eu-west-1_pool', 'dashboardclient');
+const providers = () => new CognitoIdentityProviders(new CognitoIdentityProviderClient({ region: 'eu-west-1' }), 'eu-west-1_pool', ['dashboardclient', 'cliclient']);
 const dashboardClient = {
   UserPoolId: 'eu-west-1_pool',
   ClientId: 'dashboardclient',
@@ -57,6 +57,9 @@ describe('a workspace\'s identity provider in the Cognito user pool', () => {
     expect(cognito.commandCalls(UpdateIdentityProviderCommand)[0]?.args[0].input).toEqual({ UserPoolId: 'eu-west-1_pool', ProviderName: 'sso-abc', IdpIdentifiers: ['acme.com'] });
     const { CreationDate: _c, LastModifiedDate: _m, ...kept } = dashboardClient;
     expect(cognito.commandCalls(UpdateUserPoolClientCommand)[0]?.args[0].input).toEqual({ ...kept, SupportedIdentityProviders: ['COGNITO', 'sso-abc'] });
+    // The command line's client too: otherwise `shortener login` would take the domain's people by password.
+    expect(cognito.commandCalls(DescribeUserPoolClientCommand).map((call) => call.args[0].input.ClientId)).toEqual(['dashboardclient', 'cliclient']);
+    expect(cognito.commandCalls(UpdateUserPoolClientCommand)).toHaveLength(2);
   });
 
   it('leaves the app client alone when it names the provider already', async () => {
@@ -71,7 +74,7 @@ describe('a workspace\'s identity provider in the Cognito user pool', () => {
     cognito.on(UpdateUserPoolClientCommand).resolves({});
     cognito.on(DeleteIdentityProviderCommand).rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
     await providers().remove('sso-abc');
-    expect(cognito.commandCalls(UpdateUserPoolClientCommand)[0]?.args[0].input.SupportedIdentityProviders).toEqual(['COGNITO']);
+    expect(cognito.commandCalls(UpdateUserPoolClientCommand).map((call) => call.args[0].input.SupportedIdentityProviders)).toEqual([['COGNITO'], ['COGNITO']]);
     expect(cognito.commandCalls(DeleteIdentityProviderCommand)[0]?.args[0].input).toEqual({ UserPoolId: 'eu-west-1_pool', ProviderName: 'sso-abc' });
   });
 });

@@ -1,7 +1,7 @@
 import { createShortenerClient } from '../../../clients/typescript/src';
 import { ApiRefusal } from '../../../bin/shortener/commands';
 import { UsageError } from '../../../bin/shortener/csv-links';
-import { createKey, listKeys, personClientFromEnvironment, revokeKey } from '../../../bin/shortener/key-commands';
+import { createKey, listKeys, revokeKey } from '../../../bin/shortener/key-commands';
 
 /** `shortener keys`: what it sends (a person's token and workspace, the body) and what it prints. */
 function recordingClient(...answers: Response[]) {
@@ -71,12 +71,5 @@ describe('shortener keys', () => {
     expect(seen[0]).toMatchObject({ method: 'DELETE', url: 'https://api.test/prod/v2/keys/key_0123456789abcdef' });
     expect(out).toEqual(['key_0123456789abcdef revoked: its next request is refused\n']);
     await expect(revokeKey(client, 'key_0123456789abcdef', streams)).rejects.toThrow('Key not found (404)');
-  });
-
-  it('needs a person\'s token and workspace, never an API key', () => {
-    const base = { SHORTENER_API_URL: 'https://api.test/prod', SHORTENER_API_KEY: `shk_${'a'.repeat(43)}` };
-    expect(() => personClientFromEnvironment(base)).toThrow(/SHORTENER_TOKEN is not set/);
-    expect(() => personClientFromEnvironment({ ...base, SHORTENER_TOKEN: 't' })).toThrow(/SHORTENER_WORKSPACE is not set/);
-    expect(() => personClientFromEnvironment({ ...base, SHORTENER_TOKEN: 't', SHORTENER_WORKSPACE: 'acct_1' })).not.toThrow();
   });
 });

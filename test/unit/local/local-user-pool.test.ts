@@ -14,7 +14,7 @@ describe('the user pool read from the template', () => {
   const template = Template.fromStack(buildStack({ stage: 'dev' }).stack).toJSON() as CfnTemplate;
   const topology = readTopology(template, 'cdk.out', { region: 'us-east-1', shortHost: 'localhost:4000' });
 
-  it('has the pool, its MFA setting and the dashboard client with its exact callback and 15-minute access tokens', () => {
+  it('has the pool, its MFA setting, the dashboard client with its exact callback and 15-minute access tokens, and the command line\'s with its loopback ones', () => {
     expect(topology.userPools).toHaveLength(1);
     const [pool] = topology.userPools;
     expect(pool?.mfa).toBe('OPTIONAL');
@@ -26,6 +26,13 @@ describe('the user pool read from the template', () => {
         accessTokenSeconds: 900,
         idTokenSeconds: 900,
         refreshTokenSeconds: 12 * 3600,
+      }),
+      expect.objectContaining({
+        callbackUrls: ['http://localhost:47821/callback', 'http://localhost:47822/callback', 'http://localhost:47823/callback'],
+        logoutUrls: [],
+        scopes: ['openid', 'email', 'profile'],
+        accessTokenSeconds: 900,
+        refreshTokenSeconds: 30 * 86_400,
       }),
     ]);
   });

@@ -1,4 +1,4 @@
-import { lambdaRecord, nextIdlePollMs } from '../../../bin/local/stream-source';
+import { lambdaRecord } from '../../../bin/local/stream-source';
 
 /** The local stream player hands records over in Lambda's shape, whatever shape the streams SDK reads them in. */
 describe('a stream record as Lambda delivers it', () => {
@@ -25,14 +25,5 @@ describe('a stream record as Lambda delivers it', () => {
       userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
     });
     expect(lambdaRecord({ eventID: 'e2', eventName: 'INSERT', dynamodb: {} }, 'T', 'us-east-1')).not.toHaveProperty('userIdentity');
-  });
-});
-
-describe("the stream player's wait on an empty shard", () => {
-  it('starts at 50 ms after records and doubles while the shard stays empty, up to 250 ms', () => {
-    const waits: number[] = [];
-    let wait = 0;
-    for (let poll = 0; poll < 5; poll += 1) waits.push((wait = nextIdlePollMs(wait)));
-    expect(waits).toEqual([50, 100, 200, 250, 250]);
   });
 });
