@@ -1,4 +1,5 @@
 import { StackOutputs } from '../lib/stack-outputs';
+import { DynamoAnalyticsSwitches } from '../functions/shared/adapters/dynamo-analytics-switches';
 import { DynamoClickStatsStore } from '../functions/shared/adapters/dynamo-click-stats';
 import { DynamoLinkStore } from '../functions/shared/adapters/dynamo-link-store';
 import { DynamoWebhookStore } from '../functions/shared/adapters/dynamo-webhook-store';
@@ -7,6 +8,7 @@ import { countClicks } from '../functions/shared/domain/analytics/click-counts';
 import type { DeliveryQueue } from '../functions/shared/domain/ports';
 import { clickEventsOf } from '../functions/shared/domain/webhooks/account-events';
 import { ClickFanout } from '../functions/shared/domain/webhooks/click-fanout';
+import { UnrecordedDimensions } from '../functions/shared/domain/analytics/unrecorded-dimensions';
 import { queueEvents } from '../functions/shared/domain/webhooks/event-fanout';
 import { dynamo, freshTables } from '../test/support/local-stack';
 import { median, round, startBenchStack } from './support';
@@ -15,8 +17,9 @@ import { median, round, startBenchStack } from './support';
  * Issue 28: clicks a second through the aggregator's work per delivery, for accounts without webhooks, against
  * DynamoDB Local: the stats' transactions alone (the webhooks flag off: the floor), with the fan-out as it was (each
  * clicked link's owner and each owner's webhooks read on every delivery: before), and with ClickFanout (after).
- * One delivery at a time, as one aggregator container takes them; the three alternate within each round. 1,000
- * links of 50 accounts, none with a webhook; deliveries of 100 clicks.
+ * One delivery at a time, as one aggregator container takes them; the modes alternate within each round. 1,000
+ * links of 50 accounts, none with a webhook; deliveries of 100 clicks. Issue 30 adds a fourth: ClickFanout and each
+ * clicked link's workspace's analytics switches (none set, read at most every 5 s per workspace), their cost alone.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARM_UP_ROUNDS = 1;
@@ -40,7 +43,7 @@ async function main(): Promise<void> {
     for (let account = 0; account < ACCOUNTS; account += 1) {
       for (let link = 0; link < LINKS_PER_ACCOUNT; link += 1) {
         const code = `agg${account}x${link}`;
-        await links.createIfAbsent({ code, url: 'https://example.com/', isAlias: false, createdAt: new Date().toISOString(), clicks: 0, owner: `acct:bench${account}` });
+        await links.createIfAbsent({ code, url: 'https://example.com/', isAlias: false, createdAt: new Date().toISOString(), clicks: 0, owner: `acct:acct_bench${account}` });
         codes.push(code);
       }
     }
@@ -68,11 +71,18 @@ async function main(): Promise<void> {
       }));
     };
     const fanout = new ClickFanout({ ownerOf: (key) => links.ownerOf(key), webhooks, queue: nothingQueued });
+    const unrecorded = new UnrecordedDimensions(new DynamoAnalyticsSwitches(dynamo(), tables[StackOutputs.accountsTable] as string));
+    // The link's owner is in its code here (agg<account>x<link>); the aggregator has it from the link read it makes anyway.
+    const ownerOfCode = (code: string) => `acct:acct_bench${code.slice(3, code.indexOf('x'))}`;
     const modes: Record<string, (clicks: Click[], id: string, nowMs: number) => Promise<unknown>> = {
       'stats only (webhooks flag off: the floor)': async () => undefined,
       'before: owners and webhooks read every delivery': async (clicks, id, nowMs) =>
         queueEvents(await clickEventsOf(clicks, id, (key) => links.ownerOf(key)), { webhooks, queue: nothingQueued }, nowMs),
       'after: ClickFanout': (clicks, id, nowMs) => fanout.queue(clicks, id, nowMs),
+      'after, with the analytics switches (issue 30)': async (clicks, id, nowMs) => {
+        await unrecorded.byOwner(clicks.map((click) => ownerOfCode(click.code)), nowMs);
+        return fanout.queue(clicks, id, nowMs);
+      },
     };
 
     const figures = new Map<string, { clicksPerSecond: number[]; requestsPerDelivery: number[] }>();

@@ -25,7 +25,7 @@ export interface BindingOptions {
 }
 
 /** The DynamoDB calls the functions make; each function is granted only the ones it uses. */
-export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 
 export interface ServiceFunctionProps {
   /** Folder under functions/ holding handler.ts. */

@@ -112,14 +112,14 @@ export class ServiceStack extends Stack {
     }
     const links = new ServiceFunction(this, 'LinksFunction', {
       name: 'links',
-      description: 'GET/PATCH/DELETE /v2/links..., GET /v2/usage: accounts managing their links',
+      description: 'GET/PATCH/DELETE /v2/links..., POST /v2/links/bulk, GET /v2/usage: accounts managing their links',
       memorySize: 512,
       environment: creationEnvironment,
       lazyBundles: smartLinksBundle,
       removalPolicy,
     });
     links
-      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'UpdateItem', 'Query'], { queriedIndex: LINKS_BY_OWNER_INDEX })
+      .bindTable(tables.links, EnvNames.linksTable, ['GetItem', 'BatchGetItem', 'UpdateItem', 'Query'], { queriedIndex: LINKS_BY_OWNER_INDEX })
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem', 'GetItem'])
       .bindTable(tables.clickStats, EnvNames.clickStatsTable, ['Query'])
       .bindTable(tables.domains, EnvNames.domainsTable, ['GetItem']);
@@ -267,10 +267,12 @@ export class ServiceStack extends Stack {
     flags.grantRead(imports.api);
     this.api.addRoutesOf('imports', imports.api);
     // The aggregator queues link.clicked and adds up each workspace's clicks (issue 30): it reads a clicked link's
-    // owner and tags, those attributes only, and the owner's webhooks.
+    // owner and tags, those attributes only, and the owner's webhooks; and the workspaces' analytics switches, that
+    // attribute only, a delivery's workspaces in one call.
     const aggregator = clickCounting.aggregator;
     aggregator
       .bindTable(tables.links, EnvNames.linksTable, ['GetItem'], { onlyAttributes: ['code', 'owner', 'tags'] })
+      .bindTable(tables.accounts, EnvNames.accountsTable, ['BatchGetItem'], { onlyAttributes: ['accountId', 'analytics'] })
       .bindTable(tables.webhooks, EnvNames.webhooksTable, ['Query'])
       .addEnvironment(EnvNames.deliveryQueueUrl, webhooks.queue.queueUrl)
       .addEnvironment(EnvNames.flagsPrefix, flags.prefix);

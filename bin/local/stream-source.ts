@@ -204,7 +204,8 @@ export class LocalTableStream {
         for (const mapping of this.mappings) mapping.enqueue(records);
       }
       iterator = page.NextShardIterator;
-      if (iterator && fresh.length < PAGE_LIMIT) await this.pause();
+      // Records from before the start are passed over as fast as they come; after that, a short page means a pause.
+      if (iterator && !(catchingUp || fresh.length === PAGE_LIMIT)) await this.pause();
     }
     caughtUp();
     if (!this.stopped) await onShardEnd();

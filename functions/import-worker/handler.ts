@@ -28,7 +28,7 @@ async function importOne(message: ImportChunkMessage): Promise<void> {
     return;
   }
   const claims = new Map((await domains.listByOwner(job.owner)).map((domain) => [domain.domain, domain.claimId]));
-  const results = await importChunk(job, chunk, { writer: store, generateCode: generateShortCode, claimOf: (name) => claims.get(name) });
+  const results = await importChunk(job, chunk, { writer: store, generateCode: generateShortCode, claimOf: (name) => claims.get(name), nowMs: Date.now });
   await store.saveChunkResults(job.id, chunk.index, results, Date.now());
 }
 

@@ -11,5 +11,5 @@ const api: LinksApi = {
 };
 const guard = apiGuard({ flags: flagSource(), usage, upgradeUrl: config.upgradeUrl() });
 
-/** /v2/links, /v2/links/{code}, its /stats, and /v2/usage: an account managing and measuring its links. */
+/** /v2/links, /v2/links/{code}, its /stats, /v2/links/bulk and /v2/usage: an account managing and measuring its links. */
 export const handler = routedHandler(guard, OPERATIONS, api);

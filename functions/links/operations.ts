@@ -1,9 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { assertListingAllowed, countTags, listLinks, parseListQuery } from '../shared/domain/links/link-listing';
 import { deleteLink, editLink } from '../shared/domain/links/link-management';
+import { runBulk } from '../shared/domain/links/bulk-actions';
 import { viewLink, type ManagementDeps } from '../shared/domain/links/link-viewing';
 import { usageReport } from '../shared/domain/limits/usage-report';
-import type { ClickStatsStore, UsageCounter } from '../shared/domain/ports';
+import type { ClickStatsStore, LinkBatchReader, UsageCounter } from '../shared/domain/ports';
 import type { LinkDomains } from '../shared/domain/domains/link-domains';
 import { parseStatsQuery, statsOfLink, statsRowsOfLink } from '../shared/domain/analytics/link-stats';
 import { STATS_ROW_HEADER } from '../shared/domain/analytics/stats-rows';
@@ -18,7 +19,7 @@ import { readJsonObject } from '../shared/http/json-body';
 import { json, noContent } from '../shared/http/responses';
 
 export interface LinksApi {
-  deps: ManagementDeps & { usage: UsageCounter; stats: Pick<ClickStatsStore, 'days' | 'hours'>; domains: LinkDomains };
+  deps: ManagementDeps & { links: ManagementDeps['links'] & LinkBatchReader; usage: UsageCounter; stats: Pick<ClickStatsStore, 'days' | 'hours'>; domains: LinkDomains };
   shortBaseUrl: () => Promise<string>;
 }
 
@@ -41,6 +42,10 @@ export const OPERATIONS: Record<string, Operation<LinksApi>> = {
   'DELETE /v2/links/{code}': async (event, admission, api) => {
     await deleteLink(code(event), await context(event, admission, api), api.deps);
     return noContent();
+  },
+  'POST /v2/links/bulk': async (event, admission, api) => {
+    const body = readJsonObject(event, MAX_BODY_BYTES.bulk);
+    return json(200, await runBulk(body, await context(event, admission, api), api.deps, Date.now));
   },
   'GET /v2/links/{code}/stats': async (event, admission, api) => {
     const query = parseStatsQuery(event.queryStringParameters);

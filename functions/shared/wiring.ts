@@ -2,6 +2,7 @@ import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { BlocklistSafetyChecker } from './adapters/blocklist-safety-checker';
 import { dynamo, ssm } from './adapters/clients';
 import { DynamoAliasOverrides } from './adapters/dynamo-alias-overrides';
+import { DynamoAnalyticsSwitches } from './adapters/dynamo-analytics-switches';
 import { DynamoClickStatsStore } from './adapters/dynamo-click-stats';
 import { DynamoDomainStore } from './adapters/dynamo-domain-store';
 import { DynamoKeyStore } from './adapters/dynamo-key-store';
@@ -29,6 +30,8 @@ export const clickStats = () => new DynamoClickStatsStore(dynamo(), config.table
 export const domainStore = () => new DynamoDomainStore(dynamo(), config.table('domainsTable'));
 /** The domains API's store: an owner's changes write their audit records in the same transaction. */
 export const auditedDomainStore = () => new DynamoDomainStore(dynamo(), config.table('domainsTable'), config.table('auditTable'));
+/** The aggregator's reader of each workspace's analytics switches (issue 30). */
+export const analyticsSwitches = () => new DynamoAnalyticsSwitches(dynamo(), config.table('accountsTable'));
 export const flagSource = () => new SsmFlagSource(ssm(), config.flagsPrefix(), logger);
 
 /**

@@ -7,7 +7,7 @@ import {
   listInvitations,
   listMembers,
   removeMember,
-  renameWorkspace,
+  updateWorkspace,
   revokeInvitation,
   viewWorkspace,
   type Invitee,
@@ -40,7 +40,7 @@ function invitee(caller: Caller): Invitee {
 /** Each route of the function: parse, one domain call, the answer. Keyed by `${method} ${resource}`. */
 export const OPERATIONS: Record<string, Operation<PeopleDeps>> = {
   'GET /v2/workspace': async (event, admission, deps) => json(200, await viewWorkspace(context(event, admission), deps)),
-  'PATCH /v2/workspace': async (event, admission, deps) => json(200, await renameWorkspace(readJsonObject(event, MAX_BODY_BYTES.patch), context(event, admission), deps)),
+  'PATCH /v2/workspace': async (event, admission, deps) => json(200, await updateWorkspace(readJsonObject(event, MAX_BODY_BYTES.patch), context(event, admission), deps)),
   'GET /v2/members': async (event, admission, deps) => json(200, await listMembers(context(event, admission), deps)),
   'PATCH /v2/members/{userId}': async (event, admission, deps) =>
     json(200, await changeMemberRole(parameter(event, 'userId'), readJsonObject(event, MAX_BODY_BYTES.patch), context(event, admission), deps)),

@@ -233,7 +233,7 @@ describe('with the keyboard alone', () => {
     const type = (text: string) => page.keyboard.type(text);
 
     await signInByKeyboard(page, owner);
-    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 
     // Create: the nav link, then the form's fields in order.
     await tabTo(page, 'New link');
@@ -332,7 +332,7 @@ describe('with the keyboard alone', () => {
       await tabTo(page, 'Password');
       await type(owner.password);
       await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 
       // Import: the file input opens the file chooser from the keyboard (Space), as it would for a person.
       await tabTo(page, 'Import CSV');

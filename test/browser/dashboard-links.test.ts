@@ -42,7 +42,8 @@ describe('signing in (issue 29: through the provider, no key typed into the page
     await page.getByRole('alert').getByText('Incorrect username or password.').waitFor();
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    // The workspace at a glance is the first page after sign-in (issue 30).
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     expect(page.url()).toBe(`${baseUrl()}/app/`);
     await expect(page.getByText(owner.email).count()).resolves.toBe(1);
 
@@ -58,7 +59,7 @@ describe('signing in (issue 29: through the provider, no key typed into the page
     await other.close();
     // A reload keeps this tab signed in.
     await page.reload();
-    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     // The provider ends its own session too (its end-session page), then sends the browser back.

@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../functions/shared/http/routes';
 import { STRICT_TRANSPORT_SECURITY } from '../../functions/shared/http/headers';
 import { MAX_BATCH_ITEMS } from '../../functions/shared/domain/links/batch-request';
+import { BULK_TIME_BUDGET_MS } from '../../functions/shared/domain/links/bulk-request';
 import { ACCOUNT_RATE_LIMIT, BATCH_FUNCTION, hashingSeconds, METHOD_THROTTLES, PASSWORD_HASH_CPU_MS, methodThrottle, RESERVED_CONCURRENCY, trafficClassOf, WAF_RATE_LIMITS, WEBHOOK_DELIVERER_MAX_CONCURRENCY } from '../../lib/capacity';
 import { buildStack } from './app-factory';
 
@@ -92,6 +93,11 @@ describe('capacity: each kind of traffic has its own ceiling', () => {
     expect(functionOf('batch')).toMatchObject({ MemorySize: BATCH_FUNCTION.memorySize, Timeout: BATCH_FUNCTION.timeoutSeconds });
     expect(BATCH_FUNCTION.timeoutSeconds).toBeGreaterThanOrEqual(2 * hashingSeconds(MAX_BATCH_ITEMS, PASSWORD_HASH_CPU_MS, BATCH_FUNCTION.memorySize));
   });
+
+  it('gives a bulk action\'s filter its time budget with a page of writes and the answer to spare in the links function', () => {
+    // The budget is checked between pages: the page in flight (100 writes) and the answer come after it.
+    expect((functionOf('links').Timeout as number) * 1000).toBeGreaterThanOrEqual(BULK_TIME_BUDGET_MS + 3_000);
+  });
 });
 
 describe('privacy and transport', () => {
@@ -144,6 +150,8 @@ describe('least privilege and logs', () => {
   it('lets the aggregator add to a link\'s clicks and bots and touch nothing else of it', () => {
     expect(policies).toContain('"dynamodb:Attributes":["code","clicks","bots"]');
     expect(policies).toContain('"dynamodb:Attributes":["code","owner","tags"]');
+    // Of a workspace's account record, the analytics switches alone (issue 30).
+    expect(policies).toContain('"dynamodb:Attributes":["accountId","analytics"]');
     expect(policies).toContain('"dynamodb:ReturnValues":"NONE"');
   });
 

@@ -62,6 +62,7 @@ describe('functions', () => {
     expect(tableGrants(dev, 'links')).toEqual([
       'ClickStats:dynamodb:Query',
       'Domains:dynamodb:GetItem',
+      'Links:dynamodb:BatchGetItem',
       'Links:dynamodb:GetItem',
       'Links:dynamodb:Query',
       'Links:dynamodb:UpdateItem',
@@ -70,6 +71,7 @@ describe('functions', () => {
     ]);
     expect(tableGrants(dev, 'qr')).toEqual(['Domains:dynamodb:GetItem', 'Links:dynamodb:GetItem', 'Usage:dynamodb:UpdateItem']);
     expect(tableGrants(dev, 'aggregator')).toEqual([
+      'Accounts:dynamodb:BatchGetItem',
       'ClickStats:dynamodb:GetItem',
       'ClickStats:dynamodb:PutItem',
       'ClickStats:dynamodb:UpdateItem',
@@ -593,7 +595,8 @@ describe('imports (issue 31)', () => {
   it('route /v2/imports and below to the imports function, behind the authorizer', () => {
     const fnId = functionId(dev, 'imports');
     const methods = Object.values(dev.findResources('AWS::ApiGateway::Method')).filter((method) => JSON.stringify(method.Properties.Integration).includes(fnId));
-    expect(methods).toHaveLength(3);
+    // POST and GET /v2/imports, GET /v2/imports/{id}, POST /v2/imports/preview.
+    expect(methods).toHaveLength(4);
     for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 });

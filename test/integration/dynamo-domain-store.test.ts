@@ -178,7 +178,7 @@ describe('links on custom domains', () => {
     expect(await links.createIfAbsent({ ...base, code: alias, domain: 'go.acme.com' })).toBe(true);
     expect(await links.createIfAbsent({ ...base, code: alias, domain: 'go.other.com', url: 'https://example.org/' })).toBe(true);
     expect(await links.createIfAbsent({ ...base, code: alias })).toBe(true);
-    expect(await links.createIfAbsent({ ...base, code: alias, domain: 'go.acme.com' })).toBe(false);
+    expect(await links.createIfAbsent({ ...base, code: alias, domain: 'go.acme.com', owner: 'acct:b' })).toBe(false);
     expect(await links.find(`go.other.com/${alias}`)).toMatchObject({ code: alias, domain: 'go.other.com', url: 'https://example.org/' });
     expect(await links.find(alias)).not.toHaveProperty('domain');
   });

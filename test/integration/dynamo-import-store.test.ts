@@ -1,23 +1,27 @@
 import { DynamoImportStore } from '../../functions/shared/adapters/dynamo-import-store';
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
 import { importChunk, prepareImport, summaryOf, type ImportedLinkRecord, type ImportMarker } from '../../functions/shared/domain/imports/import-job';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { auditStamp } from '../../functions/shared/domain/audit/audit-stamp';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { dynamo, freshTables } from '../support/local-stack';
 
 /** The import store against DynamoDB Local: the link and its marker in one transaction, jobs stored and read whole. */
 let store: DynamoImportStore;
 let links: DynamoLinkStore;
+let linksTable: string;
 const nowMs = Date.now();
 const unique = nowMs.toString(36);
 
 beforeAll(async () => {
   const tables = await freshTables();
   store = new DynamoImportStore(dynamo(), tables[StackOutputs.importsTable] as string, tables[StackOutputs.linksTable] as string);
-  links = new DynamoLinkStore(dynamo(), tables[StackOutputs.linksTable] as string);
+  linksTable = tables[StackOutputs.linksTable] as string;
+  links = new DynamoLinkStore(dynamo(), linksTable);
 });
 
 const link = (code: string, fields: Partial<ImportedLinkRecord> = {}): ImportedLinkRecord => ({
-  code, url: 'https://example.com/', isAlias: true, createdAt: '2020-01-01T00:00:00.000Z', clicks: 0, owner: `acct_${unique}`, title: 'Été 😀', importedClicks: 42, importedFrom: { source: 'kutt', sourceId: code }, ...fields,
+  code, url: 'https://example.com/', isAlias: true, createdAt: '2020-01-01T00:00:00.000Z', clicks: 0, owner: `acct_${unique}`, title: 'Été 😀', importedClicks: 42, importedFrom: { source: 'kutt', sourceId: code, importId: 'imp_a' }, ...fields,
 });
 const marker = (code: string, fields: Partial<ImportMarker> = {}): ImportMarker => ({ owner: `acct_${unique}`, idempotencyKey: `kutt#${code}`, jobId: 'imp_a', row: 1, code, ...fields });
 
@@ -25,6 +29,14 @@ describe('createImported', () => {
   it('writes the link with its history and its marker together', async () => {
     expect(await store.createImported(link(`one${unique}`), marker(`one${unique}`))).toEqual({ outcome: 'created' });
     expect(await links.find(`one${unique}`)).toMatchObject({ title: 'Été 😀', importedClicks: 42, importedFrom: { source: 'kutt', sourceId: `one${unique}` } });
+  });
+
+  it('puts the audit stamp on the link\'s item for the links stream\'s recorder, and the link reads without it', async () => {
+    const stamp = auditStamp('link.created', { actor: { kind: 'key', keyId: 'key_1' }, requestId: 'req-1' }, nowMs);
+    await store.createImported(link(`stamped${unique}`), marker(`stamped${unique}`), stamp);
+    const { Item } = await dynamo().send(new GetCommand({ TableName: linksTable, Key: { code: `stamped${unique}` } }));
+    expect(Item?.auditStamp).toEqual(stamp);
+    expect(await links.find(`stamped${unique}`)).not.toHaveProperty('auditStamp');
   });
 
   it('refuses a second link for the same marker and hands back the first one\'s, making nothing', async () => {
@@ -51,7 +63,8 @@ describe('jobs', () => {
     const rows = Array.from({ length: 120 }, (_, index) => `https://example.com/${index},j${index}x${unique}`);
     const content = `url,alias\n${rows.join('\n')}\n${Array.from({ length: 1500 }, () => 'https://example.com/x,a,b').join('\n')}\n`;
     const id = `imp_${unique}`;
-    const { job, chunks } = prepareImport({ id, owner: `acct_${unique}`, source: 'csv', onConflict: 'skip', content }, { nowMs, workspaceDomains: new Set() });
+    const author = { actor: { kind: 'key', keyId: 'key_1', name: 'ci 日本' }, requestId: 'req-1' } as const;
+    const { job, chunks } = prepareImport({ id, owner: `acct_${unique}`, source: 'csv', onConflict: 'skip', content, author }, { nowMs, workspaceDomains: new Set() });
     await store.saveJob(job, chunks, nowMs);
     expect(await store.job(id)).toEqual(job);
     expect(await store.chunk(id, 2)).toEqual(chunks[2]);
@@ -59,7 +72,7 @@ describe('jobs', () => {
 
     for (const chunk of chunks) {
       const stored = await store.chunk(id, chunk.index);
-      await store.saveChunkResults(id, chunk.index, await importChunk(job, stored!, { writer: store, generateCode: () => 'unused', claimOf: () => undefined }), nowMs);
+      await store.saveChunkResults(id, chunk.index, await importChunk(job, stored!, { writer: store, generateCode: () => 'unused', claimOf: () => undefined, nowMs: () => nowMs }), nowMs);
     }
     const summary = summaryOf(job, await store.chunkResults(id));
     expect(summary).toMatchObject({ status: 'done', read: 1620, created: 120, failed: 1500 });

@@ -1,4 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { TRANSPORT_LIMITS } from '../../functions/shared/adapters/outages';
+import { auditStamp } from '../../functions/shared/domain/audit/audit-stamp';
+import { LINKS_BY_OWNER_INDEX } from '../../functions/shared/config';
+import { localAwsEnvironment } from '../../bin/local/stack';
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
 import type { LinkRecord } from '../../functions/shared/domain/links/link';
 import { StackOutputs } from '../../lib/stack-outputs';
@@ -19,7 +24,43 @@ function link(fields: Partial<LinkRecord> = {}): LinkRecord {
   return { code: `code-${counter}-${nowMs}`, url: 'https://example.com', isAlias: false, createdAt: new Date(nowMs).toISOString(), clicks: 0, owner: 'key:test', ...fields };
 }
 
+/**
+ * A client as the functions build it (TRANSPORT_LIMITS: a second attempt after a late answer) whose first PutItem
+ * reaches DynamoDB and then loses its answer, as a request timing out on a loaded machine does.
+ */
+function clientLosingTheFirstPutAnswer(): DynamoDBDocumentClient {
+  const environment = localAwsEnvironment(Number(process.env.LOCAL_DYNAMODB_PORT), Number(process.env.LOCAL_SSM_PORT));
+  const client = new DynamoDBClient({ ...TRANSPORT_LIMITS, region: environment.AWS_REGION, endpoint: environment.AWS_ENDPOINT_URL_DYNAMODB, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  let lost = false;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const answer = await next(args);
+      if (context.commandName !== 'PutItemCommand' || lost) return answer;
+      lost = true;
+      throw Object.assign(new Error('the answer came too late'), { name: 'TimeoutError' });
+    },
+    // Inside the retry step: the SDK sees the lost answer and sends the put again, as it does on a real timeout.
+    { step: 'deserialize', name: 'loseTheFirstPutAnswer' },
+  );
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
 describe('DynamoLinkStore against DynamoDB Local', () => {
+  it('counts a put whose answer was lost and which the SDK sent again as made, not as a taken code (issue 31)', async () => {
+    // Before the fix the second attempt found the code "taken" by its own first attempt: creation then wrote the same
+    // link again under another code, and an import of 909 links left 913-928.
+    const retrying = new DynamoLinkStore(clientLosingTheFirstPutAnswer(), tableName);
+    const owner = `acct:retry-${nowMs}`;
+    const made = link({ owner });
+    expect(await retrying.createIfAbsent(made, auditStamp('link.created', { actor: { kind: 'operator' } }, nowMs))).toBe(true);
+    const { Items = [] } = await dynamo().send(
+      new QueryCommand({ TableName: tableName, IndexName: LINKS_BY_OWNER_INDEX, KeyConditionExpression: '#owner = :owner', ExpressionAttributeNames: { '#owner': 'owner' }, ExpressionAttributeValues: { ':owner': owner } }),
+    );
+    expect(Items.map((item) => item.code)).toEqual([made.code]);
+    // Another link under the same code is still refused, however alike.
+    expect(await store.createIfAbsent({ ...made, createdAt: new Date(nowMs + 1).toISOString() })).toBe(false);
+  });
+
   it('writes a link once and never overwrites it', async () => {
     const first = link();
     expect(await store.createIfAbsent(first)).toBe(true);

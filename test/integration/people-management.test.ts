@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member-store';
 import { DynamoWorkspaceSettings } from '../../functions/shared/adapters/dynamo-workspace-settings';
+import { RECORD_EVERYTHING } from '../../functions/shared/domain/analytics/analytics-switches';
 import type { Role } from '../../functions/shared/domain/accounts/permissions';
 import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, NotPermitted, PlanRequired } from '../../functions/shared/domain/errors';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
@@ -13,7 +14,7 @@ import {
   listInvitations,
   listMembers,
   removeMember,
-  renameWorkspace,
+  updateWorkspace,
   revokeInvitation,
   viewWorkspace,
   type PeopleContext,
@@ -294,11 +295,32 @@ describe('roles', () => {
 describe('the workspace', () => {
   it('is renamed with its audit record, and shows its name, plan, seats and the caller\'s role', async () => {
     const space = await workspace('INDIE');
-    const renamed = await renameWorkspace({ name: ' Équipe Zoë ' }, as(space, space.owner, 'owner'), deps);
-    expect(renamed).toEqual({ id: space.id, name: 'Équipe Zoë', plan: 'INDIE', createdAt: expect.any(String), seats: { used: 1, limit: 3 }, role: 'owner' });
+    const renamed = await updateWorkspace({ name: ' Équipe Zoë ' }, as(space, space.owner, 'owner'), deps);
+    expect(renamed).toEqual({ id: space.id, name: 'Équipe Zoë', plan: 'INDIE', createdAt: expect.any(String), seats: { used: 1, limit: 3 }, role: 'owner', analytics: RECORD_EVERYTHING });
     const records = await auditOf(space.id);
     expect(records.find((record) => record.action === 'workspace.updated')).toMatchObject({ target: { type: 'workspace', id: space.id }, changes: { name: { after: 'Équipe Zoë' } } });
     const members: Membership[] = await store.members(space.id);
     expect(members).toHaveLength(1);
+  });
+
+  it('switches analytics dimensions off and on, those named only, each change audited with before and after (issue 30)', async () => {
+    const space = await workspace();
+    const owner = as(space, space.owner, 'owner');
+    const off = await updateWorkspace({ analytics: { city: false, campaign: false } }, owner, deps);
+    expect(off.analytics).toEqual({ ...RECORD_EVERYTHING, city: false, campaign: false });
+    // A later change keeps what it does not name; the name and the switches go in one write and one record.
+    const renamed = await updateWorkspace({ name: 'Zoë', analytics: { referrer: false, campaign: true } }, owner, deps);
+    expect(renamed).toMatchObject({ name: 'Zoë', analytics: { ...RECORD_EVERYTHING, city: false, referrer: false } });
+    expect((await viewWorkspace(as(space, space.owner, 'viewer'), deps)).analytics).toEqual({ ...RECORD_EVERYTHING, city: false, referrer: false });
+    const updates = (await auditOf(space.id)).filter((record) => record.action === 'workspace.updated');
+    expect(updates.map((record) => record.changes)).toEqual(
+      expect.arrayContaining([
+        { analytics: { before: RECORD_EVERYTHING, after: { ...RECORD_EVERYTHING, city: false, campaign: false } } },
+        { name: { after: 'Zoë' }, analytics: { before: { ...RECORD_EVERYTHING, city: false, campaign: false }, after: { ...RECORD_EVERYTHING, city: false, referrer: false } } },
+      ]),
+    );
+    // Switching to what is already set writes nothing.
+    await updateWorkspace({ analytics: { city: false } }, owner, deps);
+    expect((await auditOf(space.id)).filter((record) => record.action === 'workspace.updated')).toHaveLength(2);
   });
 });

@@ -42,11 +42,13 @@ function validatorOf(schema: Json): ValidateFunction {
 
 const templates = Object.keys(document.paths).map((template) => ({ template, segments: template.split('/') }));
 
+/** The template API Gateway picks: a literal segment wins over a variable (`/v2/links/bulk` over `/v2/links/{code}`). */
 function documentedPath(pathname: string): string | undefined {
   const segments = pathname.split('/');
-  return templates.find((candidate) =>
-    candidate.segments.length === segments.length && candidate.segments.every((part, index) => (part.startsWith('{') ? (segments[index] ?? '') !== '' : part === segments[index])),
-  )?.template;
+  const variables = (candidate: { segments: string[] }) => candidate.segments.filter((part) => part.startsWith('{')).length;
+  return templates
+    .filter((candidate) => candidate.segments.length === segments.length && candidate.segments.every((part, index) => (part.startsWith('{') ? (segments[index] ?? '') !== '' : part === segments[index])))
+    .sort((a, b) => variables(a) - variables(b))[0]?.template;
 }
 
 /** A short code (GET, HEAD, POST), or the root (GET, HEAD), which a customer domain redirects to its rootUrl. */

@@ -6,6 +6,7 @@ export const SIGN_IN_CONFIG_FILE = 'config.json';
 
 /** The dashboard's pages, by path under /app. */
 export type Place =
+  | { page: 'overview' }
   | { page: 'links' }
   | { page: 'new' }
   | { page: 'import' }
@@ -16,17 +17,20 @@ export type Place =
   | { page: 'members' }
   | { page: 'keys' }
   | { page: 'audit' }
+  | { page: 'imports' }
+  | { page: 'settings' }
   | { page: 'invitation'; token: string }
   | { page: 'missing' };
 
 /** The pages whose address is one word under /app. */
-const ONE_SEGMENT_PAGES = ['new', 'import', 'domains', 'webhooks', 'usage', 'members', 'keys', 'audit'] as const;
+const ONE_SEGMENT_PAGES = ['links', 'new', 'import', 'domains', 'webhooks', 'usage', 'members', 'keys', 'audit', 'imports', 'settings'] as const;
 
 export function placeOf(pathname: string): Place {
   const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
   const segments = rest.split('/').filter(Boolean);
   const [first, second] = segments;
-  if (segments.length === 0) return { page: 'links' };
+  // The workspace at a glance is the first page after sign-in (issue 30); the links are one click away.
+  if (segments.length === 0) return { page: 'overview' };
   if (segments.length === 1 && first !== undefined && (ONE_SEGMENT_PAGES as readonly string[]).includes(first)) return { page: first as (typeof ONE_SEGMENT_PAGES)[number] };
   if (segments.length === 2 && (first === 'links' || first === 'invitations') && second) {
     try {

@@ -17,14 +17,18 @@ import { UsagePage } from './usage-page';
 import { MembersPage } from './members-page';
 import { KeysPage } from './keys-page';
 import { AuditPage } from './audit-page';
+import { ImportsPage } from './links/imports-page';
 import { InvitationPage } from './invitation-page';
+import { OverviewPage } from './overview-page';
+import { SettingsPage } from './settings-page';
 
 type Me = paths['/v2/me']['get']['responses'][200]['content']['application/json'];
 type PageName = Exclude<Place['page'], 'link' | 'invitation' | 'missing'>;
 
 /** Each page and the call it is built on: the page is offered, and opened, only where that call is allowed. */
 const PAGES: Array<{ page: PageName; href: string; label: string; needs: ApiRouteKey }> = [
-  { page: 'links', href: hrefOf('/'), label: 'Links', needs: 'GET /v2/links' },
+  { page: 'overview', href: hrefOf('/'), label: 'Overview', needs: 'GET /v2/stats' },
+  { page: 'links', href: hrefOf('/links'), label: 'Links', needs: 'GET /v2/links' },
   { page: 'new', href: hrefOf('/new'), label: 'New link', needs: 'POST /v2/shorten' },
   { page: 'import', href: hrefOf('/import'), label: 'Import CSV', needs: 'POST /v2/shorten/batch' },
   { page: 'domains', href: hrefOf('/domains'), label: 'Domains', needs: 'GET /v2/domains' },
@@ -33,6 +37,8 @@ const PAGES: Array<{ page: PageName; href: string; label: string; needs: ApiRout
   { page: 'keys', href: hrefOf('/keys'), label: 'API keys', needs: 'POST /v2/keys' },
   { page: 'audit', href: hrefOf('/audit'), label: 'Audit log', needs: 'GET /v2/audit-log' },
   { page: 'usage', href: hrefOf('/usage'), label: 'Usage', needs: 'GET /v2/usage' },
+  { page: 'imports', href: hrefOf('/imports'), label: 'Move links in', needs: 'POST /v2/imports' },
+  { page: 'settings', href: hrefOf('/settings'), label: 'Settings', needs: 'GET /v2/workspace' },
 ];
 
 /**
@@ -152,6 +158,8 @@ function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; 
     );
   }
   switch (place.page) {
+    case 'overview':
+      return <OverviewPage api={api} />;
     case 'links':
       return <LinksPage api={api} />;
     case 'new':
@@ -172,13 +180,17 @@ function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; 
       return <KeysPage api={api} />;
     case 'audit':
       return <AuditPage api={api} />;
+    case 'imports':
+      return <ImportsPage api={api} />;
+    case 'settings':
+      return <SettingsPage api={api} />;
     case 'invitation':
     case 'missing':
       return (
         <section>
           <h1>Page not found</h1>
           <p>
-            <a href={hrefOf('/')}>Back to your links</a>
+            <a href={hrefOf('/links')}>Back to your links</a>
           </p>
         </section>
       );

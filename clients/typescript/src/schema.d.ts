@@ -104,6 +104,28 @@ export interface paths {
         patch: operations["updateLink"];
         trace?: never;
     };
+    "/v2/links/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete, change or tag many links
+         * @description One action on up to 100 `codes` (on `domain`, as for one link) or on the links a `filter` picks (`tag`, `search`, `domain`, `status`, as GET /v2/links filters): `delete`, `update` with `changes` as PATCH /v2/links/{code} takes them, `addTags` or `removeTags` with `tags`. Each link is changed by its own write, with its own webhook events and audit record; a link changed by someone else after this request read it keeps that change, and its result says so. The answer has one result per code in the request's order (per link, newest first, for a filter), each with the message the single route would answer when it failed; another workspace's code answers `Link not found`, as one that does not exist. A filter changes at most 10,000 links a call and stops sooner when the call's time runs short: pass `cursor` back with the same filter to go on (absent once done). Without `domain`, the account's default domain (the shared one when it has none).
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
+         */
+        post: operations["bulkChangeLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/links/{code}/qr": {
         parameters: {
             query?: never;
@@ -392,6 +414,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/imports/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an import
+         * @description The same body as POST /v2/imports: the file read and mapped by the same rules, and its first 20 rows shown as the import would make them (or why it would not), with the number of rows in the file. Nothing is stored; a slug already taken shows only when the import runs. A file the import would refuse is the same 400.
+         *
+         *     Permission: `links:write`, held by API keys with this scope and by signed-in people whose role is owner, admin, member; others get 403.
+         */
+        post: operations["previewImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/imports/{id}": {
         parameters: {
             query?: never;
@@ -551,7 +595,7 @@ export interface paths {
         };
         /**
          * The workspace
-         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap) and the caller's role. For people signed in, not API keys.
+         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap), the caller's role and its analytics switches (`analytics`: each dimension the stats record, true unless switched off). For people signed in, not API keys.
          *
          *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
          */
@@ -562,8 +606,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the workspace
-         * @description Sets `name` (1 to 100 characters). Admins and owners.
+         * Rename the workspace or switch analytics dimensions off and on
+         * @description Sets `name` (1 to 100 characters) and/or `analytics` (`{"city": false, "referrer": false, "campaign": false}`: any of country, region, city, referrer, device, browser, os and campaign, true or false; those not named keep their value). A dimension switched off is not recorded from the next click the aggregator folds (within a few seconds); what was recorded before stays. Admins and owners.
          *
          *     Permission: `workspace:write`, held by signed-in people whose role is owner, admin; API keys are refused (403).
          */
@@ -1775,6 +1819,13 @@ export interface operations {
                                 /** Format: date-time */
                                 since: string;
                             };
+                            importedClicks?: number;
+                            importedFrom?: {
+                                /** @enum {string} */
+                                source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                                sourceId: string;
+                                importId?: string;
+                            };
                         }[];
                         nextCursor: string | null;
                     };
@@ -1871,6 +1922,13 @@ export interface operations {
                             checkedAt: string;
                             /** Format: date-time */
                             since: string;
+                        };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
                         };
                     };
                 };
@@ -2040,6 +2098,13 @@ export interface operations {
                             /** Format: date-time */
                             since: string;
                         };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -2049,6 +2114,136 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkChangeLinks: {
+        parameters: {
+            query?: {
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    codes?: string[];
+                    filter?: {
+                        tag?: string;
+                        search?: string;
+                        domain?: string;
+                        /** @enum {string} */
+                        status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                    };
+                    cursor?: string;
+                    /** @constant */
+                    action: "delete";
+                } | {
+                    codes?: string[];
+                    filter?: {
+                        tag?: string;
+                        search?: string;
+                        domain?: string;
+                        /** @enum {string} */
+                        status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                    };
+                    cursor?: string;
+                    /** @constant */
+                    action: "update";
+                    changes: {
+                        url?: string;
+                        expiresIn?: number | null;
+                        maxClicks?: number | null;
+                        password?: string | null;
+                        tags?: string[] | null;
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[] | null;
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[] | null;
+                        forwardQuery?: boolean | null;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        expiredUrl?: string | null;
+                    };
+                } | {
+                    codes?: string[];
+                    filter?: {
+                        tag?: string;
+                        search?: string;
+                        domain?: string;
+                        /** @enum {string} */
+                        status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                    };
+                    cursor?: string;
+                    /** @constant */
+                    action: "addTags";
+                    tags: string[];
+                } | {
+                    codes?: string[];
+                    filter?: {
+                        tag?: string;
+                        search?: string;
+                        domain?: string;
+                        /** @enum {string} */
+                        status?: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                    };
+                    cursor?: string;
+                    /** @constant */
+                    action: "removeTags";
+                    tags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per link, in order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            code: string;
+                            domain?: string;
+                            success: boolean;
+                            error?: string;
+                        }[];
+                        cursor?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -2123,6 +2318,7 @@ export interface operations {
                         shortCode: string;
                         total: number;
                         bots: number;
+                        importedClicks?: number;
                         days: {
                             /** Format: date */
                             date: string;
@@ -2902,6 +3098,71 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    previewImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                    content: string;
+                    /** @enum {string} */
+                    onConflict?: "skip" | "rename";
+                };
+            };
+        };
+        responses: {
+            /** @description The first rows, mapped. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                        read: number;
+                        rows: ({
+                            row: number;
+                            /** @constant */
+                            outcome: "ready";
+                            url: string;
+                            slug?: string;
+                            domain?: string;
+                            title?: string;
+                            tags?: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt?: string;
+                            importedClicks: number;
+                            notes: string[];
+                        } | {
+                            row: number;
+                            /** @constant */
+                            outcome: "failed";
+                            reason: string;
+                        })[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getImport: {
         parameters: {
             query?: never;
@@ -3348,6 +3609,16 @@ export interface operations {
                         };
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        analytics: {
+                            country: boolean;
+                            region: boolean;
+                            city: boolean;
+                            referrer: boolean;
+                            device: boolean;
+                            browser: boolean;
+                            os: boolean;
+                            campaign: boolean;
+                        };
                     };
                 };
             };
@@ -3368,7 +3639,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    analytics?: {
+                        country?: boolean;
+                        region?: boolean;
+                        city?: boolean;
+                        referrer?: boolean;
+                        device?: boolean;
+                        browser?: boolean;
+                        os?: boolean;
+                        campaign?: boolean;
+                    };
                 };
             };
         };
@@ -3394,6 +3675,16 @@ export interface operations {
                         };
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        analytics: {
+                            country: boolean;
+                            region: boolean;
+                            city: boolean;
+                            referrer: boolean;
+                            device: boolean;
+                            browser: boolean;
+                            os: boolean;
+                            campaign: boolean;
+                        };
                     };
                 };
             };
@@ -4498,6 +4789,13 @@ export interface operations {
                             /** Format: date-time */
                             since: string;
                         };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4593,6 +4891,13 @@ export interface operations {
                             checkedAt: string;
                             /** Format: date-time */
                             since: string;
+                        };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
                         };
                     };
                 };
@@ -4690,6 +4995,13 @@ export interface operations {
                             /** Format: date-time */
                             since: string;
                         };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4785,6 +5097,13 @@ export interface operations {
                             checkedAt: string;
                             /** Format: date-time */
                             since: string;
+                        };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
                         };
                     };
                 };
@@ -4882,6 +5201,13 @@ export interface operations {
                             /** Format: date-time */
                             since: string;
                         };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -4978,6 +5304,13 @@ export interface operations {
                             /** Format: date-time */
                             since: string;
                         };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -5073,6 +5406,13 @@ export interface operations {
                             checkedAt: string;
                             /** Format: date-time */
                             since: string;
+                        };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
                         };
                     };
                 };
@@ -5293,6 +5633,13 @@ export interface operations {
                             /** Format: date-time */
                             since: string;
                         };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };
@@ -5388,6 +5735,13 @@ export interface operations {
                             checkedAt: string;
                             /** Format: date-time */
                             since: string;
+                        };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
                         };
                     };
                 };

@@ -6,6 +6,8 @@ import type { ImportChunk, ImportedLinkRecord, ImportedLinkWriter, ImportJob, Im
 import type { RowProblem } from '../domain/imports/import-record';
 import { keyOf, removableAt } from '../domain/links/link';
 import { TTL_ATTRIBUTE } from './dynamo-link-store';
+import type { AuditStamp } from '../domain/audit/audit-stamp';
+import { AUDIT_STAMP_ATTRIBUTE } from '../domain/audit/link-audit';
 
 /** A job, its chunks and their results go 90 days after the import; the links and their markers stay. */
 const JOB_TTL_SECONDS = 90 * 24 * 3600;
@@ -75,8 +77,14 @@ export class DynamoImportStore implements ImportedLinkWriter {
     return Items.map((item) => item.jobId as string);
   }
 
-  async createImported(link: ImportedLinkRecord, marker: ImportMarker): Promise<ImportWrite> {
-    const item = { ...link, code: keyOf(link), ...(link.expiresAt ? { [TTL_ATTRIBUTE]: removableAt(link.expiresAt) } : {}) };
+  async createImported(link: ImportedLinkRecord, marker: ImportMarker, stamp?: AuditStamp): Promise<ImportWrite> {
+    const item = {
+      ...link,
+      code: keyOf(link),
+      ...(link.expiresAt ? { [TTL_ATTRIBUTE]: removableAt(link.expiresAt) } : {}),
+      // The links stream's audit recorder reads it (audit-stamp.ts): an imported link's `link.created` record.
+      ...(stamp === undefined ? {} : { [AUDIT_STAMP_ATTRIBUTE]: stamp }),
+    };
     try {
       await this.client.send(
         new TransactWriteCommand({

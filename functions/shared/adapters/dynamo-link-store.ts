@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isExpired, keyOf, removableAt, type LinkRecord } from '../domain/links/link';
 import type { LinkPlace } from '../domain/analytics/rollups';
 import { HEALTH_DUE_ATTRIBUTE, HEALTH_SHARD_ATTRIBUTE, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../config';
-import type { ClaimCondition, ClickOutcome, GuardedWrite, LinkChanges, LinkPosition, LinkStore, ManagedLinkStore } from '../domain/ports';
+import type { ClaimCondition, ClickOutcome, GuardedWrite, LinkBatchReader, LinkChanges, LinkPosition, LinkStore, LinkVersion, ManagedLinkStore } from '../domain/ports';
 import { AUDIT_STAMP_ATTRIBUTE } from '../domain/audit/link-audit';
 import type { AuditStamp } from '../domain/audit/audit-stamp';
 
@@ -34,6 +34,23 @@ export function toRecord(item: Record<string, unknown>): LinkRecord {
   return record.domain === undefined ? record : { ...record, code: record.code.slice(record.domain.length + 1) };
 }
 
+/** Values as DynamoDB hands them back (no undefined fields, numbers as numbers), with keys in one order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) =>
+    field !== null && typeof field === 'object' && !Array.isArray(field) ? Object.fromEntries(Object.entries(field).filter(([, inner]) => inner !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))) : field,
+  );
+}
+
+/**
+ * The stored item is the one this put wrote: every attribute as sent. A new link's item is unique to its write
+ * (its creation time to the millisecond, its audit stamp's random id, a salted password hash), so another request
+ * never passes for this one; at worst two identical anonymous requests in one millisecond share one link.
+ */
+function isItself(stored: Record<string, unknown>, written: object): boolean {
+  // Only the attributes written are compared: others may have been added since (a cache lease).
+  return canonical(Object.fromEntries(Object.keys(written).map((name) => [name, stored[name]]))) === canonical(written);
+}
+
 /** A write's condition failed: DynamoDB handed back the item as it was, or there was none. */
 function refusedWith(error: unknown): GuardedWrite {
   if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -56,32 +73,61 @@ function underClaim(claim: ClaimCondition | undefined): { condition: string; val
   return { condition: ' AND (claimId = :claimId OR attribute_not_exists(claimId))', values: { ':claimId': claim.claimId } };
 }
 
+/** The link is still as a bulk action read it (ports.ts LinkVersion): ` AND …` to add to a write's condition, and its value. */
+function unchangedSince(seen: LinkVersion | undefined): { condition: string; values: Record<string, unknown> } {
+  if (seen === undefined) return { condition: '', values: {} };
+  if (seen.updatedAt === undefined) return { condition: ' AND attribute_not_exists(updatedAt)', values: {} };
+  return { condition: ' AND updatedAt = :seenUpdatedAt', values: { ':seenUpdatedAt': seen.updatedAt } };
+}
+
+/** BatchGetItem reads at most 100 keys a call, and may hand some back unread under load: those are asked again. */
+const BATCH_GET_KEYS = 100;
+const BATCH_GET_ATTEMPTS = 5;
+
 /** The edit gives the link a click limit or a password: copies of it as a plain link must be gone first. */
 const guardsAdded = (changes: LinkChanges) => typeof changes.maxClicks === 'number' || typeof changes.passwordHash === 'string';
 
-export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
+export class DynamoLinkStore implements LinkStore, ManagedLinkStore, LinkBatchReader {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
   async createIfAbsent(link: LinkRecord, stamp?: AuditStamp): Promise<boolean> {
+    // The stamp rides on the item: the audit log reads it off the stream, no second write (audit-stamp.ts).
+    const item = stamp === undefined ? toItem(link) : { ...toItem(link), [AUDIT_STAMP_ATTRIBUTE]: stamp };
     try {
-      // The stamp rides on the item: the audit log reads it off the stream, no second write (audit-stamp.ts).
-      const item = stamp === undefined ? toItem(link) : { ...toItem(link), [AUDIT_STAMP_ATTRIBUTE]: stamp };
       await this.client.send(
-        new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(code)' }),
+        new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(code)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The SDK sends a put again when the first answer was late (TRANSPORT_LIMITS): when that first put landed, the
+      // code is "taken" by this very item, and calling it taken would make the caller write the link a second time
+      // under another code (issue 31: 913-928 links from a 909-link import on a loaded machine).
+      return error.Item !== undefined && isItself(unmarshall(error.Item), item);
     }
   }
 
   async find(key: string): Promise<LinkRecord | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { code: key } }));
     return Item ? toRecord(Item) : undefined;
+  }
+
+  async findMany(keys: readonly string[]): Promise<Map<string, LinkRecord>> {
+    const found = new Map<string, LinkRecord>();
+    const unique = [...new Set(keys)];
+    for (let start = 0; start < unique.length; start += BATCH_GET_KEYS) {
+      let pending: Array<Record<string, unknown>> = unique.slice(start, start + BATCH_GET_KEYS).map((code) => ({ code }));
+      for (let attempt = 1; pending.length > 0; attempt += 1) {
+        if (attempt > BATCH_GET_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unread after ${BATCH_GET_ATTEMPTS} attempts`);
+        const { Responses, UnprocessedKeys } = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }));
+        for (const item of Responses?.[this.tableName] ?? []) found.set(String(item.code), toRecord(item));
+        pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
+    }
+    return found;
   }
 
   /**
@@ -171,13 +217,14 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     return { links: Items.slice(0, page.limit).map(toRecord), more: Items.length > page.limit || LastEvaluatedKey !== undefined };
   }
 
-  async update(key: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite> {
+  async update(key: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp, seen?: LinkVersion): Promise<GuardedWrite> {
     const audit = stamped(stamp);
+    const unchanged = unchangedSince(seen);
     const sets = [`updatedAt = :now${audit.set}`];
     const removes: string[] = [];
     const names: Record<string, string> = { '#owner': 'owner' };
     const claimed = underClaim(claim);
-    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values, ...audit.values, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
+    const values: Record<string, unknown> = { ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values, ...unchanged.values, ...audit.values, ...(guardsAdded(changes) ? { ':nowMs': nowMs } : {}) };
     // Attribute names by placeholder: `url` and `rules` are among DynamoDB's reserved words.
     for (const attribute of EDITABLE_ATTRIBUTES) {
       const change = changes[attribute];
@@ -204,7 +251,7 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
           UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
           // A new click limit below the clicks already used is refused in the same step, whatever visits race it;
           // so is a new limit or password while copies of the plain link may still be served (cache-lease.ts).
-          ConditionExpression: `${CHANGEABLE_BY_OWNER}${claimed.condition}${typeof changes.maxClicks === 'number' ? ' AND clicks <= :maxClicks' : ''}${guardsAdded(changes) ? ' AND (attribute_not_exists(cacheLeaseUntil) OR cacheLeaseUntil <= :nowMs)' : ''}`,
+          ConditionExpression: `${CHANGEABLE_BY_OWNER}${claimed.condition}${unchanged.condition}${typeof changes.maxClicks === 'number' ? ' AND clicks <= :maxClicks' : ''}${guardsAdded(changes) ? ' AND (attribute_not_exists(cacheLeaseUntil) OR cacheLeaseUntil <= :nowMs)' : ''}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
@@ -217,8 +264,9 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
     }
   }
 
-  async markDeleted(key: string, owner: string, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite> {
+  async markDeleted(key: string, owner: string, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp, seen?: LinkVersion): Promise<GuardedWrite> {
     const claimed = underClaim(claim);
+    const unchanged = unchangedSince(seen);
     const audit = stamped(stamp);
     try {
       const { Attributes } = await this.client.send(
@@ -227,9 +275,9 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore {
           Key: { code: key },
           // The TTL goes too: the code stays taken, and visitors get 410 (or its expiredUrl), forever.
           UpdateExpression: `SET deleted = :yes, updatedAt = :now${audit.set} REMOVE ${DESTINATION_ATTRIBUTES}, #ttl`,
-          ConditionExpression: `${CHANGEABLE_BY_OWNER}${claimed.condition}`,
+          ConditionExpression: `${CHANGEABLE_BY_OWNER}${claimed.condition}${unchanged.condition}`,
           ExpressionAttributeNames: { '#owner': 'owner', ...DESTINATION_NAMES, '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values, ...audit.values },
+          ExpressionAttributeValues: { ':yes': true, ':now': new Date(nowMs).toISOString(), ':owner': owner, ...claimed.values, ...unchanged.values, ...audit.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -59,6 +59,9 @@ export class LinkGone extends DomainError {}
 /** The platform took the link down: its owner cannot change it (409). */
 export class LinkDisabled extends DomainError {}
 
+/** A bulk action's link changed after the action read it: the newer change is kept, the action is not applied (409). */
+export class LinkChangedMeanwhile extends DomainError {}
+
 /** Copies of the plain link may still be served: a click limit or password can be added after them (409, Retry-After). */
 export class LinkStillCached extends DomainError {
   constructor(

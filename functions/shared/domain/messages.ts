@@ -119,6 +119,7 @@ export const OwnMessages = {
   memberRole: 'role must be one of owner, admin, member, viewer',
   invitationEmail: 'email must be an email address of at most 254 characters',
   workspaceName: 'name must be 1 to 100 characters, not only spaces',
+  analyticsSwitches: 'analytics must be an object whose country, region, city, referrer, device, browser, os and campaign are each true or false',
   smartLinksDisabled: 'Smart links (rules and variants) are currently disabled on this platform',
   /** A smart-link field's problem, prefixed with the field's path (`rules[2].url: ...`) by link-request.ts. */
   smartFieldProblem: (path: string, problem: string) => `${path}: ${problem}`,
@@ -190,4 +191,17 @@ export const ImportMessages = {
   onConflictInvalid: 'onConflict must be skip or rename',
   tooManyRows: (limit: number) => `The file has more than ${limit} rows: split it`,
   notFound: 'Import not found',
+} as const;
+
+/** What POST /v2/links/bulk says of a request it refuses (400) and of a link it could not change (its row's `error`). */
+export const BulkMessages = {
+  targetInvalid: (maxCodes: number) => `Request body must set either codes (1 to ${maxCodes} short codes) or filter, not both`,
+  codesInvalid: (maxCodes: number) => `codes must be a list of 1 to ${maxCodes} short codes`,
+  filterInvalid: 'filter must be an object of tag, search, domain and status',
+  cursorWithoutFilter: 'cursor goes with the filter it came from',
+  actionInvalid: 'action must be one of delete, update, addTags, removeTags',
+  changesInvalid: 'changes must be an object of the fields PATCH /v2/links/{code} takes',
+  tagsInvalid: 'tags must be a list of 1 to 10 tags, each 1 to 32 letters, digits, - or _',
+  tooManyTags: (max: number) => `The link would carry more than ${max} tags`,
+  changedMeanwhile: 'The link changed while this request ran: the newer change was kept',
 } as const;

@@ -1,5 +1,6 @@
 import type { LiveHour, WorkspaceDay } from './analytics/rollups';
 import type { DayCounts, LinkCounts } from './analytics/click-counts';
+import type { AnalyticsSwitches } from './analytics/analytics-switches';
 import type { DeliveryAttempt, WebhookRecord } from './webhooks/webhook';
 import type { DeliveryTask } from './webhooks/delivery';
 import type { Flags } from './limits/flags';
@@ -22,7 +23,10 @@ import type { LinkHealthRecord, Observation, ProbeAnswer } from './health/link-h
  */
 
 export interface LinkStore {
-  /** Writes the link unless its code is taken; false when it was. A workspace's link carries its audit stamp (audit-stamp.ts). */
+  /**
+   * Writes the link unless its code is taken; false when it was, by another link (a retried write that finds its own
+   * item made it: true). A workspace's link carries its audit stamp (audit-stamp.ts).
+   */
   createIfAbsent(link: LinkRecord, stamp?: AuditStamp): Promise<boolean>;
   find(key: string): Promise<LinkRecord | undefined>;
   /**
@@ -97,6 +101,20 @@ export interface ClaimCondition {
 }
 
 /** What the link-management API and the ops CLI need beyond visits. */
+/**
+ * The version of a link a bulk action read (issue 31): a write given it is refused when the link changed since, so
+ * a change made meanwhile is kept. Every owner's or operator's change sets `updatedAt`; clicks and cache leases do not.
+ */
+export interface LinkVersion {
+  /** Absent: the link was never changed since it was created. */
+  updatedAt?: string;
+}
+
+/** Several links read in one call (a bulk action's codes), by key; keys without a link are absent from the answer. */
+export interface LinkBatchReader {
+  findMany(keys: readonly string[]): Promise<Map<string, LinkRecord>>;
+}
+
 export interface ManagedLinkStore {
   find(key: string): Promise<LinkRecord | undefined>;
   /** A page of the owner's links, newest first, starting after `after`; `more` when the index holds further ones. */
@@ -105,9 +123,9 @@ export interface ManagedLinkStore {
    * Applies the changes if the link is the owner's (made under `claim`, when given) and can still change (not used
    * up, deleted or disabled). `stamp`: the audited change's (audit-stamp.ts), written with it.
    */
-  update(code: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite>;
+  update(code: string, owner: string, changes: LinkChanges, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp, seen?: LinkVersion): Promise<GuardedWrite>;
   /** Turns the owner's link (made under `claim`, when given) into a tombstone, unless it already is one or is disabled. */
-  markDeleted(code: string, owner: string, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp): Promise<GuardedWrite>;
+  markDeleted(code: string, owner: string, nowMs: number, claim?: ClaimCondition, stamp?: AuditStamp, seen?: LinkVersion): Promise<GuardedWrite>;
   /** Stops new cache leases on the link until `untilMs`, so the copies taken under the current one run out. */
   sealCache(code: string, untilMs: number): Promise<void>;
   /** An operator's takedown (with a reason) or its reversal (undefined); false when no link has the code. */
@@ -385,11 +403,18 @@ export interface MemberStore extends MembershipReader {
   acceptInvitation(invitation: Invitation, member: Membership, audits: readonly AuditRecord[]): Promise<'accepted' | 'gone' | 'alreadyMember'>;
 }
 
+/** What PATCH /v2/workspace may set. */
+export interface WorkspaceChanges {
+  name?: string;
+  analytics?: AnalyticsSwitches;
+}
+
 /** A workspace's own settings, kept on its account record (the same id). */
 export interface WorkspaceSettings {
-  find(workspaceId: string): Promise<{ name?: string; createdAt?: string } | undefined>;
-  /** Sets the name with its audit record in one transaction. */
-  rename(workspace: { workspaceId: string; owner: string; plan: string }, name: string, audit: AuditRecord): Promise<void>;
+  /** Read consistently: a change a moment ago is seen (the analytics switches as stored, each named: analytics-switches.ts). */
+  find(workspaceId: string): Promise<{ name?: string; createdAt?: string; analytics: AnalyticsSwitches } | undefined>;
+  /** Sets what changed (the name, the analytics switches) with its audit record in one transaction. */
+  update(workspace: { workspaceId: string; owner: string; plan: string }, changes: WorkspaceChanges, audit: AuditRecord): Promise<void>;
 }
 
 export interface OutgoingMail {
@@ -517,3 +542,9 @@ export interface HealthQueue {
 
 /** One request to a destination (guarded: public addresses only, no redirect followed, 64 KiB at most). */
 export type DestinationRequest = (url: string, method: 'HEAD' | 'GET') => Promise<ProbeAnswer>;
+
+/** Workspaces' analytics switches (issue 30), as the aggregator reads them: eventually consistent, cached a few seconds. */
+export interface AnalyticsSwitchesSource {
+  /** Every id asked for is in the answer (a workspace without a record records everything). */
+  switchesOf(workspaceIds: readonly string[]): Promise<ReadonlyMap<string, AnalyticsSwitches>>;
+}

@@ -6,6 +6,8 @@ export const MAX_BODY_BYTES = {
   link: 16 * 1024,
   patch: 16 * 1024,
   batch: 1024 * 1024,
+  /** 100 codes, or a filter, with an edit's fields (issue 31). */
+  bulk: 64 * 1024,
   /** A file's text in JSON (issue 31): Lambda takes at most 6 MB a request, the event's own fields included. */
   import: 5 * 1024 * 1024,
 } as const;

@@ -2,8 +2,10 @@ import { placeOf } from '../../../web/dashboard/places';
 
 describe('the dashboard\'s pages by path (issue 20)', () => {
   it.each([
-    ['/app', { page: 'links' }],
-    ['/app/', { page: 'links' }],
+    ['/app', { page: 'overview' }],
+    ['/app/', { page: 'overview' }],
+    ['/app/links', { page: 'links' }],
+    ['/app/settings', { page: 'settings' }],
     ['/app/new', { page: 'new' }],
     ['/app/import', { page: 'import' }],
     ['/app/domains', { page: 'domains' }],
@@ -19,7 +21,6 @@ describe('the dashboard\'s pages by path (issue 20)', () => {
     ['/app/links/abc-1', { page: 'link', code: 'abc-1' }],
     ['/app/links/%C3%BC', { page: 'link', code: 'ü' }],
     ['/app/links/%E0%A4%A', { page: 'missing' }],
-    ['/app/links', { page: 'missing' }],
     ['/app/nothing/here', { page: 'missing' }],
   ])('%s is %j', (pathname, place) => {
     expect(placeOf(pathname)).toEqual(place);

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatNumber } from '../ui';
+import { LIVE_REFRESH_MS } from './live-refresh';
 
-/** How often the live hour is read again while the page is visible (issue 30). */
-export const LIVE_REFRESH_MS = 10_000;
 
 export interface LiveMinutes {
   minutes: Array<{ minute: string; clicks: number; bots: number }>;

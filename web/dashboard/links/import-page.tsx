@@ -85,7 +85,7 @@ export function ImportPage({ api }: { api: Api }) {
               <button type="button" onClick={() => outcome.results && saveFile(outcome.results, outcome.fileName ?? 'results.csv')}>
                 Download the results
               </button>{' '}
-              <a href={hrefOf('/')}>See your links</a>
+              <a href={hrefOf('/links')}>See your links</a>
             </p>
           )}
         </section>

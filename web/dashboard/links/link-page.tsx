@@ -9,6 +9,7 @@ import type { Link } from './link-types';
 import { LinkStatsSection } from './link-stats';
 import { QrDialog } from './qr-dialog';
 import { HealthDetails } from './health-badge';
+import { SOURCE_NAMES } from './import-sources';
 
 /** One link: what it is, its stats, and edit, QR code and delete. */
 export function LinkPage({ api, code }: { api: Api; code: string }) {
@@ -36,7 +37,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
     const answer = await call(() => api.DELETE('/v2/links/{code}', { params }));
     if ('problem' in answer) return setDeleteProblem(answer.problem);
     confirmDelete.current?.close();
-    navigate(hrefOf('/'));
+    navigate(hrefOf('/links'));
   };
 
   if (!link) {
@@ -45,7 +46,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         <h1>Link {code}</h1>
         {problem ? <ProblemNote problem={problem} /> : <p>Loading…</p>}
         <p>
-          <a href={hrefOf('/')}>Back to your links</a>
+          <a href={hrefOf('/links')}>Back to your links</a>
         </p>
       </section>
     );
@@ -54,7 +55,7 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
   return (
     <section aria-labelledby="link-title">
       <p class="crumbs">
-        <a href={hrefOf('/')}>Links</a> /
+        <a href={hrefOf('/links')}>Links</a> /
       </p>
       <h1 id="link-title">{link.shortUrl}</h1>
       {saved && (
@@ -82,6 +83,20 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         </dd>
         <dt>Clicks</dt>
         <dd>{formatNumber(link.clicks)}{link.maxClicks !== undefined ? ` of ${formatNumber(link.maxClicks)}` : ''}</dd>
+        {link.importedClicks !== undefined && (
+          <>
+            <dt>Clicks before import</dt>
+            <dd data-testid="imported-clicks">{formatNumber(link.importedClicks)}</dd>
+          </>
+        )}
+        {link.importedFrom && (
+          <>
+            <dt>Imported from</dt>
+            <dd>
+              {SOURCE_NAMES[link.importedFrom.source]} (<span class="destination">{link.importedFrom.sourceId}</span>)
+            </dd>
+          </>
+        )}
         <dt>Created</dt>
         <dd>{formatDateTime(link.createdAt)}</dd>
         <dt>Expires</dt>

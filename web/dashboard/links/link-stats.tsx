@@ -10,7 +10,7 @@ const WINDOWS = [7, 30, 90] as const;
 
 type TopValues = LinkStats['browsers'];
 /** Issue 30's dimensions as the page titles them (one word each: the title names the table). */
-const TOP_TABLES: Array<[title: string, field: 'browsers' | 'operatingSystems' | 'regions' | 'cities' | 'utmSources' | 'utmMediums' | 'utmCampaigns']> = [
+export const TOP_TABLES: Array<[title: string, field: 'browsers' | 'operatingSystems' | 'regions' | 'cities' | 'utmSources' | 'utmMediums' | 'utmCampaigns']> = [
   ['Browsers', 'browsers'],
   ['Systems', 'operatingSystems'],
   ['Regions', 'regions'],
@@ -101,6 +101,11 @@ export function LinkStatsSection({ api, code, domain }: { api: Api; code: string
             <span data-testid="stats-unique">{formatNumber(stats.unique)}</span> unique visitors (a visitor is counted once a day) ·{' '}
             <span data-testid="stats-bots">{formatNumber(stats.bots)}</span> bots counted apart
           </p>
+          {stats.importedClicks !== undefined && (
+            <p class="summary">
+              <span data-testid="stats-imported">{formatNumber(stats.importedClicks)}</span> clicks before import, at the shortener it came from: not in these figures
+            </p>
+          )}
           <DailyClicksChart days={stats.days} kind={kind} />
           <LiveHour live={live} />
           <div class="breakdowns">

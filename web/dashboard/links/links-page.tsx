@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Api, type Problem } from '../api';
 import { hrefOf, linkHref } from '../router';
+import { useAllowed } from '../workspace';
 import { CopyButton, formatDateTime, formatNumber, ProblemNote } from '../ui';
 import { useAccountLists } from './account-lists';
 import { HealthBadge } from './health-badge';
+import { BulkActions } from './bulk-actions';
+import { selectionKey, type BulkFilter } from './bulk-requests';
 import type { Link } from './link-types';
 
 const PAGE_SIZE = 25;
@@ -25,11 +28,25 @@ function filtersFromAddress(): Filters {
   return { search: query.get('search') ?? '', status: query.get('status') ?? '', domain: query.get('domain') ?? '', tag: query.get('tag') ?? '', health: query.get('health') === 'broken' ? 'broken' : '' };
 }
 
+/**
+ * The filters as a bulk action's filter; undefined while none is set. The bulk API has no health filter: with it on,
+ * only selected rows can be acted on, never "all matching" (that filter would reach links the page does not show).
+ */
+function bulkFilterOf(filters: Filters): BulkFilter | undefined {
+  if (filters.health || !FILTER_NAMES.some((name) => filters[name])) return undefined;
+  return {
+    ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.status ? { status: filters.status as (typeof STATUSES)[number] } : {}),
+    ...(filters.domain ? { domain: filters.domain } : {}),
+    ...(filters.tag ? { tag: filters.tag } : {}),
+  };
+}
+
 function addressOf(filters: Filters): string {
   const query = new URLSearchParams();
   for (const name of FILTER_NAMES) if (filters[name]) query.set(name, filters[name]);
   const text = query.toString();
-  return hrefOf('/') + (text ? `?${text}` : '');
+  return hrefOf('/links') + (text ? `?${text}` : '');
 }
 
 export function LinksPage({ api }: { api: Api }) {
@@ -42,6 +59,21 @@ export function LinksPage({ api }: { api: Api }) {
   const [loading, setLoading] = useState(true);
   const lists = useAccountLists(api);
   const cursor = cursors.at(-1);
+  // A role that may not change links (a viewer) sees no checkboxes and no bulk actions.
+  const canBulk = useAllowed('POST /v2/links/bulk');
+  // Rows chosen for a bulk action, kept across pages; a bulk action's end empties it and reads the page again.
+  const [selected, setSelected] = useState<Map<string, Link>>(new Map());
+  const [reads, setReads] = useState(0);
+  const toggle = (links: readonly Link[], on: boolean) =>
+    setSelected((previous) => {
+      const next = new Map(previous);
+      for (const link of links) {
+        if (on) next.set(selectionKey(link), link);
+        else next.delete(selectionKey(link));
+      }
+      return next;
+    });
+  const pageSelected = page !== undefined && page.links.length > 0 && page.links.every((link) => selected.has(selectionKey(link)));
 
   useEffect(() => {
     let current = true;
@@ -72,7 +104,7 @@ export function LinksPage({ api }: { api: Api }) {
     return () => {
       current = false;
     };
-  }, [api, filters, cursor]);
+  }, [api, filters, cursor, reads]);
 
   const applyFilters = (next: Filters) => {
     history.replaceState(null, '', addressOf(next));
@@ -145,6 +177,17 @@ export function LinksPage({ api }: { api: Api }) {
         </div>
       </form>
       <ProblemNote problem={problem} />
+      {canBulk && (
+        <BulkActions
+          api={api}
+          selected={[...selected.values()]}
+          filter={bulkFilterOf(filters)}
+          onDone={() => {
+            setSelected(new Map());
+            setReads((count) => count + 1);
+          }}
+        />
+      )}
       <div class="table-wrap">
         <table class="links" aria-busy={loading} aria-describedby="links-summary">
           <caption id="links-summary" class="visually-hidden">
@@ -152,7 +195,12 @@ export function LinksPage({ api }: { api: Api }) {
           </caption>
           <thead>
             <tr>
-              <th scope="col">Short URL</th>
+              <th scope="col">
+                {canBulk && (
+                  <input type="checkbox" class="select" aria-label="Select every link on this page for a bulk action" checked={pageSelected} onChange={(event) => toggle(page?.links ?? [], event.currentTarget.checked)} />
+                )}{' '}
+                Short URL
+              </th>
               <th scope="col">Destination</th>
               <th scope="col" class="number">
                 Clicks
@@ -167,6 +215,9 @@ export function LinksPage({ api }: { api: Api }) {
             {page?.links.map((link) => (
               <tr key={`${link.domain}/${link.shortCode}`}>
                 <td>
+                  {canBulk && (
+                    <input type="checkbox" class="select" aria-label={`Select ${link.shortUrl} for a bulk action`} checked={selected.has(selectionKey(link))} onChange={(event) => toggle([link], event.currentTarget.checked)} />
+                  )}{' '}
                   <a href={linkHref(link.shortCode) + (link.domain ? `?domain=${encodeURIComponent(link.domain)}` : '')}>{link.shortUrl}</a>{' '}
                   <CopyButton text={link.shortUrl} label={`Copy ${link.shortUrl}`} />
                 </td>

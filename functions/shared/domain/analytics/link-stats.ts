@@ -37,6 +37,8 @@ export interface LinkStats extends WindowStats {
   total: number;
   /** The link's all-time bots' visits, counted apart. */
   bots: number;
+  /** An imported link's clicks at the peer, "before import" (issue 31): never in `total` or the days. */
+  importedClicks?: number;
 }
 
 /** The UTC days of a window of `days` ending today, oldest first. */
@@ -59,7 +61,13 @@ async function countedWindow(code: string, days: number, context: ManagementCont
 export async function statsOfLink(code: string, query: StatsQuery, context: ManagementContext, deps: StatsDeps): Promise<LinkStats> {
   const { link, window, counted } = await countedWindow(code, query.days, context, deps);
   const bots = link.bots ?? 0;
-  return { shortCode: link.code, total: link.clicks + (query.includeBots ? bots : 0), bots, ...windowStats(window, counted, query.includeBots) };
+  return {
+    shortCode: link.code,
+    total: link.clicks + (query.includeBots ? bots : 0),
+    bots,
+    ...(link.importedClicks === undefined ? {} : { importedClicks: link.importedClicks }),
+    ...windowStats(window, counted, query.includeBots),
+  };
 }
 
 /** GET /v2/links/{code}/stats?format=csv: the window's rows, one per day and dimension value (stats-rows.ts). */

@@ -19,6 +19,9 @@ export function workspaceCode(owner: string, filter: { domain?: string; tag?: st
   return `ws#${owner}${filter.domain ? `#d#${filter.domain}` : ''}${filter.tag ? `#t#${filter.tag}` : ''}`;
 }
 
+/** The owner whose workspace item `code` (workspaceCode's) is: an owner never holds a `#`. */
+export const ownerOfWorkspaceCode = (code: string): string => code.slice('ws#'.length).split('#', 1)[0] ?? '';
+
 /** The stats item of a link's or a workspace's last hours, minute by minute. */
 export const liveCode = (of: string): string => `live#${of}`;
 

@@ -1,5 +1,6 @@
 import { MAX_BATCH_ITEMS } from '../links/batch-limits';
 import type { LinkRecord } from '../links/link';
+import { auditStamp, type AuditStamp, type ChangeAuthor } from '../audit/audit-stamp';
 import { InvalidRequest } from '../errors';
 import { ImportMessages } from '../messages';
 import type { ImportSource, RowProblem } from './import-record';
@@ -27,6 +28,8 @@ export interface ImportJob {
   chunkCount: number;
   /** Rows refused before any write: the parser's and the mapping's problems. */
   problems: RowProblem[];
+  /** Who started it, in which request: each link it makes is recorded as theirs (`link.created`, audit log). Absent on jobs from before. */
+  author?: ChangeAuthor;
 }
 
 export interface ImportChunk {
@@ -35,8 +38,11 @@ export interface ImportChunk {
   drafts: Array<{ row: number; draft: ImportDraft }>;
 }
 
+/** Where an imported link came from: the peer and its id for the link, and the import that brought it. */
+export type ImportedFrom = ImportDraft['importedFrom'] & { importId: string };
+
 /** A link made by an import: a link, with its history and where it came from. */
-export type ImportedLinkRecord = LinkRecord & { title?: string; importedClicks: number; importedFrom: ImportDraft['importedFrom'] };
+export type ImportedLinkRecord = LinkRecord & { title?: string; importedClicks: number; importedFrom: ImportedFrom };
 
 /** Remembered with each imported link under (owner, idempotency key): which job made it, under what code, and why renamed. */
 export interface ImportMarker {
@@ -53,8 +59,11 @@ export type ImportWrite = { outcome: 'created' } | { outcome: 'codeTaken' } | { 
 
 /** The store an import worker writes links through (adapters/dynamo-import-store.ts). */
 export interface ImportedLinkWriter {
-  /** The link and its marker in one transaction: refused when the code is taken, or when the marker exists (its value). */
-  createImported(link: ImportedLinkRecord, marker: ImportMarker): Promise<ImportWrite>;
+  /**
+   * The link (with its audit stamp, when the job has an author) and its marker in one transaction: refused when the
+   * code is taken, or when the marker exists (its value).
+   */
+  createImported(link: ImportedLinkRecord, marker: ImportMarker, stamp?: AuditStamp): Promise<ImportWrite>;
 }
 
 export type RowOutcome = 'created' | 'renamed' | 'skipped' | 'failed' | 'existing';
@@ -88,7 +97,7 @@ export const importCallCount = (rows: number): number => Math.max(1, Math.ceil(r
 
 /** The file read and mapped into a job and its chunks; a file no parser can read throws (ImportFileUnreadable, 400). */
 export function prepareImport(
-  request: { id: string; owner: string; source: ImportSource; onConflict: OnConflict; content: string },
+  request: { id: string; owner: string; source: ImportSource; onConflict: OnConflict; content: string; author?: ChangeAuthor },
   context: { nowMs: number; workspaceDomains: ReadonlySet<string>; maxRows?: number },
 ): { job: ImportJob; chunks: ImportChunk[] } {
   const parsed = IMPORT_PARSERS[request.source](request.content, { nowMs: context.nowMs });
@@ -109,6 +118,7 @@ export function prepareImport(
       read: parsed.records.length + parsed.problems.length,
       chunkCount: chunks.length,
       problems: plan.problems,
+      ...(request.author === undefined ? {} : { author: request.author }),
     },
     chunks,
   };
@@ -122,9 +132,11 @@ export interface ChunkDeps {
   generateCode: () => string;
   /** The claim of each of the workspace's domains, carried by the links made on it (links/link.ts `madeUnderClaim`). */
   claimOf: (domain: string) => string | undefined;
+  /** The clock of the links' audit records. */
+  nowMs: () => number;
 }
 
-function linkOf(draft: ImportDraft, placement: Extract<Placement, { kind: 'create' }>, owner: string, claimId: string | undefined): ImportedLinkRecord {
+function linkOf(draft: ImportDraft, placement: Extract<Placement, { kind: 'create' }>, job: ImportJob, claimId: string | undefined): ImportedLinkRecord {
   const { request } = draft;
   return {
     code: placement.code,
@@ -134,11 +146,11 @@ function linkOf(draft: ImportDraft, placement: Extract<Placement, { kind: 'creat
     createdAt: draft.createdAt,
     ...(draft.expiresAt === undefined ? {} : { expiresAt: draft.expiresAt }),
     clicks: 0,
-    owner,
+    owner: job.owner,
     ...(request.tags?.length ? { tags: request.tags } : {}),
     ...(draft.title === undefined ? {} : { title: draft.title }),
     importedClicks: draft.importedClicks,
-    importedFrom: draft.importedFrom,
+    importedFrom: { ...draft.importedFrom, importId: job.id },
   };
 }
 
@@ -165,7 +177,9 @@ async function importRow(job: ImportJob, row: number, draft: ImportDraft, deps: 
       ...(domain === undefined ? {} : { domain }),
       ...(placement.renamed === undefined ? {} : { renamed: placement.renamed }),
     };
-    const write = await deps.writer.createImported(linkOf(draft, placement, job.owner, domain === undefined ? undefined : deps.claimOf(domain)), marker);
+    // Recorded as a creation by whoever started the import, in the request that did (audit-events reads the stamp).
+    const stamp = job.author === undefined ? undefined : auditStamp('link.created', job.author, deps.nowMs());
+    const write = await deps.writer.createImported(linkOf(draft, placement, job, domain === undefined ? undefined : deps.claimOf(domain)), marker, stamp);
     if (write.outcome === 'imported') return resultOfMarker(row, write.marker, job.id);
     if (write.outcome === 'created') return resultOfMarker(row, marker, job.id);
     if (placement.isAlias) givenUp = ImportMessages.slugTaken;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { ApiKeyCaller } from '../accounts/caller';
+import type { ChangeAuthor } from '../audit/audit-stamp';
 import { ImportNotFound } from '../errors';
 import { countMonthlyCalls, type RateLimitStatus } from '../limits/rate-limits';
 import { ImportMessages } from '../messages';
@@ -9,6 +10,7 @@ import { parseOrRefuse } from '../request-parsing';
 import { importCallCount, prepareImport, summaryOf, type ImportChunk, type ImportJob, type ImportSummary, type RowResult } from './import-job';
 import { IMPORT_SOURCES } from './import-record';
 import { ON_CONFLICT } from './link-mapping';
+import { previewImport, type ImportPreview } from './import-preview';
 
 /** The issue's ceiling: a file of more rows is split by its owner rather than held by one job for hours. */
 export const MAX_IMPORT_ROWS = 100_000;
@@ -42,6 +44,8 @@ export interface ImportDeps {
 
 export interface ImportContext {
   caller: ApiKeyCaller;
+  /** Who starts the import, in which request: its links' audit records name them. */
+  author?: ChangeAuthor;
   rateLimit: RateLimitStatus;
   nowMs: number;
 }
@@ -57,12 +61,19 @@ export async function startImport(body: unknown, context: ImportContext, deps: I
   const owner = context.caller.owner;
   const active = (await deps.domains.listByOwner(owner)).filter((domain) => domain.status === 'active').map((domain) => domain.domain);
   const id = newImportId();
-  const { job, chunks } = prepareImport({ id, owner, source: request.source, onConflict: request.onConflict ?? 'skip', content: request.content }, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
+  const { job, chunks } = prepareImport({ id, owner, source: request.source, onConflict: request.onConflict ?? 'skip', content: request.content, ...(context.author === undefined ? {} : { author: context.author }) }, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
   // The request itself was counted by the guard: the rest of the rows' calls now.
   await countMonthlyCalls(context.caller, deps.usage, context.nowMs, context.rateLimit, importCallCount(job.read) - 1);
   await deps.jobs.saveJob(job, chunks, context.nowMs);
   await deps.queue.sendChunks(id, chunks.length);
   return { id };
+}
+
+/** POST /v2/imports/preview: the first rows mapped as the import would make them, on the caller's active domains. */
+export async function previewImportOf(body: unknown, context: Pick<ImportContext, 'caller' | 'nowMs'>, deps: Pick<ImportDeps, 'domains'>): Promise<ImportPreview> {
+  const request = parseOrRefuse(importRequestSchema, body);
+  const active = (await deps.domains.listByOwner(context.caller.owner)).filter((domain) => domain.status === 'active').map((domain) => domain.domain);
+  return previewImport(request, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
 }
 
 /** GET /v2/imports/{id}: the caller's own job only; another workspace's is not found, as one that never was. */

@@ -13,7 +13,7 @@ import { TAG_PATTERN } from './link-request';
 
 /** A status filter reads at most this many links per request; the cursor then carries on where it stopped. */
 const MAX_EXAMINED_PER_PAGE = 1_000;
-const INDEX_PAGE = 100;
+export const INDEX_PAGE = 100;
 
 /** The cursor is opaque to clients: the index position of the last link a page examined. */
 export function encodeCursor(position: LinkPosition): string {
@@ -29,7 +29,7 @@ function looksLikeLinkKey(key: string): boolean {
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function decodeCursor(cursor: string): LinkPosition | undefined {
+export function decodeCursor(cursor: string): LinkPosition | undefined {
   try {
     const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
@@ -116,6 +116,22 @@ function searchFilter(search: string | undefined): ((link: LinkRecord) => boolea
   return (link) => [link.code, link.url ?? '', link.url ? readable(link.url) : ''].some((haystack) => haystack.toLowerCase().includes(needle));
 }
 
+/** What a list (GET /v2/links) or a bulk action (POST /v2/links/bulk) picks links by; all given must hold. */
+export type LinkFilter = Pick<ListQuery, 'status' | 'domain' | 'search' | 'tag'>;
+
+/** Whether a link passes the filter; undefined when the filter asks nothing (every link passes). */
+export function linkMatcher(filter: LinkFilter, context: { nowMs: number; shortBaseUrl: string }): ((link: LinkRecord) => boolean) | undefined {
+  const onDomain = domainFilter(filter.domain, context.shortBaseUrl);
+  const searched = searchFilter(filter.search);
+  const { status, tag } = filter;
+  if (status === undefined && onDomain === undefined && searched === undefined && tag === undefined) return undefined;
+  return (link) =>
+    (status === undefined || statusOf(link, context.nowMs) === status) &&
+    (onDomain?.(link) ?? true) &&
+    (searched?.(link) ?? true) &&
+    (tag === undefined || (link.tags ?? []).includes(tag));
+}
+
 /**
  * An account's links, newest first, from the owner index: Query pages, never a Scan. Without a filter one page
  * is one Query of `limit` links; with a status, domain, search, tag or health filter pages are read until `limit` links match or 1,000 were
@@ -128,16 +144,11 @@ export async function listLinks(
   context: { nowMs: number; shortBaseUrl: string },
   links: Pick<ManagedLinkStore, 'listByOwner'>,
 ): Promise<LinkPage> {
-  const onDomain = domainFilter(query.domain, context.shortBaseUrl);
-  const searched = searchFilter(query.search);
-  const { tag } = query;
-  const filtered = query.status !== undefined || onDomain !== undefined || searched !== undefined || tag !== undefined || query.health !== undefined;
-  const matches = (link: LinkRecord) =>
-    (query.status === undefined || statusOf(link, context.nowMs) === query.status) &&
-    (onDomain?.(link) ?? true) &&
-    (searched?.(link) ?? true) &&
-    (tag === undefined || (link.tags ?? []).includes(tag)) &&
-    (query.health === undefined || (link.health?.broken === true && statusOf(link, context.nowMs) === 'active'));
+  const byFilter = linkMatcher(query, context);
+  // The broken-links filter (issue 31): announced broken (two checks in a row), and still active.
+  const byHealth = query.health === undefined ? undefined : (link: LinkRecord) => link.health?.broken === true && statusOf(link, context.nowMs) === 'active';
+  const matches = byFilter && byHealth ? (link: LinkRecord) => byFilter(link) && byHealth(link) : (byFilter ?? byHealth);
+  const filtered = matches !== undefined;
   const chosen: LinkRecord[] = [];
   let after = query.after;
   let examined = 0;
@@ -146,7 +157,7 @@ export async function listLinks(
     let index = 0;
     while (index < page.links.length && chosen.length < query.limit) {
       const link = page.links[index] as LinkRecord;
-      if (matches(link)) chosen.push(link);
+      if (matches?.(link) ?? true) chosen.push(link);
       index += 1;
     }
     examined += index;

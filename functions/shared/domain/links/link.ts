@@ -1,6 +1,7 @@
 import type { SmartFields } from '../destinations/smart-link';
 import type { DomainRecord } from '../domains/custom-domain';
 import { toHealthView, type HealthView, type LinkHealthRecord } from '../health/link-health';
+import type { ImportSource } from '../imports/import-record';
 
 /**
  * A stored link. Dates are ISO 8601 UTC with milliseconds, as the spec returns them. The smart-link fields (issue
@@ -40,6 +41,17 @@ export interface LinkRecord extends SmartFields {
   cacheSealedUntil?: number;
   /** Its destinations' latest check (issue 31), written by the health worker only; absent until the first. */
   health?: LinkHealthRecord;
+  /** An imported link's clicks at the peer (issue 31): shown apart, "before import"; never in `clicks` nor toward maxClicks. */
+  importedClicks?: number;
+  /** Where an imported link came from. */
+  importedFrom?: ImportOrigin;
+}
+
+/** The peer, the link's id there (the import's idempotency key) and the import that brought it (absent on the first imports). */
+export interface ImportOrigin {
+  source: ImportSource;
+  sourceId: string;
+  importId?: string;
 }
 
 export const LINK_STATUSES = ['active', 'expired', 'used-up', 'disabled', 'deleted'] as const;
@@ -102,6 +114,9 @@ export interface LinkView {
   expiredUrl?: string;
   /** Its destinations' latest check (issue 31); absent until the first, and once the link is used up or deleted. */
   health?: HealthView;
+  /** Imported links only (issue 31). */
+  importedClicks?: number;
+  importedFrom?: ImportOrigin;
 }
 
 /** The smart-link fields the view shows: the destinations go with `url` when a link is used up or deleted. */
@@ -138,6 +153,8 @@ export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number
     ...(link.tags ? { tags: link.tags } : {}),
     ...smartFieldsOf(link, ended),
     ...(link.health && !ended ? { health: toHealthView(link.health) } : {}),
+    ...(link.importedClicks === undefined ? {} : { importedClicks: link.importedClicks }),
+    ...(link.importedFrom === undefined ? {} : { importedFrom: link.importedFrom }),
   };
 }
 

@@ -1,10 +1,11 @@
 import type { ApiKeyCaller } from '../accounts/caller';
+import { RECORD_EVERYTHING, type AnalyticsSwitches } from '../analytics/analytics-switches';
 import type { Role } from '../accounts/permissions';
 import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-record';
 import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, NotPermitted } from '../errors';
 import { seatAllowance, seatLimitReached, type Plan } from '../limits/plans';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, OwnMessages } from '../messages';
-import type { Mailer, Membership, MemberStore, PeopleDirectory, WorkspaceSettings } from '../ports';
+import type { Mailer, Membership, MemberStore, PeopleDirectory, WorkspaceChanges, WorkspaceSettings } from '../ports';
 import { parseOrRefuse } from '../request-parsing';
 import {
   emailKeyOf,
@@ -52,6 +53,8 @@ export interface WorkspaceView {
   seats: { used: number; limit: number | null };
   /** The caller's own role here. */
   role: Role;
+  /** What the stats record (issue 30): each switch, true unless switched off. */
+  analytics: AnalyticsSwitches;
 }
 
 /** A change can lose a race with another (a role moved, a member left): it is decided again, a few times at most. */
@@ -85,18 +88,28 @@ export async function viewWorkspace(context: PeopleContext, deps: Pick<PeopleDep
     createdAt: settings?.createdAt ?? null,
     seats: { used: seatsTaken(count, context.nowMs), limit: seatAllowance(plan) },
     role: manager.role,
+    analytics: settings?.analytics ?? RECORD_EVERYTHING,
   };
 }
 
-/** PATCH /v2/workspace: the name (`workspace.updated`). */
-export async function renameWorkspace(body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
+/**
+ * PATCH /v2/workspace: the name, the analytics switches (those named; the rest keep their value), in one audited
+ * write (`workspace.updated`, each changed field before and after); nothing is written when nothing changes.
+ */
+export async function updateWorkspace(body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
   managerOf(context.caller.actor);
-  const { name } = parseOrRefuse(workspacePatchSchema, body);
+  const patch = parseOrRefuse(workspacePatchSchema, body);
   const { accountId, owner, plan } = context.caller;
   const before = await deps.workspaces.find(accountId);
-  if (before?.name !== name) {
-    const audit = record(context, { action: 'workspace.updated', target: { type: 'workspace', id: accountId }, changes: fieldChanges({ name: before?.name }, { name }) });
-    await deps.workspaces.rename({ workspaceId: accountId, owner, plan }, name, audit);
+  const analyticsBefore = before?.analytics ?? RECORD_EVERYTHING;
+  const changes: WorkspaceChanges = {
+    ...(patch.name !== undefined && patch.name !== before?.name ? { name: patch.name } : {}),
+    ...(patch.analytics !== undefined ? { analytics: { ...analyticsBefore, ...patch.analytics } } : {}),
+  };
+  const moved = fieldChanges({ name: before?.name, analytics: analyticsBefore }, { name: changes.name ?? before?.name, analytics: changes.analytics ?? analyticsBefore });
+  if (Object.keys(moved).length > 0) {
+    const audit = record(context, { action: 'workspace.updated', target: { type: 'workspace', id: accountId }, changes: moved });
+    await deps.workspaces.update({ workspaceId: accountId, owner, plan }, changes, audit);
   }
   return viewWorkspace(context, deps);
 }

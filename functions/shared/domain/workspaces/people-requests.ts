@@ -11,15 +11,25 @@ const NAME_SHAPE = /^[^\p{Cc}\p{Zl}\p{Zp}]*\S[^\p{Cc}\p{Zl}\p{Zp}]*$/u;
 
 const role = z.enum(ROLES, { error: OwnMessages.memberRole });
 
-/** PATCH /v2/workspace */
+const analyticsFlag = z.optional(z.boolean({ error: OwnMessages.analyticsSwitches }));
+
+/** PATCH /v2/workspace's `analytics` (issue 30): any of analytics-switches.ts's switches, each true or false; nothing else. */
+export const analyticsPatchSchema = z.strictObject(
+  { country: analyticsFlag, region: analyticsFlag, city: analyticsFlag, referrer: analyticsFlag, device: analyticsFlag, browser: analyticsFlag, os: analyticsFlag, campaign: analyticsFlag },
+  { error: OwnMessages.analyticsSwitches },
+);
+
+/** PATCH /v2/workspace: each field optional, a field left out keeps its value. */
 export const workspacePatchSchema = z.object({
-  name: z.pipe(
+  name: z.optional(z.pipe(
     z.string({ error: OwnMessages.workspaceName }).check(z.maxLength(MAX_WORKSPACE_NAME_LENGTH * 2, OwnMessages.workspaceName), z.regex(NAME_SHAPE, OwnMessages.workspaceName)),
     z.pipe(
       z.transform((name: string) => name.trim()),
       z.string().check(z.minLength(1, OwnMessages.workspaceName), z.maxLength(MAX_WORKSPACE_NAME_LENGTH, OwnMessages.workspaceName)),
     ),
-  ),
+  )),
+  /** Issue 30: the dimensions the workspace records, those named changing, the others kept. */
+  analytics: z.optional(analyticsPatchSchema),
 });
 
 /** PATCH /v2/members/{userId} */

@@ -6,6 +6,7 @@ import { MAX_BATCH_ITEMS } from '../../domain/links/batch-request';
 import { linkPatchSchema, linkRequestSchema } from '../../domain/links/link-request';
 import { smartLinkPatchShape, smartLinkRequestShape } from '../../domain/destinations/smart-link-request';
 import { listQuerySchema, MAX_LINKS_FOR_TAGS } from '../../domain/links/link-listing';
+import { bulkRequestSchema, MAX_BULK_CODES, MAX_BULK_FILTER_LINKS } from '../../domain/links/bulk-request';
 import { qrQuerySchema } from '../qr-code';
 import type { ApiRouteKey } from '../routes';
 import { domainPatchSchema, domainRequestSchema } from '../../domain/domains/domain-management';
@@ -16,9 +17,11 @@ import { PEOPLE_OPERATIONS } from './people-operations';
 import { auditQuerySchema } from '../../domain/audit/audit-listing';
 import { keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEY_NAME_LENGTH, MAX_KEYS_PER_WORKSPACE } from '../../domain/accounts/key-request';
 import { importRequestSchema, LISTED_IMPORTS, MAX_IMPORT_ROWS } from '../../domain/imports/import-management';
+import { PREVIEW_ROWS } from '../../domain/imports/import-preview';
 import {
   auditPageBody,
   batchResultBody,
+  bulkResultBody,
   createdLinkBody,
   deliveryPageBody,
   domainListBody,
@@ -28,6 +31,7 @@ import {
   keyWithSecretBody,
   importListBody,
   importStartedBody,
+  importPreviewBody,
   importViewBody,
   linkPageBody,
   linkStatsBody,
@@ -77,7 +81,7 @@ export interface OperationDoc {
   /** Goes through the API guard: maintenance, per-minute limit, monthly quota, rate-limit headers. */
   guarded: boolean;
   query?: z.ZodMiniObject;
-  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'workspacePatch' | 'memberPatch' | 'invitation' | 'key' | 'sso' | 'import';
+  body?: 'link' | 'batch' | 'patch' | 'domain' | 'domainPatch' | 'webhook' | 'webhookPatch' | 'webhookRotation' | 'workspacePatch' | 'memberPatch' | 'invitation' | 'key' | 'sso' | 'import' | 'bulk';
   /** Takes an Idempotency-Key. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Record<string, Content> };
@@ -183,6 +187,18 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     query: domainQuery,
     success: { status: 204, description: 'The link was deleted.' },
     errors: [409, 410, ...LINK_ERRORS],
+  },
+  'POST /v2/links/bulk': {
+    operationId: 'bulkChangeLinks',
+    summary: 'Delete, change or tag many links',
+    description: `One action on up to ${MAX_BULK_CODES} \`codes\` (on \`domain\`, as for one link) or on the links a \`filter\` picks (\`tag\`, \`search\`, \`domain\`, \`status\`, as GET /v2/links filters): \`delete\`, \`update\` with \`changes\` as PATCH /v2/links/{code} takes them, \`addTags\` or \`removeTags\` with \`tags\`. Each link is changed by its own write, with its own webhook events and audit record; a link changed by someone else after this request read it keeps that change, and its result says so. The answer has one result per code in the request's order (per link, newest first, for a filter), each with the message the single route would answer when it failed; another workspace's code answers \`Link not found\`, as one that does not exist. A filter changes at most ${MAX_BULK_FILTER_LINKS.toLocaleString('en')} links a call and stops sooner when the call's time runs short: pass \`cursor\` back with the same filter to go on (absent once done).${onDomain}`,
+    tag: 'Links',
+    bearer: true,
+    guarded: true,
+    query: domainQuery,
+    body: 'bulk',
+    success: { status: 200, description: 'One result per link, in order.', content: json(bulkResultBody) },
+    errors: [400, 401, 403, 413, 429, 500, 503],
   },
   'GET /v2/links/{code}/qr': {
     operationId: 'getLinkQrCode',
@@ -355,6 +371,17 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
     guarded: true,
     body: 'import',
     success: { status: 202, description: 'The import started: follow it at /v2/imports/{id}.', content: json(importStartedBody) },
+    errors: [400, 401, 403, 413, 429, 500, 503],
+  },
+  'POST /v2/imports/preview': {
+    operationId: 'previewImport',
+    summary: 'Preview an import',
+    description: `The same body as POST /v2/imports: the file read and mapped by the same rules, and its first ${PREVIEW_ROWS} rows shown as the import would make them (or why it would not), with the number of rows in the file. Nothing is stored; a slug already taken shows only when the import runs. A file the import would refuse is the same 400.`,
+    tag: 'Imports',
+    bearer: true,
+    guarded: true,
+    body: 'import',
+    success: { status: 200, description: 'The first rows, mapped.', content: json(importPreviewBody) },
     errors: [400, 401, 403, 413, 429, 500, 503],
   },
   'GET /v2/imports': {
@@ -581,6 +608,7 @@ export const REQUEST_BODIES = {
   // The document describes AWS's rules (https only); a local run also allow-lists its stand-in provider's host.
   sso: ssoRequestSchema(new Set()),
   import: importRequestSchema,
+  bulk: bulkRequestSchema(z.extend(linkPatchSchema, smartLinkPatchShape)),
 } as const;
 
 /** Bodies a caller may leave out. */

@@ -16,6 +16,7 @@ export const workspaceViewBody = z.strictObject({
   createdAt: z.nullable(z.string()),
   seats: z.strictObject({ used: count, limit: z.nullable(count) }),
   role,
+  analytics: z.strictObject({ country: z.boolean(), region: z.boolean(), city: z.boolean(), referrer: z.boolean(), device: z.boolean(), browser: z.boolean(), os: z.boolean(), campaign: z.boolean() }),
 });
 
 export const memberViewBody = z.strictObject({ userId: z.string(), email: z.string(), role, joinedAt: timestamp });

@@ -5,6 +5,7 @@ import { PLAN_GATES, PLANS } from '../../domain/limits/plans';
 import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-domain';
 import { LINK_STATUSES, type CreatedLinkView, type LinkView } from '../../domain/links/link';
 import type { LinkPage, TagCounts } from '../../domain/links/link-listing';
+import type { BulkOutcome } from '../../domain/links/bulk-actions';
 import type { LinkStats } from '../../domain/analytics/link-stats';
 import { TOP_DIMENSIONS } from '../../domain/analytics/window-stats';
 import type { WorkspaceStats } from '../../domain/analytics/workspace-stats';
@@ -21,6 +22,7 @@ import type { AuditPage } from '../../domain/audit/audit-listing';
 import { KEY_VIEW_STATUSES, type KeyView } from '../../domain/accounts/key-management';
 import { PEOPLE_POWERS, ROLES, SCOPES } from '../../domain/accounts/permissions';
 import type { MeView } from '../../domain/accounts/me';
+import type { ImportPreview } from '../../domain/imports/import-preview';
 
 /**
  * Every body the API answers with, as zod schemas: the OpenAPI document is generated from them, and the
@@ -98,6 +100,8 @@ export const linkViewBody = z.strictObject({
   tags: z.optional(z.array(z.string())),
   ...smartLinkBodies,
   health: z.optional(linkHealthBody),
+  importedClicks: z.optional(count),
+  importedFrom: z.optional(z.strictObject({ source: z.enum(IMPORT_SOURCES), sourceId: z.string(), importId: z.optional(z.string()) })),
 });
 
 export const linkPageBody = z.strictObject({ links: z.array(linkViewBody), nextCursor: z.nullable(z.string()) });
@@ -139,6 +143,7 @@ export const linkStatsBody = z.strictObject({
   shortCode: z.string(),
   total: count,
   bots: count,
+  importedClicks: z.optional(count),
   ...windowStatsShape,
 });
 
@@ -256,6 +261,12 @@ export const meBody = z.strictObject({
   workspaces: z.array(z.strictObject({ workspaceId: z.string(), role: z.enum(ROLES), joinedAt: timestamp })),
 });
 
+/** Issue 31: POST /v2/links/bulk's answer, one result per link (domain/links/bulk-actions.ts). */
+export const bulkResultBody = z.strictObject({
+  results: z.array(z.strictObject({ code: z.string(), domain: z.optional(z.string()), success: z.boolean(), error: z.optional(z.string()) })),
+  cursor: z.optional(z.string()),
+});
+
 /** Spec 7.5's 400 shape; 413 shares it. */
 export const requestErrorBody = (statusCode: 400 | 413) =>
   z.strictObject({ statusCode: z.literal(statusCode), timestamp, path: z.string(), method: z.string(), message: z.string() });
@@ -313,6 +324,7 @@ export type BodiesMatchTheDomain = [
   Expect<Same<z.output<typeof tagCountsBody>, TagCounts>>,
   Expect<Same<z.output<typeof deliveryAttemptBody>, DeliveryAttempt>>,
   Expect<Same<z.output<typeof clickEventDataBody>, ClickData>>,
+  Expect<Same<z.output<typeof bulkResultBody>, BulkOutcome>>,
 ];
 
 /** Issue 31: an import job as GET /v2/imports/{id} answers it (domain/imports/import-job.ts `ImportSummary`). */
@@ -338,3 +350,28 @@ const importCounts = {
 export const importViewBody = z.strictObject({ ...importCounts, results: z.array(importRowResultBody) });
 export const importListBody = z.strictObject({ imports: z.array(z.strictObject(importCounts)) });
 export const importStartedBody = z.strictObject({ id: z.string() });
+/** POST /v2/imports/preview (domain/imports/import-preview.ts `ImportPreview`). */
+export const importPreviewBody = z.strictObject({
+  source: z.enum(IMPORT_SOURCES),
+  read: count,
+  rows: z.array(
+    z.union([
+      z.strictObject({
+        row: count,
+        outcome: z.literal('ready'),
+        url: z.string(),
+        slug: z.optional(z.string()),
+        domain: z.optional(z.string()),
+        title: z.optional(z.string()),
+        tags: z.optional(z.array(z.string())),
+        createdAt: timestamp,
+        expiresAt: z.optional(timestamp),
+        importedClicks: count,
+        notes: z.array(z.string()),
+      }),
+      z.strictObject({ row: count, outcome: z.literal('failed'), reason: z.string() }),
+    ]),
+  ),
+});
+/** Fails to compile when the preview's schema and the domain's type drift apart. */
+export type PreviewMatchesTheDomain = Expect<Same<z.output<typeof importPreviewBody>, ImportPreview>>;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { importCallCount, importChunk, prepareImport, summaryOf, IMPORT_CHUNK_ROWS, type ImportedLinkRecord, type ImportedLinkWriter, type ImportMarker, type ImportWrite } from '../../../../functions/shared/domain/imports/import-job';
 import { ImportFileUnreadable } from '../../../../functions/shared/domain/imports/import-record';
 import { keyOf } from '../../../../functions/shared/domain/links/link';
+import type { AuditStamp } from '../../../../functions/shared/domain/audit/audit-stamp';
 
 const NOW_MS = Date.parse('2026-01-01T00:00:00.000Z');
 const fixture = (file: string) => readFileSync(path.join(__dirname, '../../../fixtures/imports', file), 'utf8');
@@ -11,15 +12,17 @@ const fixture = (file: string) => readFileSync(path.join(__dirname, '../../../fi
 class MemoryImportStore implements ImportedLinkWriter {
   readonly links = new Map<string, ImportedLinkRecord>();
   readonly markers = new Map<string, ImportMarker>();
+  readonly stamps = new Map<string, AuditStamp | undefined>();
   /** Throws on the write after this many more, as a worker that crashes midway. */
   crashAfter = Number.POSITIVE_INFINITY;
 
-  async createImported(link: ImportedLinkRecord, marker: ImportMarker): Promise<ImportWrite> {
+  async createImported(link: ImportedLinkRecord, marker: ImportMarker, stamp?: AuditStamp): Promise<ImportWrite> {
     if (this.crashAfter-- <= 0) throw new Error('the worker stopped');
     const existing = this.markers.get(`${marker.owner}#${marker.idempotencyKey}`);
     if (existing) return { outcome: 'imported', marker: existing };
     if (this.links.has(keyOf(link))) return { outcome: 'codeTaken' };
     this.links.set(keyOf(link), link);
+    this.stamps.set(keyOf(link), stamp);
     this.markers.set(`${marker.owner}#${marker.idempotencyKey}`, marker);
     return { outcome: 'created' };
   }
@@ -34,7 +37,7 @@ const prepare = (content: string, id = 'imp_1', source: 'kutt' | 'csv' | 'yourls
 
 async function runAll(prepared: ReturnType<typeof prepare>, store: MemoryImportStore, generateCode = codes()) {
   const results = [];
-  for (const chunk of prepared.chunks) results.push(await importChunk(prepared.job, chunk, { writer: store, generateCode, claimOf: () => 'claim_1' }));
+  for (const chunk of prepared.chunks) results.push(await importChunk(prepared.job, chunk, { writer: store, generateCode, claimOf: () => 'claim_1', nowMs: () => NOW_MS }));
   return summaryOf(prepared.job, results);
 }
 
@@ -70,8 +73,24 @@ describe('the worker', () => {
         { row: 3, outcome: 'failed', reason: 'visit_count is not a whole number of clicks' },
       ],
     });
-    expect(store.links.get('aB3dE')).toEqual({ code: 'aB3dE', url: 'https://docs.kutt.it/', isAlias: true, createdAt: '2020-02-13T18:05:04.000Z', clicks: 0, owner: 'acct_1', title: 'Kutt docs', importedClicks: 91, importedFrom: { source: 'kutt', sourceId: '8c5b3c0e-2f9b-4c55-9a55-0c9b3d2d6f10' } });
+    expect(store.links.get('aB3dE')).toEqual({ code: 'aB3dE', url: 'https://docs.kutt.it/', isAlias: true, createdAt: '2020-02-13T18:05:04.000Z', clicks: 0, owner: 'acct_1', title: 'Kutt docs', importedClicks: 91, importedFrom: { source: 'kutt', sourceId: '8c5b3c0e-2f9b-4c55-9a55-0c9b3d2d6f10', importId: 'imp_1' } });
     expect(store.links.get('k.example-shop.com/Gen0001')).toMatchObject({ domain: 'k.example-shop.com', claimId: 'claim_1', isAlias: false, expiresAt: '2027-01-01T00:00:00.000Z', importedClicks: 0 });
+  });
+
+  test('stamps each link it makes as created by whoever started the import, in their request; a job from before has no author', async () => {
+    const author = { actor: { kind: 'user', userId: 'u-1', email: 'ana@example.com', role: 'admin' }, requestId: 'req-import' } as const;
+    const content = fixture('kutt.json');
+    const prepared = prepareImport({ id: 'imp_1', owner: 'acct_1', source: 'kutt', onConflict: 'rename', content, author }, { nowMs: NOW_MS, workspaceDomains: new Set() });
+    expect(prepared.job.author).toEqual(author);
+    const store = new MemoryImportStore();
+    await runAll(prepared, store);
+    expect([...store.stamps.values()]).toEqual([
+      { id: expect.any(String), action: 'link.created', actor: author.actor, at: '2026-01-01T00:00:00.000Z', requestId: 'req-import' },
+      { id: expect.any(String), action: 'link.created', actor: author.actor, at: '2026-01-01T00:00:00.000Z', requestId: 'req-import' },
+    ]);
+    const anonymous = new MemoryImportStore();
+    await runAll(prepare(content), anonymous);
+    expect([...anonymous.stamps.values()]).toEqual([undefined, undefined]);
   });
 
   test('a taken slug is skipped or renamed as asked; a generated code that collides is replaced under the same reason', async () => {
@@ -101,14 +120,14 @@ describe('the worker', () => {
     const prepared = prepare(`url,alias\n${rows}\n`, 'imp_1', 'csv');
     const [chunk] = prepared.chunks;
     const whole = new MemoryImportStore();
-    const expected = await importChunk(prepared.job, chunk!, { writer: whole, generateCode: codes(), claimOf: () => undefined });
+    const expected = await importChunk(prepared.job, chunk!, { writer: whole, generateCode: codes(), claimOf: () => undefined, nowMs: () => NOW_MS });
 
     const crashing = new MemoryImportStore();
     crashing.crashAfter = 17;
     const generateCode = codes();
-    await expect(importChunk(prepared.job, chunk!, { writer: crashing, generateCode, claimOf: () => undefined })).rejects.toThrow('the worker stopped');
+    await expect(importChunk(prepared.job, chunk!, { writer: crashing, generateCode, claimOf: () => undefined, nowMs: () => NOW_MS })).rejects.toThrow('the worker stopped');
     crashing.crashAfter = Number.POSITIVE_INFINITY;
-    const retried = await importChunk(prepared.job, chunk!, { writer: crashing, generateCode, claimOf: () => undefined });
+    const retried = await importChunk(prepared.job, chunk!, { writer: crashing, generateCode, claimOf: () => undefined, nowMs: () => NOW_MS });
 
     expect(crashing.links.size).toBe(30);
     expect(retried.map(({ row, outcome }) => [row, outcome])).toEqual(expected.map(({ row, outcome }) => [row, outcome]));

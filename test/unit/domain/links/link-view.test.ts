@@ -31,6 +31,16 @@ describe('the link view', () => {
     });
   });
 
+  it('shows an imported link\'s clicks before import and where it came from apart from its own clicks, and a link made here without either (issue 31)', () => {
+    const imported = { ...base, importedClicks: 58, importedFrom: { source: 'shlink', sourceId: 'sho.rt#abc', importId: 'imp_1' } } as const;
+    expect(toLinkView(imported, 'https://sho.rt', nowMs)).toMatchObject({ clicks: 2, importedClicks: 58, importedFrom: { source: 'shlink', sourceId: 'sho.rt#abc', importId: 'imp_1' } });
+    // Clicks before import never use up a limited link: only this service's clicks do.
+    expect(toLinkView({ ...imported, maxClicks: 3 }, 'https://sho.rt', nowMs).status).toBe('active');
+    const made = toLinkView(base, 'https://sho.rt', nowMs);
+    expect(made).not.toHaveProperty('importedClicks');
+    expect(made).not.toHaveProperty('importedFrom');
+  });
+
   it('hides the destination once used up or deleted, and shows the alias of a custom code', () => {
     expect(toLinkView({ ...base, maxClicks: 2 }, 'https://sho.rt', nowMs)).not.toHaveProperty('url');
     expect(toLinkView({ ...base, deleted: true, isAlias: true }, 'https://sho.rt', nowMs)).toMatchObject({ alias: 'abc1234', status: 'deleted' });
