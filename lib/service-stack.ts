@@ -306,9 +306,10 @@ export class ServiceStack extends Stack {
     const signIn = new PeopleSignIn(this, 'SignIn', { name: `${config.appName}-${config.stage}`, dashboardUrl: dashboard.url, selfSignUp: config.selfSignUp, removalPolicy });
     for (const [name, value] of Object.entries(signIn.environment)) authorizer.addEnvironment(name, value);
     dashboard.signInWith(signIn.dashboardSignIn);
-    // An invitation is accepted by the email the pool verified for the person (access tokens carry none).
+    // An invitation is accepted by the email the pool verified for the person (access tokens carry none); a removed
+    // member's refresh tokens are revoked (global sign-out).
     workspace.addEnvironment(EnvNames.userPoolId, signIn.userPool.userPoolId);
-    workspace.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [signIn.userPool.userPoolArn] }));
+    workspace.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut'], resources: [signIn.userPool.userPoolArn] }));
     const singleSignOn = new SingleSignOn(this, 'SingleSignOn', { tables, signIn, apiEnvironment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl }, removalPolicy });
     singleSignOn.api.bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);
     flags.grantRead(singleSignOn.api);

@@ -3,6 +3,7 @@ import {
   AccountRecovery,
   CfnManagedLoginBranding,
   FeaturePlan,
+  LambdaVersion,
   ManagedLoginVersion,
   Mfa,
   OAuthScope,
@@ -11,11 +12,14 @@ import {
   type UserPoolClient,
   UserPoolClientIdentityProvider,
   type UserPoolDomain,
+  UserPoolOperation,
 } from 'aws-cdk-lib/aws-cognito';
+import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { CLI_CALLBACK_PORTS, cliCallbackUrl } from '../clients/sign-in/cli-callback';
 import { EnvNames } from '../functions/shared/config';
 import type { DashboardSignIn } from './dashboard';
+import { ServiceFunction } from './service-function';
 
 /** The dashboard's page that receives the authorization code (under its /app/ URL): the only sign-in callback. */
 export const SIGN_IN_CALLBACK_PAGE = 'signed-in';
@@ -50,6 +54,8 @@ export class PeopleSignIn extends Construct {
   /** The command line's own public client (`shortener login`): the same flow, loopback callbacks only. */
   readonly cliClient: UserPoolClient;
   readonly domain: UserPoolDomain;
+  /** Writes the access token's `mfa` claim (functions/pre-token-generation). */
+  readonly signInClaims: ServiceFunction;
   /** The app client's one callback URL (the dashboard's sign-in page) and its sign-out URL. */
   readonly callbackUrl: string;
   readonly signOutUrl: string;
@@ -74,6 +80,19 @@ export class PeopleSignIn extends Construct {
       deletionProtection: false,
       removalPolicy: props.removalPolicy,
     });
+    // Access tokens say whether their sign-in used MFA (`mfa: true`), which a workspace that requires it checks:
+    // Cognito's own carry no `amr`. V2 events customize access tokens (the Plus plan has them).
+    this.signInClaims = new ServiceFunction(this, 'SignInClaims', {
+      name: 'pre-token-generation',
+      description: 'The user pool\'s pre-token-generation trigger: the access token\'s mfa claim',
+      removalPolicy: props.removalPolicy,
+    });
+    this.userPool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, this.signInClaims, LambdaVersion.V2_0);
+    // A policy of its own, not the role's default one: the function must not wait for the pool that names it (a cycle).
+    new Policy(this, 'SignInClaimsReadsMfa', {
+      roles: [this.signInClaims.role!],
+      statements: [new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [this.userPool.userPoolArn] })],
+    });
     Validations.of(this.userPool).acknowledge({
       id: 'AwsSolutions-COG2',
       reason: 'MFA (TOTP) is optional in the pool and enforced per workspace by its owner (issue 29): API machines use keys, not people.',
@@ -88,7 +107,8 @@ export class PeopleSignIn extends Construct {
       authFlows: { userSrp: true },
       oAuth: {
         flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
-        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+        // COGNITO_ADMIN: the person's own user API with their access token (turning on an authenticator app).
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE, OAuthScope.COGNITO_ADMIN],
         callbackUrls: [signedIn],
         logoutUrls: [this.signOutUrl],
       },

@@ -4,18 +4,43 @@ import { AwsJsonError, type AwsJsonProtocol } from './aws-json-server';
 import { newTotpSecret, totpMatches } from './totp';
 import type { LocalUser, LocalUserDirectory } from './user-directory';
 
+const PERSONAL_OPERATIONS = ['AssociateSoftwareToken', 'VerifySoftwareToken', 'SetUserMFAPreference'];
+/** Cognito's scope for a person's own user API. */
+export const USER_API_SCOPE = 'aws.cognito.signin.user.admin';
+
+/** A verified token's scopes (its signature was checked first: reading its payload is safe). */
+function scopesOf(token: string): string[] {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { scope?: unknown };
+    return typeof claims.scope === 'string' ? claims.scope.split(' ') : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Cognito's user pool API as the SDK sends it (AWS JSON 1.1). */
 export const COGNITO_PROTOCOL: AwsJsonProtocol = { targetPrefix: 'AWSCognitoIdentityProviderService', contentType: 'application/x-amz-json-1.1' };
 
 /**
  * The slice of Cognito's user pool API a local run needs to manage people (tests add users, an operator could too):
- * AdminCreateUser, AdminSetUserPassword and AdminGetUser on the template's pool, over the local user directory
- * (users named by their email, the pool's user name, or their `sub`); and a person enrolling an authenticator app
+ * AdminCreateUser, AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut (the provider ends the person's
+ * grants: their refresh tokens stop working) on the template's pool, over the local user directory (users named by
+ * their email, the pool's user name, or their `sub`); and a person enrolling an authenticator app
  * with their own access token (AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference), checked by the
  * same verifier as the authorizer's.
  */
 export class CognitoStandIn {
-  constructor(private readonly poolId: string, private readonly users: LocalUserDirectory, private readonly tokens: AccessTokenVerifier) {}
+  constructor(
+    private readonly poolId: string,
+    private readonly users: LocalUserDirectory,
+    private readonly tokens: AccessTokenVerifier,
+    private readonly signOutEverywhere: (sub: string) => Promise<void>,
+  ) {}
+
+  /** The operations a person makes with their own access token (a page may call these, and only these). */
+  static isPersonal(operation: string): boolean {
+    return PERSONAL_OPERATIONS.includes(operation);
+  }
 
   handle(operation: string, input: Record<string, unknown>): Promise<unknown> | unknown {
     if (operation in this.personal) return this.personal[operation as keyof typeof this.personal](input);
@@ -29,6 +54,8 @@ export class CognitoStandIn {
         const user = this.userNamed(input.Username);
         return { Username: user.sub, UserAttributes: attributesOf(user), UserStatus: user.status, Enabled: true, UserCreateDate: Date.parse(user.createdAt) / 1000 };
       }
+      case 'AdminUserGlobalSignOut':
+        return this.signOutEverywhere(this.userNamed(input.Username).sub).then(() => ({}));
       default:
         throw new AwsJsonError('UnknownOperationException', `${operation} is not played locally`);
     }
@@ -61,8 +88,12 @@ export class CognitoStandIn {
   };
 
   private async tokenUser(input: Record<string, unknown>, change: (user: LocalUser) => void): Promise<LocalUser> {
-    const person = typeof input.AccessToken === 'string' ? await this.tokens.verify(input.AccessToken) : undefined;
-    const user = person && this.users.update(person.sub, change);
+    const token = typeof input.AccessToken === 'string' ? input.AccessToken : '';
+    const person = token ? await this.tokens.verify(token) : undefined;
+    if (!person) throw new AwsJsonError('NotAuthorizedException', 'Invalid Access Token');
+    // As Cognito: a person's own user API wants the scope the client grants for it (the dashboard asks for it).
+    if (!scopesOf(token).includes(USER_API_SCOPE)) throw new AwsJsonError('NotAuthorizedException', 'Access Token does not have required scopes');
+    const user = this.users.update(person.sub, change);
     if (!user) throw new AwsJsonError('NotAuthorizedException', 'Invalid Access Token');
     return user;
   }

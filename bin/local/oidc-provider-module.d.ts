@@ -15,6 +15,7 @@ declare module 'oidc-provider' {
     addOIDCScope(scope: string): void;
     addResourceScope(resource: string, scope: string): void;
     save(): Promise<string>;
+    destroy(): Promise<void>;
   }
 
   export default class Provider {

@@ -7,8 +7,9 @@ import type { GrantInstance } from 'oidc-provider';
 import { CLI_CALLBACK_PORTS, cliCallbackUrl } from '../../clients/sign-in/cli-callback';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages';
 import { CognitoAccessTokens } from '../../functions/shared/adapters/cognito-access-tokens';
+import { MFA_CLAIM } from '../../functions/shared/domain/accounts/sign-in-mfa';
 import { awsJsonListener } from './aws-json-server';
-import { COGNITO_PROTOCOL, CognitoStandIn } from './cognito-standin';
+import { COGNITO_PROTOCOL, CognitoStandIn, USER_API_SCOPE } from './cognito-standin';
 import { LocalFederation } from './federation';
 import { IdentityProviderRegistry } from './identity-provider-registry';
 import { listen } from './listen';
@@ -46,6 +47,8 @@ const API_RESOURCE = 'urn:shortener:api';
 /** Sign-in forms are small; anything larger is not one. */
 const MAX_FORM_BYTES = 16 * 1024;
 const INTERACTION_SECONDS = 10 * 60;
+/** RFC 8176's method for a one-time password: what the authenticator step records on the sign-in. */
+const AUTHENTICATOR_METHOD = 'otp';
 
 interface KeyMaterial {
   signing: JsonWebKey & { kid: string };
@@ -64,8 +67,14 @@ function keyMaterial(file: string | undefined): KeyMaterial {
   return material;
 }
 
+/** What a token's sign-in said of itself: the authentication methods the sign-in page recorded (`otp` after the code). */
+interface SignInRecord {
+  amr?: string[];
+}
+
 interface TokenContext {
   oidc: {
+    entities: { AuthorizationCode?: SignInRecord; RefreshToken?: SignInRecord };
     client?: { clientId: string };
     session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
     result?: { consent?: { grantId?: string } };
@@ -84,6 +93,8 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
   const keys = keyMaterial(options.keysFile);
   const longestRefresh = Math.max(...pool.clients.map((spec) => spec.refreshTokenSeconds));
   const clientOf = (clientId: string | undefined) => pool.clients.find((candidate) => candidate.id === clientId) ?? client;
+  // Each person's grants (what their refresh tokens hang on), for AdminUserGlobalSignOut to end.
+  const grantsOf = new Map<string, Set<string>>();
 
   // ESM only: loaded when a local stack starts, never by a Lambda bundle.
   const { default: OidcProvider } = await import('oidc-provider');
@@ -101,7 +112,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     jwks: { keys: [keys.signing] },
     cookies: { keys: keys.cookieKeys },
     pkce: { required: () => true },
-    scopes: ['openid', 'email', 'profile'],
+    scopes: ['openid', 'email', 'profile', USER_API_SCOPE],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: [] },
     routes: { jwks: '/.well-known/jwks.json' },
     findAccount: (_ctx: unknown, sub: string) => {
@@ -137,19 +148,30 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
       const accountId = ctx.oidc.session?.accountId;
       if (!clientId || !accountId) return undefined;
       const existing = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(clientId);
-      if (existing) return ctx.oidc.provider.Grant.find(existing);
+      // A grant ended by a global sign-out is gone: the person's next sign-in makes a new one.
+      const found = existing ? await ctx.oidc.provider.Grant.find(existing) : undefined;
+      if (found) return found;
       const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
       const scopes = clientOf(clientId).scopes.join(' ');
       grant.addOIDCScope(scopes);
       grant.addResourceScope(API_RESOURCE, scopes);
-      await grant.save();
+      const grantId = await grant.save();
+      grantsOf.set(accountId, (grantsOf.get(accountId) ?? new Set()).add(grantId));
       return grant;
     },
-    // Cognito's access-token claims; its access tokens carry no email, a pre-token-generation trigger would add it.
-    extraTokenClaims: (_ctx: unknown, token: { kind: string; accountId?: string }) => {
+    // Cognito's access-token claims (its access tokens carry no email; the local ones do), and the `mfa` claim the
+    // pool's pre-token-generation trigger adds on AWS: here exactly when this token's sign-in passed the authenticator
+    // step, as recorded on the code it was redeemed for, or on the refresh token that code brought.
+    extraTokenClaims: (ctx: TokenContext, token: { kind: string; accountId?: string }) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const user = users.find(token.accountId);
-      return { token_use: 'access', username: token.accountId, ...(user ? { email: user.email, email_verified: user.emailVerified } : {}) };
+      const signIn = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
+      return {
+        token_use: 'access',
+        username: token.accountId,
+        ...(user ? { email: user.email, email_verified: user.emailVerified } : {}),
+        ...(signIn?.amr?.includes(AUTHENTICATOR_METHOD) ? { [MFA_CLAIM]: true } : {}),
+      };
     },
     issueRefreshToken: (_ctx: unknown, requester: { grantTypeAllowed(type: string): boolean }) => requester.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: false,
@@ -173,13 +195,37 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
   const federation = new LocalFederation(registry, users, issuer);
   const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`, federation);
   const admin = awsJsonListener((operation, input) => (registry.handles(operation) ? registry.handle(operation, input) : cognito.handle(operation, input)), COGNITO_PROTOCOL);
-  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientIds: pool.clients.map((spec) => spec.id) }));
+  // AdminUserGlobalSignOut: every grant of the person ends, and with it every refresh token issued under it.
+  const signOutEverywhere = async (sub: string) => {
+    const grants = [...(grantsOf.get(sub) ?? [])];
+    grantsOf.delete(sub);
+    await Promise.all(grants.map(async (grantId) => (await provider.Grant.find(grantId))?.destroy()));
+  };
+  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientIds: pool.clients.map((spec) => spec.id) }), signOutEverywhere);
   const oidc = provider.callback();
   const mount = `/${pool.id}`;
+  // The dashboard (its callbacks' origins) calls the person's own user API from the page, as on Cognito's endpoint.
+  const dashboardOrigins = new Set(client.callbackUrls.map((url) => new URL(url).origin));
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url ?? '/';
-    if (request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith(`${COGNITO_PROTOCOL.targetPrefix}.`)) return admin(request, response);
+    const origin = request.headers.origin;
+    if (request.method === 'OPTIONS' && url === '/' && origin && dashboardOrigins.has(origin)) {
+      response.writeHead(204, { ...corsHeaders(origin), 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type, x-amz-target', 'access-control-max-age': '600' }).end();
+      return;
+    }
+    const target = String(request.headers['x-amz-target'] ?? '');
+    if (request.method === 'POST' && target.startsWith(`${COGNITO_PROTOCOL.targetPrefix}.`)) {
+      if (origin !== undefined) {
+        // A page may make only a person's own calls, with their token: the admin API needs AWS credentials on AWS.
+        if (!dashboardOrigins.has(origin) || !CognitoStandIn.isPersonal(target.slice(COGNITO_PROTOCOL.targetPrefix.length + 1))) {
+          response.writeHead(403, { 'content-type': COGNITO_PROTOCOL.contentType }).end(JSON.stringify({ __type: 'AccessDeniedException', message: 'Not from this origin' }));
+          return;
+        }
+        for (const [name, value] of Object.entries(corsHeaders(origin))) response.setHeader(name, value);
+      }
+      return admin(request, response);
+    }
     if (url.startsWith(interactions.prefix)) return void interactions.handle(request, response);
     if (url.startsWith(`${mount}/oauth2/idpresponse?`)) return void interactions.federated(new URL(url, issuer).searchParams, response);
     if (url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`)) {
@@ -200,6 +246,8 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     close: () => closeServer(server),
   };
 }
+
+const corsHeaders = (origin: string) => ({ 'access-control-allow-origin': origin, vary: 'origin' });
 
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
@@ -280,7 +328,7 @@ class InteractionPages {
       return this.render(response, 401, { kind: 'totp', action: `${this.prefix}${uid}/totp`, error: 'Invalid code received for user' });
     }
     this.awaitingCode.delete(uid);
-    await this.provider.interactionFinished(request, response, { login: { accountId: user.sub, amr: ['pwd', 'otp'] } }, { mergeWithLastSubmission: false });
+    await this.provider.interactionFinished(request, response, { login: { accountId: user.sub, amr: ['pwd', AUTHENTICATOR_METHOD] } }, { mergeWithLastSubmission: false });
   }
 
   private render(response: ServerResponse, status: number, state: SignInPageState): void {

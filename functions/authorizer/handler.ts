@@ -51,6 +51,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
       monthlyLimit: verdict.monthlyLimit ?? '',
       scopes: joinScopes(verdict.scopes),
       actor: JSON.stringify(verdict.actor),
+      ...(verdict.mfa ? { mfaUsed: String(verdict.mfa.used), mfaRequired: String(verdict.mfa.required) } : {}),
     },
   };
 }

@@ -16,6 +16,6 @@ export function peopleAccess(): PeopleAccess | undefined {
   return {
     tokens: new CognitoAccessTokens(settings),
     memberships: new DynamoMemberStore(dynamo(), config.table('membersTable')),
-    account: (accountId) => accounts.find(accountId),
+    account: (accountId) => accounts.find(accountId, { consistent: true }),
   };
 }

@@ -28,7 +28,7 @@ describe('members: invite, accept, a role\'s limits, removal', () => {
 
     const ownerTab = await open();
     await signIn(ownerTab.page, owner);
-    expect(await navLabels(ownerTab.page)).toEqual(['Overview', 'Links', 'New link', 'Import CSV', 'Domains', 'Webhooks', 'Members', 'API keys', 'Audit log', 'Usage', 'Settings']);
+    expect(await navLabels(ownerTab.page)).toEqual(['Overview', 'Links', 'New link', 'Import CSV', 'Domains', 'Webhooks', 'Members', 'API keys', 'Audit log', 'Usage', 'Move links in', 'Settings', 'Security']);
     await ownerTab.page.getByRole('link', { name: 'Members' }).click();
     await ownerTab.page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     await ownerTab.page.getByLabel('Email').fill(invitee.email);
@@ -49,7 +49,7 @@ describe('members: invite, accept, a role\'s limits, removal', () => {
     await inviteeTab.page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 
     // A viewer reads; no page or control to change anything.
-    expect(await navLabels(inviteeTab.page)).toEqual(['Overview', 'Links', 'Domains', 'Webhooks', 'Members', 'Usage', 'Settings']);
+    expect(await navLabels(inviteeTab.page)).toEqual(['Overview', 'Links', 'Domains', 'Webhooks', 'Members', 'Usage', 'Settings', 'Security']);
     await inviteeTab.page.getByRole('link', { name: 'Members' }).click();
     await inviteeTab.page.getByTestId('my-role').getByText('viewer').waitFor();
     expect(await inviteeTab.page.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);

@@ -22,8 +22,8 @@ const template = Template.fromStack(stack).toJSON() as TemplateJson;
 const functions = [...readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' }).functions.values()];
 
 describe('bundled functions', () => {
-  it('are twenty-two', () => {
-    expect(functions).toHaveLength(22);
+  it('are twenty-three', () => {
+    expect(functions).toHaveLength(23);
   });
 
   it.each(functions.map((fn) => [fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId, fn] as const))(

@@ -102,7 +102,7 @@ describe('import alarms (issue 31)', () => {
 
 describe('functions', () => {
   it('emit their metrics under one namespace', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 22);
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 23);
   });
 });
 

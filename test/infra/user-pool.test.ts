@@ -25,6 +25,22 @@ describe('the user pool people sign in with', () => {
     open.hasResourceProperties('AWS::Cognito::UserPool', { AdminCreateUserConfig: { AllowAdminCreateUserOnly: false } });
   });
 
+  it('has a V2 pre-token-generation trigger (access tokens\' mfa claim) that may read users of this pool (AdminGetUser) and nothing else', () => {
+    const pool = json.Resources[poolId as string]?.Properties ?? {};
+    const trigger = (pool.LambdaConfig as { PreTokenGenerationConfig?: { LambdaArn?: { 'Fn::GetAtt'?: string[] }; LambdaVersion?: string } }).PreTokenGenerationConfig;
+    expect(trigger?.LambdaVersion).toBe('V2_0');
+    const functionId = trigger?.LambdaArn?.['Fn::GetAtt']?.[0] ?? '';
+    expect(json.Resources[functionId]?.Properties.Environment).toMatchObject({ Variables: { POWERTOOLS_SERVICE_NAME: 'pre-token-generation' } });
+    const roleId = (json.Resources[functionId]?.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+    const cognitoStatements = Object.values(json.Resources)
+      .filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(String(roleId)))
+      .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Array<{ Action: string | string[]; Resource: unknown }> }).Statement)
+      .filter((statement) => JSON.stringify(statement.Action).includes('cognito-idp'));
+    expect(cognitoStatements).toEqual([{ Action: 'cognito-idp:AdminGetUser', Effect: 'Allow', Resource: { 'Fn::GetAtt': [poolId, 'Arn'] } }]);
+    // Cognito may invoke it, for this pool only.
+    dev.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'cognito-idp.amazonaws.com', FunctionName: Match.objectLike({ 'Fn::GetAtt': [functionId, 'Arn'] }), SourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] } });
+  });
+
   it('refuses a selfSignUp context that is neither true nor false', () => {
     expect(() => buildStack({ stage: 'dev', selfSignUp: 'yes' })).toThrow('selfSignUp must be true or false');
   });

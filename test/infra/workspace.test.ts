@@ -48,9 +48,9 @@ describe('the workspace function', () => {
     for (const other of ['DataLinks', 'DataApiKeys', 'DataDomains', 'DataWebhooks']) expect(grantsOn(other)).toEqual([]);
   });
 
-  it('reads people\'s verified emails from the user pool (AdminGetUser) and nothing else of it', () => {
+  it('reads people\'s verified emails from the user pool (AdminGetUser) and signs removed members out (AdminUserGlobalSignOut), nothing else of it', () => {
     const cognito = statements.filter((statement) => ([] as string[]).concat(statement.Action).some((action) => action.startsWith('cognito-idp:')));
-    expect(cognito.map((statement) => statement.Action)).toEqual(['cognito-idp:AdminGetUser']);
+    expect(cognito.map((statement) => statement.Action)).toEqual([['cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut']]);
     expect(JSON.stringify(cognito[0]?.Resource)).toMatch(/SignInPool[A-Z0-9]+", "Arn"|UserPool/);
     expect(fn?.Properties.Environment?.Variables?.USER_POOL_ID).toEqual({ Ref: expect.stringMatching(/Pool/) });
   });

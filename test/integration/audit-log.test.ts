@@ -1,8 +1,8 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { lambdaRecord } from '../../bin/local/stream-source';
+import { getRecordsPage, lambdaRecord, type WireStreamRecord } from '../../bin/local/stream-source';
 import { DynamoAuditLog } from '../../functions/shared/adapters/dynamo-audit-log';
 import { DynamoDomainStore } from '../../functions/shared/adapters/dynamo-domain-store';
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
@@ -108,13 +108,13 @@ async function streamRecords(tableName: string): Promise<DynamoDBRecord[]> {
   const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? `http://localhost:${process.env.LOCAL_DYNAMODB_PORT}`;
   const streams = new DynamoDBStreamsClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: Table?.LatestStreamArn }));
-  const records: StreamRecord[] = [];
+  const records: WireStreamRecord[] = [];
   for (const shard of StreamDescription?.Shards ?? []) {
     let { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: Table?.LatestStreamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
     for (let page = 0; ShardIterator && page < 20; page += 1) {
-      const answer = await streams.send(new GetRecordsCommand({ ShardIterator }));
-      records.push(...(answer.Records ?? []));
-      if ((answer.Records ?? []).length === 0) break;
+      const answer = await getRecordsPage(endpoint, 'us-east-1', ShardIterator);
+      records.push(...answer.Records);
+      if (answer.Records.length === 0) break;
       ShardIterator = answer.NextShardIterator;
     }
   }

@@ -3,7 +3,7 @@ import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member
 import { DynamoWorkspaceSettings } from '../../functions/shared/adapters/dynamo-workspace-settings';
 import { RECORD_EVERYTHING } from '../../functions/shared/domain/analytics/analytics-switches';
 import type { Role } from '../../functions/shared/domain/accounts/permissions';
-import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, NotPermitted, PlanRequired } from '../../functions/shared/domain/errors';
+import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, MfaRequired, NotPermitted, PlanRequired } from '../../functions/shared/domain/errors';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
 import type { Membership, OutgoingMail } from '../../functions/shared/domain/ports';
 import { hashInvitationToken, newInvitationToken } from '../../functions/shared/domain/workspaces/invitation';
@@ -20,6 +20,7 @@ import {
   type PeopleContext,
   type PeopleDeps,
 } from '../../functions/shared/domain/workspaces/people-management';
+import { OwnMessages } from '../../functions/shared/domain/messages';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { keyCaller } from '../support/callers';
 import { dynamo, freshTables } from '../support/local-stack';
@@ -33,13 +34,22 @@ let auditTable: string;
 const mailbox: OutgoingMail[] = [];
 /** The user pool's verified emails, by sub: who an acceptance is checked against. */
 const verifiedEmails = new Map<string, string>();
+/** Whom the user pool was asked to sign out everywhere, in order; a sub here makes the next sign-out fail. */
+const signedOut: string[] = [];
+let signOutFailsFor: string | undefined;
 
 beforeAll(async () => {
   const tables = await freshTables();
   auditTable = tables[StackOutputs.auditTable] as string;
   store = new DynamoMemberStore(dynamo(), tables[StackOutputs.membersTable] as string, auditTable);
   const mailer = { send: async (mail: OutgoingMail) => void mailbox.push(mail) };
-  const people = { verifiedEmailOf: async (userId: string) => verifiedEmails.get(userId) };
+  const people = {
+    verifiedEmailOf: async (userId: string) => verifiedEmails.get(userId),
+    signOutEverywhere: async (userId: string) => {
+      if (userId === signOutFailsFor) throw new Error('the user pool is unreachable');
+      signedOut.push(userId);
+    },
+  };
   deps = { members: store, workspaces: new DynamoWorkspaceSettings(dynamo(), tables[StackOutputs.accountsTable] as string, auditTable), mailer, people, dashboardUrl: 'http://localhost:3000/app/' };
 });
 
@@ -64,9 +74,9 @@ async function workspace(plan: Plan = 'PRO'): Promise<{ id: string; plan: Plan; 
   return { id, plan, owner };
 }
 
-function as(space: { id: string; plan: Plan }, who: Person, role: Role, nowMs = Date.now()): PeopleContext {
+function as(space: { id: string; plan: Plan }, who: Person, role: Role, nowMs = Date.now(), mfaUsed = false): PeopleContext {
   return {
-    caller: keyCaller({ keyId: `user_${who.userId}`, accountId: space.id, owner: `acct:${space.id}`, plan: space.plan, actor: { kind: 'user', ...who, role } }),
+    caller: keyCaller({ keyId: `user_${who.userId}`, accountId: space.id, owner: `acct:${space.id}`, plan: space.plan, actor: { kind: 'user', ...who, role }, mfa: { used: mfaUsed, required: false } }),
     nowMs,
     requestId: `req-${counter}`,
   };
@@ -279,6 +289,34 @@ describe('roles', () => {
     expect(await store.membership(space.id, member.userId)).toBeUndefined();
   });
 
+  it('sign a removed member out everywhere before removing them (their refresh tokens die), and not someone who leaves', async () => {
+    const space = await workspace();
+    const [removed, leaving] = [person(), person()];
+    await join(space, removed, 'member');
+    await join(space, leaving, 'member');
+    await removeMember(removed.userId, as(space, space.owner, 'owner'), deps);
+    await removeMember(leaving.userId, as(space, leaving, 'member'), deps);
+    expect(signedOut.filter((userId) => userId === removed.userId || userId === leaving.userId)).toEqual([removed.userId]);
+    // Refused removals sign nobody out.
+    const admin = person();
+    await join(space, admin, 'admin');
+    await failure(removeMember(space.owner.userId, as(space, admin, 'admin'), deps));
+    expect(signedOut).not.toContain(space.owner.userId);
+  });
+
+  it('keep the member when they cannot be signed out: 503, nothing changed, and a retry works', async () => {
+    const space = await workspace();
+    const member = person();
+    await join(space, member, 'member');
+    signOutFailsFor = member.userId;
+    expect(await failure(removeMember(member.userId, as(space, space.owner, 'owner'), deps))).toBeInstanceOf(DependencyUnavailable);
+    expect(await store.membership(space.id, member.userId)).toMatchObject({ role: 'member' });
+    expect((await auditOf(space.id)).filter((record) => record.action === 'member.removed')).toEqual([]);
+    signOutFailsFor = undefined;
+    await removeMember(member.userId, as(space, space.owner, 'owner'), deps);
+    expect(await store.membership(space.id, member.userId)).toBeUndefined();
+  });
+
   it('answer 404 for another workspace\'s member or invitation, and for nobody', async () => {
     const [mine, theirs] = [await workspace(), await workspace()];
     const made = await invite({ email: person().email, role: 'member' }, as(theirs, theirs.owner, 'owner'), deps);
@@ -296,11 +334,47 @@ describe('the workspace', () => {
   it('is renamed with its audit record, and shows its name, plan, seats and the caller\'s role', async () => {
     const space = await workspace('INDIE');
     const renamed = await updateWorkspace({ name: ' Équipe Zoë ' }, as(space, space.owner, 'owner'), deps);
-    expect(renamed).toEqual({ id: space.id, name: 'Équipe Zoë', plan: 'INDIE', createdAt: expect.any(String), seats: { used: 1, limit: 3 }, role: 'owner', analytics: RECORD_EVERYTHING });
+    expect(renamed).toEqual({ id: space.id, name: 'Équipe Zoë', plan: 'INDIE', createdAt: expect.any(String), seats: { used: 1, limit: 3 }, role: 'owner', security: { mfaRequired: false }, analytics: RECORD_EVERYTHING });
     const records = await auditOf(space.id);
     expect(records.find((record) => record.action === 'workspace.updated')).toMatchObject({ target: { type: 'workspace', id: space.id }, changes: { name: { after: 'Équipe Zoë' } } });
     const members: Membership[] = await store.members(space.id);
     expect(members).toHaveLength(1);
+  });
+
+  it('requires MFA when an owner signed in with it says so, with its audit record, and stops requiring it again', async () => {
+    const space = await workspace();
+    const owner = as(space, space.owner, 'owner', Date.now(), true);
+    expect(await updateWorkspace({ security: { mfaRequired: true } }, owner, deps)).toMatchObject({ security: { mfaRequired: true } });
+    expect(await viewWorkspace(owner, deps)).toMatchObject({ security: { mfaRequired: true } });
+    // Saying it again changes nothing and records nothing.
+    await updateWorkspace({ security: { mfaRequired: true } }, owner, deps);
+    expect(await updateWorkspace({ security: { mfaRequired: false }, name: 'Both at once' }, owner, deps)).toMatchObject({ name: 'Both at once', security: { mfaRequired: false } });
+    const changes = (await auditOf(space.id)).filter((record) => record.action === 'workspace.updated').map((record) => record.changes);
+    expect(changes).toEqual(
+      expect.arrayContaining([{ mfaRequired: { before: false, after: true } }, { mfaRequired: { before: true, after: false }, name: { after: 'Both at once' } }]),
+    );
+    expect(changes).toHaveLength(2);
+  });
+
+  it('refuses the sign-in rules to an admin (403 naming security:manage), even one signed in with MFA, and changes nothing', async () => {
+    const space = await workspace();
+    const admin = person();
+    await store.addMember({ workspaceId: space.id, ...admin, role: 'admin', joinedAt: new Date().toISOString() });
+    const refused = await failure(updateWorkspace({ security: { mfaRequired: true }, name: 'Sneaky' }, as(space, admin, 'admin', Date.now(), true), deps));
+    expect(refused).toEqual(new NotPermitted('security:manage', OwnMessages.roleForbids('admin', 'security:manage')));
+    expect(await viewWorkspace(as(space, space.owner, 'owner'), deps)).toMatchObject({ name: null, security: { mfaRequired: false } });
+  });
+
+  it('refuses to require MFA of an owner who signed in without it: they would lock themselves out', async () => {
+    const space = await workspace();
+    expect(await failure(updateWorkspace({ security: { mfaRequired: true } }, as(space, space.owner, 'owner'), deps))).toEqual(new MfaRequired(OwnMessages.mfaBeforeRequiring));
+    // Switching it off needs no MFA of the owner (they could not be here without it while it was on).
+    expect(await updateWorkspace({ security: { mfaRequired: false } }, as(space, space.owner, 'owner'), deps)).toMatchObject({ security: { mfaRequired: false } });
+  });
+
+  it.each([[{}], [{ security: { mfaRequired: 'yes' } }], [{ security: { mfaRequired: true, extra: 1 } }], [{ security: null }], [{ unknown: 1 }], [{ analytics: { city: 'no' } }], [{ analytics: { city: false, extra: true } }]])('refuses a malformed patch %j (400)', async (body) => {
+    const space = await workspace();
+    await expect(updateWorkspace(body, as(space, space.owner, 'owner', Date.now(), true), deps)).rejects.toThrow(/security must be|analytics must be|Send at least one setting/);
   });
 
   it('switches analytics dimensions off and on, those named only, each change audited with before and after (issue 30)', async () => {
@@ -322,5 +396,28 @@ describe('the workspace', () => {
     // Switching to what is already set writes nothing.
     await updateWorkspace({ analytics: { city: false } }, owner, deps);
     expect((await auditOf(space.id)).filter((record) => record.action === 'workspace.updated')).toHaveLength(2);
+  });
+
+  it('applies a name, analytics switches and the MFA requirement sent together in one write with one audit record', async () => {
+    const space = await workspace();
+    const owner = as(space, space.owner, 'owner', Date.now(), true);
+    const changed = await updateWorkspace({ name: 'Tout ensemble', analytics: { city: false }, security: { mfaRequired: true } }, owner, deps);
+    expect(changed).toMatchObject({ name: 'Tout ensemble', analytics: { ...RECORD_EVERYTHING, city: false }, security: { mfaRequired: true } });
+    const updates = (await auditOf(space.id)).filter((record) => record.action === 'workspace.updated');
+    expect(updates.map((record) => record.changes)).toEqual([
+      { name: { after: 'Tout ensemble' }, analytics: { before: RECORD_EVERYTHING, after: { ...RECORD_EVERYTHING, city: false } }, mfaRequired: { before: false, after: true } },
+    ]);
+  });
+
+  it('lets an admin switch analytics (workspace:write) but not the sign-in rules sent with them: nothing of that patch is applied', async () => {
+    const space = await workspace();
+    const admin = person();
+    await store.addMember({ workspaceId: space.id, ...admin, role: 'admin', joinedAt: new Date().toISOString() });
+    const asAdmin = as(space, admin, 'admin', Date.now(), true);
+    expect(await failure(updateWorkspace({ analytics: { os: false }, security: { mfaRequired: false } }, asAdmin, deps))).toEqual(
+      new NotPermitted('security:manage', OwnMessages.roleForbids('admin', 'security:manage')),
+    );
+    expect((await viewWorkspace(asAdmin, deps)).analytics).toEqual(RECORD_EVERYTHING);
+    expect((await updateWorkspace({ analytics: { os: false } }, asAdmin, deps)).analytics).toEqual({ ...RECORD_EVERYTHING, os: false });
   });
 });

@@ -103,7 +103,8 @@ export function authorizationUrl(target: SignInTarget, challenge: string, overri
     client_id: target.clientId,
     redirect_uri: target.redirectUri,
     response_type: 'code',
-    scope: 'openid email profile',
+    // The dashboard's scopes: aws.cognito.signin.user.admin lets the person turn on an authenticator app.
+    scope: 'openid email profile aws.cognito.signin.user.admin',
     state: randomBytes(12).toString('base64url'),
     code_challenge: challenge,
     code_challenge_method: 'S256',
@@ -129,15 +130,15 @@ function locationOf(response: Response, base: string, what: string): string {
  * Signs in as a person would: the authorization request, the sign-in page's form, the redirect back to the
  * client's callback with a code, and the code exchanged (with the PKCE verifier) at the token endpoint.
  */
-export async function signIn(credentials: Credentials, target: SignInTarget = localSignInTarget()): Promise<Tokens> {
-  const { code, verifier } = await authorizationCode(credentials, target);
+export async function signIn(credentials: Credentials, target: SignInTarget = localSignInTarget(), overrides: Record<string, string | undefined> = {}): Promise<Tokens> {
+  const { code, verifier } = await authorizationCode(credentials, target, overrides);
   return exchangeCode(target, code, verifier);
 }
 
 /** The first half of signing in: the code the callback receives, and the PKCE verifier it must be redeemed with. */
-export async function authorizationCode(credentials: Credentials, target: SignInTarget = localSignInTarget()): Promise<{ code: string; verifier: string }> {
+export async function authorizationCode(credentials: Credentials, target: SignInTarget = localSignInTarget(), overrides: Record<string, string | undefined> = {}): Promise<{ code: string; verifier: string }> {
   const { verifier, challenge } = pkcePair();
-  const next = await signInThrough(credentials, authorizationUrl(target, challenge), target.redirectUri);
+  const next = await signInThrough(credentials, authorizationUrl(target, challenge, overrides), target.redirectUri);
   const code = new URL(next).searchParams.get('code');
   if (!code) throw new Error(`the callback carried no code: ${next}`);
   return { code, verifier };
@@ -224,4 +225,30 @@ export async function createUser(credentials: Partial<Credentials> = {}): Promis
   const sub = created.User?.Username;
   if (!sub) throw new Error('AdminCreateUser returned no user');
   return { email, password, sub };
+}
+
+/** The token endpoint's answer to a refresh token: its status, and the new access token when there is one. */
+export async function refresh(refreshToken: string, target: SignInTarget = localSignInTarget()): Promise<{ status: number; accessToken?: string; error?: string }> {
+  const response = await fetch(`${target.issuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: target.clientId }).toString(),
+  });
+  const body = (await response.json()) as { access_token?: string; error?: string };
+  return { status: response.status, ...(body.access_token ? { accessToken: body.access_token } : {}), ...(body.error ? { error: body.error } : {}) };
+}
+
+/** Revokes a refresh token at the provider's revocation endpoint (RFC 7009), as the dashboard's sign-out does. */
+export async function revoke(refreshToken: string, target: SignInTarget = localSignInTarget()): Promise<number> {
+  const response = await fetch(`${target.issuer}/token/revocation`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: refreshToken, token_type_hint: 'refresh_token', client_id: target.clientId }).toString(),
+  });
+  return response.status;
+}
+
+/** An access token's claims, unverified (what a test reads of a token it was just given). */
+export function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
 }

@@ -19,11 +19,12 @@ export type Place =
   | { page: 'audit' }
   | { page: 'imports' }
   | { page: 'settings' }
+  | { page: 'security' }
   | { page: 'invitation'; token: string }
   | { page: 'missing' };
 
 /** The pages whose address is one word under /app. */
-const ONE_SEGMENT_PAGES = ['links', 'new', 'import', 'domains', 'webhooks', 'usage', 'members', 'keys', 'audit', 'imports', 'settings'] as const;
+const ONE_SEGMENT_PAGES = ['links', 'new', 'import', 'domains', 'webhooks', 'usage', 'members', 'keys', 'audit', 'imports', 'settings', 'security'] as const;
 
 export function placeOf(pathname: string): Place {
   const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;

@@ -21,6 +21,7 @@ import { ImportsPage } from './links/imports-page';
 import { InvitationPage } from './invitation-page';
 import { OverviewPage } from './overview-page';
 import { SettingsPage } from './settings-page';
+import { SecurityPage } from './security-page';
 
 type Me = paths['/v2/me']['get']['responses'][200]['content']['application/json'];
 type PageName = Exclude<Place['page'], 'link' | 'invitation' | 'missing'>;
@@ -39,6 +40,7 @@ const PAGES: Array<{ page: PageName; href: string; label: string; needs: ApiRout
   { page: 'usage', href: hrefOf('/usage'), label: 'Usage', needs: 'GET /v2/usage' },
   { page: 'imports', href: hrefOf('/imports'), label: 'Move links in', needs: 'POST /v2/imports' },
   { page: 'settings', href: hrefOf('/settings'), label: 'Settings', needs: 'GET /v2/workspace' },
+  { page: 'security', href: hrefOf('/security'), label: 'Security', needs: 'GET /v2/workspace' },
 ];
 
 /**
@@ -115,7 +117,7 @@ export function Shell({ session, signOut }: { session: PersonSession; signOut: (
               <p>You are not a member of any workspace. Ask an owner or admin for an invitation: its mail brings you back here.</p>
             </section>
           ) : (
-            chosen && <Page key={chosen.workspaceId} place={place} api={api} me={session.person.sub} onLeft={left} />
+            chosen && <Page key={chosen.workspaceId} place={place} api={api} session={session} onLeft={left} />
           )}
         </main>
       </div>
@@ -147,7 +149,7 @@ function NavItem({ item, current }: { item: (typeof PAGES)[number]; current: boo
   );
 }
 
-function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; onLeft: () => void }) {
+function Page({ place, api, session, onLeft }: { place: Place; api: Api; session: PersonSession; onLeft: () => void }) {
   const needs = PAGES.find((item) => item.page === place.page)?.needs ?? 'GET /v2/links';
   if (!useAllowed(needs)) {
     return (
@@ -175,7 +177,7 @@ function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; 
     case 'usage':
       return <UsagePage api={api} />;
     case 'members':
-      return <MembersPage api={api} me={me} onLeft={onLeft} />;
+      return <MembersPage api={api} me={session.person.sub} onLeft={onLeft} />;
     case 'keys':
       return <KeysPage api={api} />;
     case 'audit':
@@ -184,6 +186,8 @@ function Page({ place, api, me, onLeft }: { place: Place; api: Api; me: string; 
       return <ImportsPage api={api} />;
     case 'settings':
       return <SettingsPage api={api} />;
+    case 'security':
+      return <SecurityPage api={api} session={session} />;
     case 'invitation':
     case 'missing':
       return (

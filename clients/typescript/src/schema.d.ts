@@ -595,7 +595,7 @@ export interface paths {
         };
         /**
          * The workspace
-         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap), the caller's role and its analytics switches (`analytics`: each dimension the stats record, true unless switched off). For people signed in, not API keys.
+         * @description Its id, name, plan, seats (members and pending invitations, and the plan's cap), the caller's role, its sign-in rules (`security.mfaRequired`) and its analytics switches (`analytics`: each dimension the stats record, true unless switched off). For people signed in, not API keys.
          *
          *     Permission: `workspace:read`, held by signed-in people whose role is owner, admin, member, viewer; API keys are refused (403).
          */
@@ -606,8 +606,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the workspace or switch analytics dimensions off and on
-         * @description Sets `name` (1 to 100 characters) and/or `analytics` (`{"city": false, "referrer": false, "campaign": false}`: any of country, region, city, referrer, device, browser, os and campaign, true or false; those not named keep their value). A dimension switched off is not recorded from the next click the aggregator folds (within a few seconds); what was recorded before stays. Admins and owners.
+         * Change the workspace's name, analytics dimensions or sign-in rules
+         * @description Sets any of `name` (1 to 100 characters), `analytics` (`{"city": false, "referrer": false, "campaign": false}`: any of country, region, city, referrer, device, browser, os and campaign, true or false; those not named keep their value) and `security.mfaRequired`, all in one change with one audit record (`workspace.updated`). `name` and `analytics`: admins and owners; `security`: owners (`security:manage`). A dimension switched off is not recorded from the next click the aggregator folds (within a few seconds); what was recorded before stays. While MFA is required, a person whose sign-in did not use it is refused on every route of the workspace (403 with `requirement: "mfa"`); keys are not affected. An owner signed in without MFA cannot require it (403).
          *
          *     Permission: `workspace:write`, held by signed-in people whose role is owner, admin; API keys are refused (403).
          */
@@ -1287,6 +1287,9 @@ export interface components {
          *     - role must be one of owner, admin, member, viewer
          *     - email must be an email address of at most 254 characters
          *     - name must be 1 to 100 characters, not only spaces
+         *     - security must be {"mfaRequired": true} or {"mfaRequired": false}
+         *     - Send at least one setting to change: name, analytics, security
+         *     - analytics must be an object whose country, region, city, referrer, device, browser, os and campaign are each true or false
          *     - domain <domain> is not an active domain of this account
          *     - Smart links (rules and variants) are currently disabled on this platform
          *     - domain must be an email domain such as example.com
@@ -1336,7 +1339,7 @@ export interface components {
                 };
             };
         };
-        /** @description The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), or it uses a feature the caller's plan does not include (`feature`). */
+        /** @description The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), it uses a feature the caller's plan does not include (`feature`), or the workspace requires MFA and the person's sign-in did not use it (`requirement: "mfa"`). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1362,6 +1365,15 @@ export interface components {
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
                     upgradeUrl: string;
+                } | {
+                    /** @constant */
+                    statusCode: 403;
+                    /** @enum {string} */
+                    message: "This workspace requires multi-factor authentication: turn on an authenticator app (TOTP) for your account, then sign out and sign in again with its code" | "Sign in with your authenticator app (TOTP) before requiring multi-factor authentication of the workspace: signed in without it, you would lock yourself out";
+                    /** @constant */
+                    error: "Forbidden";
+                    /** @constant */
+                    requirement: "mfa";
                 };
             };
         };
@@ -3609,6 +3621,9 @@ export interface operations {
                         };
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        security: {
+                            mfaRequired: boolean;
+                        };
                         analytics: {
                             country: boolean;
                             region: boolean;
@@ -3650,6 +3665,9 @@ export interface operations {
                         os?: boolean;
                         campaign?: boolean;
                     };
+                    security?: {
+                        mfaRequired: boolean;
+                    };
                 };
             };
         };
@@ -3675,6 +3693,9 @@ export interface operations {
                         };
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        security: {
+                            mfaRequired: boolean;
+                        };
                         analytics: {
                             country: boolean;
                             region: boolean;

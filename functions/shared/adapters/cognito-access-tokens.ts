@@ -2,6 +2,7 @@ import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { FetchError } from 'aws-jwt-verify/error';
 import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import { MFA_CLAIM } from '../domain/accounts/sign-in-mfa';
 import type { AccessTokenVerifier, PersonIdentity } from '../domain/ports';
 
 /** A JWKS that takes longer than this is not coming: the request fails (500) rather than waiting out the authorizer. */
@@ -52,7 +53,7 @@ export class CognitoAccessTokens implements AccessTokenVerifier {
     try {
       const payload = await this.verifier.verify(token);
       if (typeof payload.sub !== 'string' || payload.sub === '') return undefined;
-      return { sub: payload.sub, ...(typeof payload.email === 'string' ? { email: payload.email } : {}) };
+      return { sub: payload.sub, ...(typeof payload.email === 'string' ? { email: payload.email } : {}), mfa: payload[MFA_CLAIM] === true };
     } catch (error) {
       // The pool's keys out of reach is an outage, not a bad token.
       if (error instanceof FetchError) throw error;

@@ -21,8 +21,9 @@ export class DynamoAccountStore {
     await this.client.send(new PutCommand({ TableName: this.tableName, Item: account, ConditionExpression: 'attribute_not_exists(accountId)' }));
   }
 
-  async find(accountId: string): Promise<AccountRecord | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { accountId } }));
+  /** `consistent`: a person's request reads the workspace's rules (MFA) as they are now, like their membership. */
+  async find(accountId: string, options: { consistent?: boolean } = {}): Promise<AccountRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { accountId }, ...(options.consistent ? { ConsistentRead: true } : {}) }));
     return Item as AccountRecord | undefined;
   }
 

@@ -33,6 +33,12 @@ export class NotPermitted extends DomainError {
   }
 }
 
+/**
+ * The workspace requires multi-factor authentication and this person's sign-in did not use it (or, switching the
+ * requirement on, the owner's own sign-in did not): 403, the message saying what to do. Keys are never refused so.
+ */
+export class MfaRequired extends DomainError {}
+
 export class RateLimited extends DomainError {
   constructor(readonly status: RateLimitStatus, readonly retryAfterSeconds: number) {
     super('rate limited');

@@ -119,6 +119,10 @@ export const OwnMessages = {
   memberRole: 'role must be one of owner, admin, member, viewer',
   invitationEmail: 'email must be an email address of at most 254 characters',
   workspaceName: 'name must be 1 to 100 characters, not only spaces',
+  workspaceSecurity: 'security must be {"mfaRequired": true} or {"mfaRequired": false}',
+  workspacePatchEmpty: 'Send at least one setting to change: name, analytics, security',
+  mfaRequired: 'This workspace requires multi-factor authentication: turn on an authenticator app (TOTP) for your account, then sign out and sign in again with its code',
+  mfaBeforeRequiring: 'Sign in with your authenticator app (TOTP) before requiring multi-factor authentication of the workspace: signed in without it, you would lock yourself out',
   analyticsSwitches: 'analytics must be an object whose country, region, city, referrer, device, browser, os and campaign are each true or false',
   smartLinksDisabled: 'Smart links (rules and variants) are currently disabled on this platform',
   /** A smart-link field's problem, prefixed with the field's path (`rules[2].url: ...`) by link-request.ts. */

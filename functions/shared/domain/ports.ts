@@ -364,6 +364,12 @@ export interface Membership {
 export interface PersonIdentity {
   sub: string;
   email?: string;
+  /**
+   * Whether the token's sign-in used multi-factor authentication: its `mfa` claim is `true`, which the pool's
+   * pre-token-generation trigger writes on AWS (functions/pre-token-generation) and the local provider writes after
+   * its authenticator step. A claim inside a verified signature: nobody can add it to a token they hold.
+   */
+  mfa: boolean;
 }
 
 /**
@@ -407,13 +413,23 @@ export interface MemberStore extends MembershipReader {
 export interface WorkspaceChanges {
   name?: string;
   analytics?: AnalyticsSwitches;
+  mfaRequired?: boolean;
+}
+
+/** What a workspace's account record says of its settings (a workspace whose key predates records has none). */
+export interface StoredWorkspaceSettings {
+  name?: string;
+  createdAt?: string;
+  /** As stored, each switch named (analytics-switches.ts): a record without them records everything. */
+  analytics: AnalyticsSwitches;
+  mfaRequired?: boolean;
 }
 
 /** A workspace's own settings, kept on its account record (the same id). */
 export interface WorkspaceSettings {
-  /** Read consistently: a change a moment ago is seen (the analytics switches as stored, each named: analytics-switches.ts). */
-  find(workspaceId: string): Promise<{ name?: string; createdAt?: string; analytics: AnalyticsSwitches } | undefined>;
-  /** Sets what changed (the name, the analytics switches) with its audit record in one transaction. */
+  /** Read consistently: a change a moment ago is seen. */
+  find(workspaceId: string): Promise<StoredWorkspaceSettings | undefined>;
+  /** Sets what changed (the name, the analytics switches, the MFA requirement; the others untouched) with its audit record in one transaction. */
   update(workspace: { workspaceId: string; owner: string; plan: string }, changes: WorkspaceChanges, audit: AuditRecord): Promise<void>;
 }
 
@@ -429,6 +445,16 @@ export interface OutgoingMail {
  */
 export interface PeopleDirectory {
   verifiedEmailOf(userId: string): Promise<string | undefined>;
+  /**
+   * Revokes every refresh token the person holds (Cognito's AdminUserGlobalSignOut): their sessions end at the
+   * next renewal, in every workspace, as access tokens are not renewed. Nobody known: nothing to do.
+   */
+  signOutEverywhere(userId: string): Promise<void>;
+}
+
+/** The MFA methods a person of a user pool has turned on (Cognito: AdminGetUser's UserMFASettingList). */
+export interface MfaSettings {
+  methodsOf(userPoolId: string, userName: string): Promise<string[]>;
 }
 
 /** Sends mail (SES v2 on AWS, the local stand-in's mailbox in a local run). */

@@ -18,6 +18,7 @@ import {
   LinkStillCached,
   LinkGone,
   LinkNotFound,
+  MfaRequired,
   NotPermitted,
   PlanRequired,
   QuotaExceeded,
@@ -82,6 +83,7 @@ export function errorResponse(error: unknown, request: RequestInfo, upgradeUrl: 
       upgradeUrl,
     });
   }
+  if (error instanceof MfaRequired) return json(403, { statusCode: 403, message: error.message, error: 'Forbidden', requirement: 'mfa' });
   if (error instanceof NotPermitted) return json(403, { statusCode: 403, message: error.message, error: 'Forbidden', permission: error.permission });
   if (error instanceof RateLimited) {
     return json(

@@ -43,6 +43,7 @@ export async function callerFrom(event: APIGatewayProxyEvent, keyClient: ClientK
     // An authorizer deployed before scopes sent none: its keys could do everything.
     scopes: typeof authorizer.scopes === 'string' ? splitScopes(authorizer.scopes) : ALL_SCOPES,
     actor: actorFrom(authorizer.actor, keyId),
+    ...(authorizer.mfaRequired !== undefined ? { mfa: { used: authorizer.mfaUsed === 'true', required: authorizer.mfaRequired === 'true' } } : {}),
     ...(authorizer.monthlyLimit !== undefined && authorizer.monthlyLimit !== '' && Number.isInteger(monthlyLimit)
       ? { monthlyLimitOverride: monthlyLimit }
       : {}),

@@ -17,11 +17,23 @@ const now = () => Math.floor(Date.now() / 1000);
 
 describe('people\'s access tokens', () => {
   it('accept the pool\'s own access token for the dashboard client, naming the person', async () => {
-    await expect(tokens.verify(issuer.accessToken())).resolves.toEqual({ sub: 'user-1', email: 'ada@example.com' });
+    await expect(tokens.verify(issuer.accessToken())).resolves.toEqual({ sub: 'user-1', email: 'ada@example.com', mfa: false });
   });
 
   it('accept a token without an email (Cognito\'s access tokens carry none): the membership has it', async () => {
-    await expect(tokens.verify(issuer.accessToken({ email: undefined }))).resolves.toEqual({ sub: 'user-1' });
+    await expect(tokens.verify(issuer.accessToken({ email: undefined }))).resolves.toEqual({ sub: 'user-1', mfa: false });
+  });
+
+  it('say the sign-in used MFA only for the literal claim mfa: true', async () => {
+    await expect(tokens.verify(issuer.accessToken({ mfa: true }))).resolves.toMatchObject({ mfa: true });
+    for (const mfa of ['true', 1, [true], { used: true }]) await expect(tokens.verify(issuer.accessToken({ mfa }))).resolves.toMatchObject({ mfa: false });
+  });
+
+  it('refuse a token altered to claim MFA: its signature no longer holds', async () => {
+    const [header, payload, signature] = issuer.accessToken().split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
+    const altered = `${header}.${Buffer.from(JSON.stringify({ ...claims, mfa: true })).toString('base64url')}.${signature}`;
+    await expect(tokens.verify(altered)).resolves.toBeUndefined();
   });
 
   it('refuse an expired token', async () => {
@@ -33,7 +45,7 @@ describe('people\'s access tokens', () => {
   });
 
   it('accept the command line\'s client (shortener login) as the dashboard\'s', async () => {
-    await expect(tokens.verify(issuer.accessToken({ client_id: CLI_CLIENT_ID }))).resolves.toEqual({ sub: 'user-1', email: 'ada@example.com' });
+    await expect(tokens.verify(issuer.accessToken({ client_id: CLI_CLIENT_ID }))).resolves.toEqual({ sub: 'user-1', email: 'ada@example.com', mfa: false });
   });
 
   it('refuse a token issued to another client, or naming none', async () => {

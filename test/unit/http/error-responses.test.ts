@@ -6,6 +6,7 @@ import {
   LinkDisabled,
   LinkGone,
   LinkNotFound,
+  MfaRequired,
   PlanRequired,
   QuotaExceeded,
   RateLimited,
@@ -31,6 +32,10 @@ describe('errors become the spec bodies', () => {
         body: { statusCode: 400, timestamp: '2026-11-22T10:00:00.123Z', path: '/v2/shorten', method: 'POST', message: error.message },
       });
     }
+  });
+
+  it('a sign-in without the MFA the workspace requires is a 403 saying what to do, marked requirement mfa', () => {
+    expect(answer(new MfaRequired(OwnMessages.mfaRequired))).toMatchObject({ status: 403, body: { statusCode: 403, message: OwnMessages.mfaRequired, error: 'Forbidden', requirement: 'mfa' } });
   });
 
   it('413 uses the same shape', () => {

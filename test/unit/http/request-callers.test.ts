@@ -28,6 +28,14 @@ describe('a v2 caller', () => {
     expect(caller).toMatchObject({ kind: 'apiKey', accountId: 'acct_1', scopes: ['links:read'], actor: { kind: 'key', keyId: 'key_1' } });
   });
 
+  it('carries a person\'s sign-in MFA and the workspace\'s requirement as the authorizer said; a key has none', async () => {
+    const person = { keyId: 'user_sub-1', accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO', scopes: 'links:read', actor: '{"kind":"user","userId":"sub-1","email":"a@example.com","role":"viewer"}' };
+    expect(await callerFrom(v2({ ...person, mfaUsed: 'false', mfaRequired: 'true' }), noAnonymousRoutes, trustNoViewer)).toMatchObject({ mfa: { used: false, required: true } });
+    expect(await callerFrom(v2({ ...person, mfaUsed: 'true', mfaRequired: 'true' }), noAnonymousRoutes, trustNoViewer)).toMatchObject({ mfa: { used: true, required: true } });
+    const key = await callerFrom(v2({ keyId: 'key_1', accountId: 'acct_1', owner: 'acct:acct_1', plan: 'PRO', scopes: 'links:read' }), noAnonymousRoutes, trustNoViewer);
+    expect(key).not.toHaveProperty('mfa');
+  });
+
   it('is a wiring bug (500) without either', async () => {
     await expect(callerFrom(v2({ keyId: 'user_sub-1', userId: 'sub-1' }), noAnonymousRoutes, trustNoViewer)).rejects.toThrow('v2 request without authorizer context');
   });

@@ -22,7 +22,7 @@ describe('the user pool read from the template', () => {
       expect.objectContaining({
         callbackUrls: ['https://localhost:4000/app/signed-in'],
         logoutUrls: ['https://localhost:4000/app/'],
-        scopes: ['openid', 'email', 'profile'],
+        scopes: ['openid', 'email', 'profile', 'aws.cognito.signin.user.admin'],
         accessTokenSeconds: 900,
         idTokenSeconds: 900,
         refreshTokenSeconds: 12 * 3600,
@@ -76,13 +76,24 @@ describe('the local user directory', () => {
 describe('the local Cognito admin API', () => {
   it('creates a user named by email, answers with their sub, and refuses another pool or a taken email', async () => {
     const users = new LocalUserDirectory();
-    const cognito = new CognitoStandIn('Pool1', users, { verify: () => Promise.resolve(undefined) });
+    const cognito = new CognitoStandIn('Pool1', users, { verify: () => Promise.resolve(undefined) }, () => Promise.resolve());
     const created = (await cognito.handle('AdminCreateUser', { UserPoolId: 'Pool1', Username: 'x@example.com', UserAttributes: [{ Name: 'email', Value: 'x@example.com' }] })) as { User: { Username: string; UserStatus: string } };
     expect(created.User).toMatchObject({ Username: users.findByEmail('x@example.com')?.sub, UserStatus: 'FORCE_CHANGE_PASSWORD' });
     await expect(Promise.resolve().then(() => cognito.handle('AdminCreateUser', { UserPoolId: 'Pool1', Username: 'X@example.com' }))).rejects.toMatchObject({ type: 'UsernameExistsException' });
     expect(() => cognito.handle('AdminGetUser', { UserPoolId: 'Other', Username: 'x@example.com' })).toThrow(expect.objectContaining({ type: 'ResourceNotFoundException' }));
     await cognito.handle('AdminSetUserPassword', { UserPoolId: 'Pool1', Username: created.User.Username, Password: 'now permanent', Permanent: true });
     expect(await users.signIn('x@example.com', 'now permanent')).toBeDefined();
+  });
+
+  it('signs a user out everywhere by email or sub (the provider ends their grants), and knows nobody else', async () => {
+    const users = new LocalUserDirectory();
+    const ended: string[] = [];
+    const cognito = new CognitoStandIn('Pool1', users, { verify: () => Promise.resolve(undefined) }, (sub) => Promise.resolve(void ended.push(sub)));
+    const user = await users.create('y@example.com', 'a password', { permanent: true });
+    await cognito.handle('AdminUserGlobalSignOut', { UserPoolId: 'Pool1', Username: 'y@example.com' });
+    await cognito.handle('AdminUserGlobalSignOut', { UserPoolId: 'Pool1', Username: user?.sub });
+    expect(ended).toEqual([user?.sub, user?.sub]);
+    expect(() => cognito.handle('AdminUserGlobalSignOut', { UserPoolId: 'Pool1', Username: 'nobody@example.com' })).toThrow(expect.objectContaining({ type: 'UserNotFoundException' }));
   });
 });
 

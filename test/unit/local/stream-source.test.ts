@@ -1,13 +1,13 @@
 import { lambdaRecord } from '../../../bin/local/stream-source';
 
-/** The local stream player hands records over in Lambda's shape, whatever shape the streams SDK reads them in. */
+/** The local stream player hands records over in Lambda's shape, from the streams API's wire format. */
 describe('a stream record as Lambda delivers it', () => {
-  it('names its table\'s stream, gives its time in seconds, and spells a TTL removal\'s identity as Lambda does', () => {
+  it('names its table\'s stream, keeps its time in seconds, and spells a TTL removal\'s identity as Lambda does', () => {
     const record = lambdaRecord(
       {
         eventID: 'e1',
         eventName: 'REMOVE',
-        dynamodb: { Keys: { code: { S: 'abc' } }, OldImage: { code: { S: 'abc' } }, ApproximateCreationDateTime: new Date('2026-11-24T12:00:00.000Z'), SequenceNumber: '1' },
+        dynamodb: { Keys: { code: { S: 'abc' } }, OldImage: { code: { S: 'abc' } }, ApproximateCreationDateTime: Date.parse('2026-11-24T12:00:00.000Z') / 1000, SequenceNumber: '1' },
         userIdentity: { Type: 'Service', PrincipalId: 'dynamodb.amazonaws.com' },
       },
       'DataLinks1234',

@@ -60,7 +60,7 @@ describe('starting a sign-in', () => {
       response_type: 'code',
       client_id: config.clientId,
       redirect_uri: config.redirectUri,
-      scope: 'openid email profile',
+      scope: 'openid email profile aws.cognito.signin.user.admin',
       state: started.state,
       nonce: started.nonce,
       code_challenge: createHash('sha256').update(started.codeVerifier).digest('base64url'),

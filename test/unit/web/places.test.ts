@@ -14,6 +14,7 @@ describe('the dashboard\'s pages by path (issue 20)', () => {
     ['/app/members', { page: 'members' }],
     ['/app/keys', { page: 'keys' }],
     ['/app/audit', { page: 'audit' }],
+    ['/app/security', { page: 'security' }],
     ['/app/keys/extra', { page: 'missing' }],
     ['/app/invitations/tok_abc', { page: 'invitation', token: 'tok_abc' }],
     ['/app/invitations', { page: 'missing' }],

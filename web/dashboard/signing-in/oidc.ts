@@ -48,7 +48,8 @@ export class SignInFailed extends Error {}
 /** Words for any failure on the way in: SignInFailed's own, or the network's. */
 export const signInWords = (error: unknown) => (error instanceof SignInFailed ? error.message : 'The sign-in service could not be reached. Check your connection and try again.');
 
-const SCOPE = 'openid email profile';
+/** `aws.cognito.signin.user.admin`: the person's own user API with this token (turning on an authenticator app). */
+const SCOPE = 'openid email profile aws.cognito.signin.user.admin';
 
 type Fetch = typeof fetch;
 

@@ -44,6 +44,20 @@ export class PersonSession {
     return { sub: String(sub), ...(typeof email === 'string' ? { email } : {}) };
   }
 
+  /** The provider's issuer: the pool's user API (turning on an authenticator app) answers at its origin. */
+  get issuer(): string {
+    return this.setup.config.issuer;
+  }
+
+  /** Whether this session's sign-in used MFA: its access token's `mfa` claim, what a workspace requiring MFA checks. */
+  get signedInWithMfa(): boolean {
+    try {
+      return idTokenClaims(this.tokens.accessToken).mfa === true;
+    } catch {
+      return false;
+    }
+  }
+
   /** A current access token; throws (SignInFailed) when the session cannot be renewed. */
   async accessToken(): Promise<string> {
     if (this.tokens.expiresAt - Date.now() > RENEW_BEFORE_MS) return this.tokens.accessToken;

@@ -1,4 +1,4 @@
-import { NotPermitted } from '../errors';
+import { MfaRequired, NotPermitted } from '../errors';
 import { OwnMessages } from '../messages';
 import type { Caller } from './caller';
 import { isPeoplePower, needsMembership, roleAllows, type Permission } from './permissions';
@@ -6,7 +6,7 @@ import { isPeoplePower, needsMembership, roleAllows, type Permission } from './p
 /**
  * Refuses a request its caller may not make (403 naming what is missing). A key holds its scopes and no people's
  * power; a person holds what their current role allows, and without a workspace only what needs no membership.
- * v1's anonymous routes need nothing.
+ * v1's anonymous routes need nothing. A workspace that requires MFA refuses a person whose sign-in did not use it.
  */
 export function assertPermitted(caller: Caller, permission: Permission | undefined): void {
   if (permission === undefined || caller.kind === 'anonymous') return;
@@ -18,6 +18,8 @@ export function assertPermitted(caller: Caller, permission: Permission | undefin
   if (caller.kind === 'person') throw new NotPermitted(permission, OwnMessages.membershipRequired(permission));
   const { actor } = caller;
   if (actor.kind === 'user') {
+    // Before the role: whatever the person may do, they do it here only signed in as the workspace requires.
+    if (caller.mfa?.required && !caller.mfa.used) throw new MfaRequired(OwnMessages.mfaRequired);
     if (!roleAllows(actor.role, permission)) throw new NotPermitted(permission, OwnMessages.roleForbids(actor.role, permission));
     return;
   }

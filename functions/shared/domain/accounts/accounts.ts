@@ -14,6 +14,8 @@ export interface AccountRecord {
   createdAt: string;
   label?: string;
   monthlyLimit?: number;
+  /** The workspace's people must sign in with MFA (issue 29: set by an owner, PATCH /v2/workspace `security`). */
+  mfaRequired?: boolean;
 }
 
 export const ACCOUNT_ID_PREFIX = 'acct_';

@@ -26,7 +26,13 @@ export type ApiKeyCaller = {
   monthlyLimitOverride?: number;
   scopes: readonly Scope[];
   actor: Actor;
+  /** A person's sign-in: whether it used MFA, and whether this workspace requires it (absent for keys and operators). */
+  mfa?: SignInMfa;
 };
+export interface SignInMfa {
+  used: boolean;
+  required: boolean;
+}
 /**
  * A signed-in person on a route that needs no membership (permissions.ts, WITHOUT_MEMBERSHIP: accepting an
  * invitation): no workspace, plan or role yet, only who they are. `keyId` is `user_<sub>`, their per-minute window.

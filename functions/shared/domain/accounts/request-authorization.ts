@@ -3,7 +3,7 @@ import type { Plan } from '../limits/plans';
 import type { AccessTokenVerifier, MembershipReader } from '../ports';
 import type { AccountRecord } from './accounts';
 import { bearerToken, couldBeApiKey, verdictFor, type ApiKeyRecord } from './api-keys';
-import { userLimitId, type Actor } from './caller';
+import { userLimitId, type Actor, type SignInMfa } from './caller';
 import { scopesOfRole, type Scope } from './permissions';
 
 /**
@@ -23,6 +23,8 @@ export type CallerVerdict =
       monthlyLimit?: number;
       scopes: readonly Scope[];
       actor: Actor;
+      /** A person's: their sign-in's MFA and the workspace's requirement, enforced by the guard (a 403 it can say). */
+      mfa?: SignInMfa;
     }
   /** A person on their own route (`GET /v2/me`): who they are, no workspace. */
   | { allowed: true; kind: 'personal'; keyId: string; userId: string; email?: string }
@@ -101,5 +103,6 @@ export async function personVerdict(token: string, workspace: string | undefined
     ...(account.monthlyLimit !== undefined ? { monthlyLimit: account.monthlyLimit } : {}),
     scopes: scopesOfRole(membership.role),
     actor: { kind: 'user', userId: person.sub, email: person.email ?? membership.email, role: membership.role },
+    mfa: { used: person.mfa, required: account.mfaRequired === true },
   };
 }

@@ -1,11 +1,11 @@
 import type { ApiKeyCaller } from '../accounts/caller';
+import { roleAllows, type Role } from '../accounts/permissions';
 import { RECORD_EVERYTHING, type AnalyticsSwitches } from '../analytics/analytics-switches';
-import type { Role } from '../accounts/permissions';
 import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-record';
-import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, NotPermitted } from '../errors';
+import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, MfaRequired, NotPermitted } from '../errors';
 import { seatAllowance, seatLimitReached, type Plan } from '../limits/plans';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, OwnMessages } from '../messages';
-import type { Mailer, Membership, MemberStore, PeopleDirectory, WorkspaceChanges, WorkspaceSettings } from '../ports';
+import type { Mailer, Membership, MemberStore, PeopleDirectory, WorkspaceSettings } from '../ports';
 import { parseOrRefuse } from '../request-parsing';
 import {
   emailKeyOf,
@@ -53,6 +53,8 @@ export interface WorkspaceView {
   seats: { used: number; limit: number | null };
   /** The caller's own role here. */
   role: Role;
+  /** The workspace's sign-in rules: whether its people must sign in with MFA. */
+  security: { mfaRequired: boolean };
   /** What the stats record (issue 30): each switch, true unless switched off. */
   analytics: AnalyticsSwitches;
 }
@@ -88,28 +90,41 @@ export async function viewWorkspace(context: PeopleContext, deps: Pick<PeopleDep
     createdAt: settings?.createdAt ?? null,
     seats: { used: seatsTaken(count, context.nowMs), limit: seatAllowance(plan) },
     role: manager.role,
+    security: { mfaRequired: settings?.mfaRequired === true },
     analytics: settings?.analytics ?? RECORD_EVERYTHING,
   };
 }
 
 /**
- * PATCH /v2/workspace: the name, the analytics switches (those named; the rest keep their value), in one audited
- * write (`workspace.updated`, each changed field before and after); nothing is written when nothing changes.
+/**
+ * PATCH /v2/workspace: the name and the analytics switches (those named; the rest keep their value), both
+ * `workspace:write`, and the sign-in rules (`security:manage`, owners'), in one audited write (`workspace.updated`,
+ * each changed field before and after); nothing is written when nothing changes. Requiring MFA is refused to an
+ * owner signed in without it: they would be the first one locked out, and nobody could switch it off again without
+ * signing in with MFA.
  */
 export async function updateWorkspace(body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
-  managerOf(context.caller.actor);
-  const patch = parseOrRefuse(workspacePatchSchema, body);
+  const manager = managerOf(context.caller.actor);
+  const { name, analytics, security } = parseOrRefuse(workspacePatchSchema, body);
+  if (security && !roleAllows(manager.role, 'security:manage')) throw new NotPermitted('security:manage', OwnMessages.roleForbids(manager.role, 'security:manage'));
+  if (security?.mfaRequired && !context.caller.mfa?.used) throw new MfaRequired(OwnMessages.mfaBeforeRequiring);
   const { accountId, owner, plan } = context.caller;
   const before = await deps.workspaces.find(accountId);
   const analyticsBefore = before?.analytics ?? RECORD_EVERYTHING;
-  const changes: WorkspaceChanges = {
-    ...(patch.name !== undefined && patch.name !== before?.name ? { name: patch.name } : {}),
-    ...(patch.analytics !== undefined ? { analytics: { ...analyticsBefore, ...patch.analytics } } : {}),
+  const wanted = {
+    ...(name !== undefined ? { name } : {}),
+    ...(analytics !== undefined ? { analytics: { ...analyticsBefore, ...analytics } } : {}),
+    ...(security ? { mfaRequired: security.mfaRequired } : {}),
   };
-  const moved = fieldChanges({ name: before?.name, analytics: analyticsBefore }, { name: changes.name ?? before?.name, analytics: changes.analytics ?? analyticsBefore });
-  if (Object.keys(moved).length > 0) {
-    const audit = record(context, { action: 'workspace.updated', target: { type: 'workspace', id: accountId }, changes: moved });
-    await deps.workspaces.update({ workspaceId: accountId, owner, plan }, changes, audit);
+  const was = {
+    ...(name !== undefined ? { name: before?.name } : {}),
+    ...(analytics !== undefined ? { analytics: analyticsBefore } : {}),
+    ...(security ? { mfaRequired: before?.mfaRequired === true } : {}),
+  };
+  const changes = fieldChanges(was, wanted);
+  if (Object.keys(changes).length > 0) {
+    const audit = record(context, { action: 'workspace.updated', target: { type: 'workspace', id: accountId }, changes });
+    await deps.workspaces.update({ workspaceId: accountId, owner, plan }, wanted, audit);
   }
   return viewWorkspace(context, deps);
 }
@@ -145,18 +160,32 @@ export async function changeMemberRole(userId: string, body: object, context: Pe
   throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
 }
 
-/** DELETE /v2/members/{userId}: a manager removes someone, or anyone leaves (`member.removed`). */
-export async function removeMember(userId: string, context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<void> {
+/**
+ * DELETE /v2/members/{userId}: a manager removes someone, or anyone leaves (`member.removed`). Someone removed is
+ * signed out everywhere first (their refresh tokens revoked: Cognito's are the person's, not the workspace's), so a
+ * failure to do it changes nothing and can be retried; their access token is refused at once anyway, the
+ * membership being read on every request. Someone leaving keeps their sessions for their other workspaces.
+ */
+export async function removeMember(userId: string, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'people'>): Promise<void> {
   const manager = managerOf(context.caller.actor);
   for (let decision = 0; decision < MAX_DECISIONS; decision += 1) {
     const target = await memberOf(userId, context, deps.members);
     assertMayRemove(manager, target);
+    if (target.userId !== manager.userId) await signOutEverywhere(target.userId, deps.people);
     const audit = record(context, { action: 'member.removed', target: { type: 'member', id: target.userId }, changes: fieldChanges({ email: target.email, role: target.role }, undefined) });
     const outcome = await deps.members.removeMember(target, audit);
     if (outcome === 'lastOwner') conflict(OwnMessages.lastOwner);
     if (outcome === 'removed') return;
   }
   throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+}
+
+async function signOutEverywhere(userId: string, people: PeopleDirectory): Promise<void> {
+  try {
+    await people.signOutEverywhere(userId);
+  } catch (error) {
+    throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE, { cause: error });
+  }
 }
 
 /**

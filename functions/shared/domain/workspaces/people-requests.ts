@@ -19,7 +19,7 @@ export const analyticsPatchSchema = z.strictObject(
   { error: OwnMessages.analyticsSwitches },
 );
 
-/** PATCH /v2/workspace: each field optional, a field left out keeps its value. */
+/** PATCH /v2/workspace: each setting optional (a setting left out keeps its value), at least one sent. */
 export const workspacePatchSchema = z.object({
   name: z.optional(z.pipe(
     z.string({ error: OwnMessages.workspaceName }).check(z.maxLength(MAX_WORKSPACE_NAME_LENGTH * 2, OwnMessages.workspaceName), z.regex(NAME_SHAPE, OwnMessages.workspaceName)),
@@ -30,7 +30,9 @@ export const workspacePatchSchema = z.object({
   )),
   /** Issue 30: the dimensions the workspace records, those named changing, the others kept. */
   analytics: z.optional(analyticsPatchSchema),
-});
+  // Owners' (security:manage, checked by the domain): whether the workspace's people must sign in with MFA.
+  security: z.optional(z.strictObject({ mfaRequired: z.boolean({ error: OwnMessages.workspaceSecurity }) }, { error: OwnMessages.workspaceSecurity })),
+}).check(z.refine((patch) => Object.values(patch).some((value) => value !== undefined), OwnMessages.workspacePatchEmpty));
 
 /** PATCH /v2/members/{userId} */
 export const memberPatchSchema = z.object({ role });

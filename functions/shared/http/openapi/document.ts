@@ -11,6 +11,7 @@ import { isPeoplePower, needsMembership, ROLES, roleAllows, type Permission } fr
 import { ERROR_RESPONSES, OPERATIONS, OPTIONAL_BODIES, REQUEST_BODIES, type OperationDoc, type Tag } from './operations';
 import { webhookEvents } from './webhook-events';
 import {
+  mfaRequiredBody,
   notPermittedBody,
   planRequiredBody,
   quotaExceededBody,
@@ -66,7 +67,7 @@ const BAD_REQUEST_MESSAGES: readonly string[] = [
   ...(['aliasCharacters', 'maxClicksInvalid', 'maxClicksTooLarge', 'expiresInInvalid', 'expiresInTooLarge', 'contentType'] as const).map((key) => OwnMessages[key]),
   ...(['bodyNotObject', 'bodyMalformed', 'urlsNotArray', 'itemNotObject', 'patchEmpty', 'idempotencyKeyInvalid'] as const).map((key) => OwnMessages[key]),
   ...(['domainsDisabled', 'domainInvalid', 'domainParameter', 'domainPatchEmpty'] as const).map((key) => OwnMessages[key]),
-  ...(['memberRole', 'invitationEmail', 'workspaceName'] as const).map((key) => OwnMessages[key]),
+  ...(['memberRole', 'invitationEmail', 'workspaceName', 'workspaceSecurity', 'workspacePatchEmpty', 'analyticsSwitches'] as const).map((key) => OwnMessages[key]),
   OwnMessages.domainNotUsable('<domain>'),
   OwnMessages.smartLinksDisabled,
   ...(['ssoDomainInvalid', 'ssoProtocol', 'ssoOidc', 'ssoSaml'] as const).map((key) => OwnMessages[key]),
@@ -85,8 +86,8 @@ const RESPONSES: Record<(typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES], 
   Unauthorized: { description: 'The API key is missing, invalid or inactive.', content: jsonContent(statusErrorBody(401, 'Unauthorized', [Messages.apiKeyRequired, Messages.apiKeyInvalid])) },
   Forbidden: {
     description:
-      "The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), or it uses a feature the caller's plan does not include (`feature`).",
-    content: { 'application/json': { schema: { anyOf: [titled('Not permitted', notPermittedBody), titled('Plan required', planRequiredBody)] } } },
+      "The caller may not make this request (`permission` names what is missing: a key's scope, a role's permission, or a power only people hold), it uses a feature the caller's plan does not include (`feature`), or the workspace requires MFA and the person's sign-in did not use it (`requirement: \"mfa\"`).",
+    content: { 'application/json': { schema: { anyOf: [titled('Not permitted', notPermittedBody), titled('Plan required', planRequiredBody), titled('MFA required', mfaRequiredBody)] } } },
   },
   NotFound: { description: 'No such link, domain, webhook, key, member or invitation in this workspace.', content: jsonContent(statusErrorBody(404, 'Not Found')) },
   Conflict: {

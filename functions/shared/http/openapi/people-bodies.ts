@@ -16,6 +16,7 @@ export const workspaceViewBody = z.strictObject({
   createdAt: z.nullable(z.string()),
   seats: z.strictObject({ used: count, limit: z.nullable(count) }),
   role,
+  security: z.strictObject({ mfaRequired: z.boolean() }),
   analytics: z.strictObject({ country: z.boolean(), region: z.boolean(), city: z.boolean(), referrer: z.boolean(), device: z.boolean(), browser: z.boolean(), os: z.boolean(), campaign: z.boolean() }),
 });
 

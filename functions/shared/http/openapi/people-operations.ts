@@ -23,14 +23,14 @@ export const PEOPLE_OPERATIONS = {
   'GET /v2/workspace': peopleRoute({
     operationId: 'getWorkspace',
     summary: 'The workspace',
-    description: 'Its id, name, plan, seats (members and pending invitations, and the plan\'s cap), the caller\'s role and its analytics switches (`analytics`: each dimension the stats record, true unless switched off). For people signed in, not API keys.',
+    description: 'Its id, name, plan, seats (members and pending invitations, and the plan\'s cap), the caller\'s role, its sign-in rules (`security.mfaRequired`) and its analytics switches (`analytics`: each dimension the stats record, true unless switched off). For people signed in, not API keys.',
     success: { status: 200, description: 'The workspace.', content: json(workspaceViewBody) },
   }),
   'PATCH /v2/workspace': peopleRoute({
     operationId: 'renameWorkspace',
-    summary: 'Rename the workspace or switch analytics dimensions off and on',
+    summary: "Change the workspace's name, analytics dimensions or sign-in rules",
     description:
-      'Sets `name` (1 to 100 characters) and/or `analytics` (`{"city": false, "referrer": false, "campaign": false}`: any of country, region, city, referrer, device, browser, os and campaign, true or false; those not named keep their value). A dimension switched off is not recorded from the next click the aggregator folds (within a few seconds); what was recorded before stays. Admins and owners.',
+      'Sets any of `name` (1 to 100 characters), `analytics` (`{"city": false, "referrer": false, "campaign": false}`: any of country, region, city, referrer, device, browser, os and campaign, true or false; those not named keep their value) and `security.mfaRequired`, all in one change with one audit record (`workspace.updated`). `name` and `analytics`: admins and owners; `security`: owners (`security:manage`). A dimension switched off is not recorded from the next click the aggregator folds (within a few seconds); what was recorded before stays. While MFA is required, a person whose sign-in did not use it is refused on every route of the workspace (403 with `requirement: "mfa"`); keys are not affected. An owner signed in without MFA cannot require it (403).',
     body: 'workspacePatch',
     success: { status: 200, description: 'The workspace as changed.', content: json(workspaceViewBody) },
     errors: [400, 413, ...PEOPLE_ERRORS],

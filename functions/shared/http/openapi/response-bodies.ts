@@ -292,6 +292,14 @@ export const notPermittedBody = z.strictObject({
   permission: z.enum([...SCOPES, ...PEOPLE_POWERS]),
 });
 
+/** A person whose sign-in did not use MFA, in a workspace that requires it (or an owner requiring it so). */
+export const mfaRequiredBody = z.strictObject({
+  statusCode: z.literal(403),
+  message: z.enum([OwnMessages.mfaRequired, OwnMessages.mfaBeforeRequiring]),
+  error: z.literal('Forbidden'),
+  requirement: z.literal('mfa'),
+});
+
 export const rateLimitedBody = z.strictObject({
   statusCode: z.literal(429),
   message: z.literal(Messages.rateLimited),

@@ -1,5 +1,6 @@
 import { assertPermitted } from '../../../../functions/shared/domain/accounts/access';
-import { NotPermitted } from '../../../../functions/shared/domain/errors';
+import { MfaRequired, NotPermitted } from '../../../../functions/shared/domain/errors';
+import { OwnMessages } from '../../../../functions/shared/domain/messages';
 import { PEOPLE_POWERS, ROLE_PERMISSIONS, ROLES, SCOPES, needsMembership, roleAllows, scopesOfRole, splitScopes, joinScopes, type Permission } from '../../../../functions/shared/domain/accounts/permissions';
 import { ROUTES } from '../../../../functions/shared/http/routes';
 import { keyCaller } from '../../../support/callers';
@@ -94,5 +95,25 @@ describe('what a caller may do', () => {
   it('asks nothing of v1\'s anonymous callers or of routes without a requirement', () => {
     expect(refusal(() => assertPermitted({ kind: 'anonymous', client: 'c' }, 'links:write'))).toBeUndefined();
     expect(refusal(() => assertPermitted(keyCaller({ ...base, scopes: [] }), undefined))).toBeUndefined();
+  });
+});
+
+describe('a workspace that requires MFA', () => {
+  const signedIn = (role: (typeof ROLES)[number], mfa: { used: boolean; required: boolean }) => ({ ...person(role), mfa });
+
+  it('refuses a person whose sign-in did not use it on every route of the workspace, whatever their role, saying what to do', () => {
+    for (const role of ROLES) {
+      expect(() => assertPermitted(signedIn(role, { used: false, required: true }), 'links:read')).toThrow(new MfaRequired(OwnMessages.mfaRequired));
+    }
+  });
+
+  it('lets in a person who signed in with MFA, and anyone where it is not required', () => {
+    expect(() => assertPermitted(signedIn('viewer', { used: true, required: true }), 'links:read')).not.toThrow();
+    expect(() => assertPermitted(signedIn('viewer', { used: false, required: false }), 'links:read')).not.toThrow();
+  });
+
+  it('never refuses a key for it (keys sign in with no person)', () => {
+    const key = keyCaller({ ...base, scopes: ['links:read'], actor: { kind: 'key', keyId: 'key_1' } });
+    expect(() => assertPermitted(key, 'links:read')).not.toThrow();
   });
 });

@@ -12,7 +12,7 @@ const account = openAccount('PRO', { nowMs, monthlyLimit: 5000 });
 /** People's sources in memory, counting what each request reads. */
 function people(options: { person?: PersonIdentity; role?: Role; account?: AccountRecord } = {}) {
   const reads = { tokens: 0, memberships: 0, accounts: 0 };
-  const person = 'person' in options ? options.person : { sub: 'user-1', email: 'ada@example.com' };
+  const person = 'person' in options ? options.person : { sub: 'user-1', email: 'ada@example.com', mfa: false };
   const members = new Map<string, Membership>();
   const found = 'account' in options ? options.account : account;
   if (person && options.role) members.set(`${account.accountId}/${person.sub}`, { workspaceId: account.accountId, userId: person.sub, email: 'ada@members.example', role: options.role, joinedAt: '2026-11-01T00:00:00.000Z' });
@@ -45,11 +45,23 @@ describe('a person\'s request', () => {
       monthlyLimit: 5000,
       scopes: scopesOfRole(role),
       actor: { kind: 'user', userId: 'user-1', email: 'ada@example.com', role },
+      mfa: { used: false, required: false },
     });
   });
 
+  it.each([
+    [false, false],
+    [true, false],
+    [false, true],
+    [true, true],
+  ])('passes on whether the sign-in used MFA (%s) and whether the workspace requires it (%s), for the guard to decide', async (used, required) => {
+    const { access } = people({ person: { sub: 'user-1', mfa: used }, role: 'member', account: { ...account, mfaRequired: required } });
+    const verdict = await authorizeCaller(asPerson(), { ...keys(), people: access }, nowMs);
+    expect(verdict.allowed && verdict.kind === 'workspace' && verdict.mfa).toEqual({ used, required });
+  });
+
   it('takes the email from the membership when the token carries none (Cognito\'s access tokens)', async () => {
-    const { access } = people({ person: { sub: 'user-1' }, role: 'member' });
+    const { access } = people({ person: { sub: 'user-1', mfa: false }, role: 'member' });
     const verdict = await authorizeCaller(asPerson(), { ...keys(), people: access }, nowMs);
     expect(verdict.allowed && verdict.kind === 'workspace' && verdict.actor).toEqual({ kind: 'user', userId: 'user-1', email: 'ada@members.example', role: 'member' });
   });

@@ -4,6 +4,7 @@ import type { Click } from '../../../../functions/shared/domain/analytics/click'
 import { rollupClicks, workspaceCode } from '../../../../functions/shared/domain/analytics/rollups';
 import { forgetUnrecordedDimensions, SWITCHES_CACHE_MS, UnrecordedDimensions } from '../../../../functions/shared/domain/analytics/unrecorded-dimensions';
 import { InvalidRequest } from '../../../../functions/shared/domain/errors';
+import { OwnMessages } from '../../../../functions/shared/domain/messages';
 import { parseOrRefuse } from '../../../../functions/shared/domain/request-parsing';
 import { analyticsPatchSchema, workspacePatchSchema } from '../../../../functions/shared/domain/workspaces/people-requests';
 
@@ -37,11 +38,13 @@ const click = (code: string, fields: Partial<Click> = {}): Click => ({
 });
 
 describe('analytics switches (issue 30)', () => {
-  it('take any of the switches as booleans beside the name, and an empty patch', () => {
+  it('take any of the switches as booleans beside the name, and an empty analytics object; a patch with no setting at all is refused', () => {
     expect(Object.keys(analyticsPatchSchema.def.shape)).toEqual([...ANALYTICS_SWITCHES]);
     expect(parseOrRefuse(workspacePatchSchema, { analytics: { city: false, campaign: true } })).toEqual({ analytics: { city: false, campaign: true } });
     expect(parseOrRefuse(workspacePatchSchema, { name: 'Acme', analytics: {} })).toEqual({ name: 'Acme', analytics: {} });
-    expect(parseOrRefuse(workspacePatchSchema, {})).toEqual({});
+    expect(parseOrRefuse(workspacePatchSchema, { analytics: {} })).toEqual({ analytics: {} });
+    // Like the API's other PATCHes (links, domains): nothing to change is a mistake said back, not a silent 200.
+    expect(refusal({})).toBe(OwnMessages.workspacePatchEmpty);
   });
 
   it('refuse anything else with the message naming the field', () => {
