@@ -1,10 +1,11 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
 import { PINNED_NODE, spawnLocalStack, type LocalStackProcess } from '../bin/local/child-process';
 import { checkOut, workingTreeName } from './ab-checkout';
+import { cpuSeconds, processTree } from './process-cpu';
 import { reportTable, summarise, type Sample } from './ab-report';
 import { load, type LoadResult } from './support';
 import { CUSTOM_DOMAIN, SMART_LINK, SMART_VISITOR } from './visit-fixtures';
@@ -129,27 +130,6 @@ async function run(subject: Subject, warmUp: boolean, label: string): Promise<Lo
   const again = await load({ ...subject.options, ...settings });
   if (!measuredWhatItMeant(again, subject, false)) throw new Error(`${label} answered other than ${subject.expect} twice: ${JSON.stringify(again)}`);
   return again;
-}
-
-/** CPU seconds a process used so far (Linux's /proc, in clock ticks of 10 ms); undefined elsewhere. */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A process and all it started (the stack, its tsx runner where there is one, DynamoDB Local's JVM). */
-function processTree(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
-  } catch {
-    // Gone, or no /proc: the process itself is all there is to read.
-  }
-  return [pid, ...children.flatMap(processTree)];
 }
 
 /** CPU seconds a stack's processes used so far; undefined without /proc. */
