@@ -62,8 +62,9 @@ program
   .description("list the account's links, newest first")
   .option('--status <status>', 'only links in this state: active, expired, used-up, disabled, deleted')
   .option('--domain <domain>', 'only links on this domain (a custom one, or the shared host)')
+  .option('--health <health>', 'broken: only links two checks in a row found broken (PRO and up; docs/link-health.md)')
   .option('--json', 'print JSON instead of tab-separated lines')
-  .action(async (options: { status?: string; domain?: string; json?: boolean }) => listLinks(await apiClient(caller()), options, io));
+  .action(async (options: { status?: string; domain?: string; health?: string; json?: boolean }) => listLinks(await apiClient(caller()), options, io));
 
 program
   .command('stats')

@@ -1,6 +1,6 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
-import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, KEYS_BY_ACCOUNT_INDEX, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX, MEMBERS_BY_USER_INDEX } from '../functions/shared/config';
+import { DOMAIN_WORK_INDEX, DOMAINS_BY_OWNER_INDEX, HEALTH_DUE_ATTRIBUTE, HEALTH_SHARD_ATTRIBUTE, KEYS_BY_ACCOUNT_INDEX, LINKS_BY_DOMAIN_INDEX, LINKS_BY_HEALTH_DUE_INDEX, LINKS_BY_OWNER_INDEX, MEMBERS_BY_USER_INDEX } from '../functions/shared/config';
 import { Construct } from 'constructs';
 
 export interface DataTablesProps {
@@ -50,6 +50,11 @@ export class DataTables extends Construct {
    * marker of every imported link (`mark#<workspace>` / `<source>#<id hash>`, kept as long as the link may be).
    */
   readonly imports: Table;
+  /**
+   * Link health (issue 31, adapters/dynamo-url-checks.ts): each checked URL's latest observation and the claim on its
+   * next check (`url#<sha256>`, TTL 3 days), and each host's seconds taken (`slot#<host>#<second>`, TTL a minute).
+   */
+  readonly linkHealth: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -80,6 +85,13 @@ export class DataTables extends Construct {
       sortKey: { name: 'createdAt', type: AttributeType.STRING },
       projectionType: ProjectionType.INCLUDE,
       nonKeyAttributes: ['owner'],
+    });
+    // Health checks by due time (issue 31): sparse (only checked, active links), keys only, spread over shards.
+    this.links.addGlobalSecondaryIndex({
+      indexName: LINKS_BY_HEALTH_DUE_INDEX,
+      partitionKey: { name: HEALTH_SHARD_ATTRIBUTE, type: AttributeType.STRING },
+      sortKey: { name: HEALTH_DUE_ATTRIBUTE, type: AttributeType.NUMBER },
+      projectionType: ProjectionType.KEYS_ONLY,
     });
     this.domains = new Table(this, 'Domains', { ...common, partitionKey: { name: 'domain', type: AttributeType.STRING } });
     this.domains.addGlobalSecondaryIndex({
@@ -172,6 +184,17 @@ export class DataTables extends Construct {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },
       timeToLiveAttribute: 'ttl',
+    });
+    this.linkHealth = new Table(this, 'LinkHealth', {
+      ...common,
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.linkHealth).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason: 'A day of URL checks and a minute of host slots: losing them costs one more check of each URL, which the links keep the result of.',
     });
     this.accounts = new Table(this, 'Accounts', { ...common, partitionKey: { name: 'accountId', type: AttributeType.STRING } });
     this.aliasOverrides = new Table(this, 'AliasOverrides', {

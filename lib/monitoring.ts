@@ -52,6 +52,10 @@ export const THRESHOLDS = {
   importOldestChunkSeconds: 1_800,
   /** Import chunks given up on after five tries: their rows are not imported until the chunk is replayed. */
   importDeadLetters: 1,
+  /** Seconds the oldest link has waited for its check: a host booked up delays its own links only, by minutes. */
+  healthOldestCheckSeconds: 6 * 3_600,
+  /** Links the health worker failed on five times: their checks stop until replayed (the schedule retries them daily). */
+  healthDeadLetters: 1,
 } as const;
 
 const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY];
@@ -59,11 +63,12 @@ const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDA
 export interface MonitoringProps {
   api: RestApi;
   /** Functions by the service name their metrics carry (POWERTOOLS_SERVICE_NAME). */
-  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'sso' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'workspace' | 'audit' | 'auditEvents' | 'imports' | 'importWorker', IFunction>;
+  functions: Record<'create' | 'batch' | 'links' | 'qr' | 'me' | 'docs' | 'redirect' | 'authorizer' | 'keys' | 'sso' | 'aggregator' | 'domains' | 'domainWorker' | 'webhooks' | 'webhookEvents' | 'webhookDeliverer' | 'workspace' | 'audit' | 'auditEvents' | 'imports' | 'importWorker' | 'linkHealth', IFunction>;
   /** The webhook delivery queue and the dead-letter queues of deliveries and stream batches. */
   webhookQueues: { deliveries: IQueue; deliveryDeadLetters: IQueue; streamDeadLetters: IQueue };
   /** The import chunk queue and its dead-letter queue (issue 31). */
   importQueues: { chunks: IQueue; deadLetters: IQueue };
+  healthQueues: { checks: IQueue; deadLetters: IQueue };
   /** Click deliveries the aggregator failed on three times. */
   clickDeadLetters: IQueue;
   /** Links-table stream batches the audit recorder failed on (their records are not written until replayed). */
@@ -167,6 +172,19 @@ export class Monitoring extends Construct {
       props.importQueues.deadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
       THRESHOLDS.importDeadLetters,
       'Import chunks failed five times and wait in the dead-letter queue: replay them after fixing the cause (a replay makes no link twice)',
+    );
+
+    alarm(
+      'HealthOldestCheck',
+      props.healthQueues.checks.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.healthOldestCheckSeconds,
+      'A link has waited six hours for its health check: the link health worker is behind or stopped',
+    );
+    alarm(
+      'HealthDeadLetters',
+      props.healthQueues.deadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      THRESHOLDS.healthDeadLetters,
+      'Link health checks failed five times and wait in the dead-letter queue: replay them after fixing the cause',
     );
 
     const scheduleFailures = new Metric({

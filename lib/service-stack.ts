@@ -23,6 +23,7 @@ import { AuditLog } from './audit-log';
 import { PeopleSignIn } from './user-pool';
 import { SingleSignOn } from './single-sign-on';
 import { Imports } from './imports';
+import { LinkHealth } from './link-health';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -278,6 +279,9 @@ export class ServiceStack extends Stack {
     webhooks.queue.grantSendMessages(aggregator);
     webhooks.grantClickCounting(aggregator);
     flags.grantRead(aggregator);
+    // Link health (issue 31): the worker checks; the links stream's router queues new and changed links.
+    const linkHealth = new LinkHealth(this, 'LinkHealth', { tables, removalPolicy });
+    linkHealth.grantQueueing(webhooks.router);
     new StringParameter(this, 'ShortBaseUrlParameter', {
       parameterName: shortBaseUrlName,
       stringValue: shortDomain.baseUrl,
@@ -312,8 +316,9 @@ export class ServiceStack extends Stack {
     this.api.addRoutesOf('sso', singleSignOn.api);
     new Monitoring(this, 'Monitoring', {
       api: this.api.restApi,
-      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace, audit: auditLog.reader, auditEvents: auditLog.linkRecorder, imports: imports.api, importWorker: imports.worker },
+      functions: { create, batch, links, qr, me, docs, redirect, authorizer, keys, sso: singleSignOn.api, aggregator: clickCounting.aggregator, domains, domainWorker: customDomains.worker, webhooks: webhooks.api, webhookEvents: webhooks.router, webhookDeliverer: webhooks.deliverer, workspace, audit: auditLog.reader, auditEvents: auditLog.linkRecorder, imports: imports.api, importWorker: imports.worker, linkHealth: linkHealth.worker },
       importQueues: { chunks: imports.queue, deadLetters: imports.deadLetters },
+      healthQueues: { checks: linkHealth.queue, deadLetters: linkHealth.deadLetters },
       clickDeadLetters: clickCounting.deadLetters,
       auditDeadLetters: auditLog.streamDeadLetters,
       webhookQueues: { deliveries: webhooks.queue, deliveryDeadLetters: webhooks.deliveryDeadLetters, streamDeadLetters: webhooks.streamDeadLetters },
@@ -336,6 +341,7 @@ export class ServiceStack extends Stack {
       [StackOutputs.membersTable]: tables.members.tableName,
       [StackOutputs.auditTable]: tables.auditLog.tableName,
       [StackOutputs.importsTable]: tables.imports.tableName,
+      [StackOutputs.linkHealthTable]: tables.linkHealth.tableName,
       [StackOutputs.flagsPrefix]: flags.prefix,
       [StackOutputs.shortBaseUrlParameter]: shortBaseUrlName,
       [StackOutputs.apiUrl]: this.api.restApi.url,

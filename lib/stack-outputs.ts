@@ -13,6 +13,7 @@ export enum StackOutputs {
   membersTable = 'MembersTableName',
   auditTable = 'AuditLogTableName',
   importsTable = 'ImportsTableName',
+  linkHealthTable = 'LinkHealthTableName',
   flagsPrefix = 'FlagsParameterPrefix',
   shortBaseUrlParameter = 'ShortBaseUrlParameterName',
   apiUrl = 'ApiUrl',

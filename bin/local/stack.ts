@@ -24,6 +24,7 @@ import { SesStandIn } from './ses-standin';
 import { SsmStandIn } from './ssm-standin';
 import { SqsStandIn } from './sqs-standin';
 import { LocalTableStream, type StreamConsumer } from './stream-source';
+import { localScheduleEveryMs } from './schedule-clock';
 import { loadTemplate, readTopology, type FunctionSpec, type OriginHeaderSpec, type Topology, type UserPoolSpec } from './template';
 import { startLocalSignIn, type LocalSignIn } from './oidc-provider';
 import { LocalUserDirectory } from './user-directory';
@@ -189,6 +190,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       // Receivers on this machine a local run may deliver webhooks to, and the retry schedule's scale (README).
       ...(process.env.LOCAL_WEBHOOK_ALLOW ? { [EnvNames.localWebhookAllow]: process.env.LOCAL_WEBHOOK_ALLOW } : {}),
       ...(process.env.LOCAL_WEBHOOK_TIME_SCALE ? { [EnvNames.localWebhookTimeScale]: process.env.LOCAL_WEBHOOK_TIME_SCALE } : {}),
+      // Link health checks only the destinations listed here (host:port names, README), on a day shortened by the scale.
+      [EnvNames.localHealthAllow]: process.env.LOCAL_HEALTH_ALLOW || 'none',
+      ...(process.env.LOCAL_HEALTH_TIME_SCALE ? { [EnvNames.localHealthTimeScale]: process.env.LOCAL_HEALTH_TIME_SCALE } : {}),
       // A company's identity provider on this machine that single sign-on may name over http (host:port, README).
       ...(process.env.LOCAL_SSO_ALLOW ? { [EnvNames.localSsoAllow]: process.env.LOCAL_SSO_ALLOW } : {}),
       POWERTOOLS_METRICS_DISABLED: process.env.LOCAL_METRICS === '1' ? 'false' : 'true',
@@ -247,14 +251,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     await gateway.listen(options.port);
     stopping.push(() => gateway.close());
 
-    // EventBridge's rate rules; LOCAL_SCHEDULE_EVERY_MS runs them more often (the tests do not wait minutes).
-    const scheduleEveryMs = Number(process.env.LOCAL_SCHEDULE_EVERY_MS) || undefined;
+    // EventBridge's rate rules; LOCAL_SCHEDULE_EVERY_MS runs them more often, LOCAL_HEALTH_TIME_SCALE link health's.
+    const clock = { ...(Number(process.env.LOCAL_SCHEDULE_EVERY_MS) > 0 ? { everyMs: Number(process.env.LOCAL_SCHEDULE_EVERY_MS) } : {}), healthScale: config.healthTimeScale() };
     for (const schedule of topology.schedules) {
       const target = functions.get(schedule.functionId);
       if (!target) continue;
       const timer = setInterval(() => {
         target.invoke({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }).catch((error: unknown) => log(`${schedule.functionId} failed: ${String(error)}`));
-      }, scheduleEveryMs ?? schedule.everyMs);
+      }, localScheduleEveryMs(schedule, target.spec, clock));
       timer.unref();
       stopping.push(() => clearInterval(timer));
     }

@@ -35,13 +35,13 @@ export async function importLinks(client: ShortenerClient, file: string, options
   if (stoppedBy) throw new ApiRefusal(`import stopped: ${stoppedBy}`);
 }
 
-export async function listLinks(client: ShortenerClient, options: { status?: string; domain?: string; json?: boolean }, io: Io): Promise<void> {
+export async function listLinks(client: ShortenerClient, options: { status?: string; domain?: string; health?: string; json?: boolean }, io: Io): Promise<void> {
   const links: unknown[] = [];
   let cursor: string | undefined;
   if (!options.json) io.out('shortCode\tstatus\tclicks\tshortUrl\turl\n');
   do {
     const { data, error, response } = await client.GET('/v2/links', {
-      params: { query: { limit: 100, ...(cursor ? { cursor } : {}), ...(options.status ? { status: options.status as never } : {}), ...(options.domain ? { domain: options.domain } : {}) } },
+      params: { query: { limit: 100, ...(cursor ? { cursor } : {}), ...(options.status ? { status: options.status as never } : {}), ...(options.domain ? { domain: options.domain } : {}), ...(options.health ? { health: options.health as never } : {}) } },
     });
     if (!data) throw new ApiRefusal(messageOf(error, response.status));
     if (options.json) links.push(...data.links);

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { countTags, listLinks, parseListQuery } from '../shared/domain/links/link-listing';
+import { assertListingAllowed, countTags, listLinks, parseListQuery } from '../shared/domain/links/link-listing';
 import { deleteLink, editLink } from '../shared/domain/links/link-management';
 import { runBulk } from '../shared/domain/links/bulk-actions';
 import { viewLink, type ManagementDeps } from '../shared/domain/links/link-viewing';
@@ -31,6 +31,7 @@ const code = (event: APIGatewayProxyEvent) => event.pathParameters?.code ?? '';
 export const OPERATIONS: Record<string, Operation<LinksApi>> = {
   'GET /v2/links': async (event, admission, api) => {
     const query = parseListQuery(event.queryStringParameters);
+    assertListingAllowed(query, accountCaller(admission).plan);
     return json(200, await listLinks(accountCaller(admission).owner, query, { nowMs: Date.now(), shortBaseUrl: await api.shortBaseUrl() }, api.deps.links));
   },
   'GET /v2/links/{code}': async (event, admission, api) => json(200, await viewLink(code(event), await context(event, admission, api), api.deps)),

@@ -28,6 +28,13 @@ export const BESIDE_THE_BUNDLE = {
 export const LINKS_BY_OWNER_INDEX = 'byOwner';
 /** The links table's (sparse) index of custom-domain links by domain: a removed domain's cleanup reads it. */
 export const LINKS_BY_DOMAIN_INDEX = 'byDomain';
+/**
+ * The links table's (sparse) index of health checks by due time (issue 31): partition `healthShard` (one of
+ * HEALTH_SHARDS, by the key's hash), sort `healthDueAt` (epoch ms); only checked, still active links are in it.
+ */
+export const LINKS_BY_HEALTH_DUE_INDEX = 'byHealthDue';
+export const HEALTH_DUE_ATTRIBUTE = 'healthDueAt';
+export const HEALTH_SHARD_ATTRIBUTE = 'healthShard';
 /** The domains table's index of each account's domains, and its (sparse) index of scheduled work by due time. */
 export const DOMAINS_BY_OWNER_INDEX = 'byOwner';
 export const DOMAIN_WORK_INDEX = 'byWork';
@@ -80,11 +87,15 @@ export const EnvNames = {
   webhookSecretsKey: 'WEBHOOK_SECRETS_KEY',
   localWebhookAllow: 'LOCAL_WEBHOOK_ALLOW',
   localWebhookTimeScale: 'LOCAL_WEBHOOK_TIME_SCALE',
+  linkHealthTable: 'LINK_HEALTH_TABLE',
+  healthQueueUrl: 'HEALTH_QUEUE_URL',
+  localHealthAllow: 'LOCAL_HEALTH_ALLOW',
+  localHealthTimeScale: 'LOCAL_HEALTH_TIME_SCALE',
 } as const;
 
 export const config = {
   table: (
-    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable' | 'importsTable' | 'visitorSaltsTable',
+    name: 'linksTable' | 'apiKeysTable' | 'usageTable' | 'aliasOverridesTable' | 'clickStatsTable' | 'idempotencyTable' | 'domainsTable' | 'webhooksTable' | 'accountsTable' | 'membersTable' | 'auditTable' | 'importsTable' | 'visitorSaltsTable' | 'linkHealthTable',
   ) => required(EnvNames[name]),
   flagsPrefix: () => required(EnvNames.flagsPrefix),
   shortBaseUrl: () => optional(EnvNames.shortBaseUrl),
@@ -142,6 +153,18 @@ export const config = {
   /** A local run's factor on every webhook wait (tests: 0.001); 1 otherwise. */
   webhookTimeScale: () => {
     const scale = Number(optional(EnvNames.localWebhookTimeScale) ?? 1);
+    return Number.isFinite(scale) && scale > 0 && scale <= 1 ? scale : 1;
+  },
+  /** The link health worker's queue of links to check (issue 31). */
+  healthQueueUrl: () => required(EnvNames.healthQueueUrl),
+  /**
+   * A local run's destinations that may be checked (`host:port` names, never IP literals); set (maybe to `none`) only
+   * by the local stack, where nothing else is checked. Undefined on AWS: every public destination is.
+   */
+  localHealthAllow: () => optional(EnvNames.localHealthAllow),
+  /** LOCAL_HEALTH_TIME_SCALE: a local run's day of checks, shortened (0.0001 makes 24 hours under 9 seconds). */
+  healthTimeScale: () => {
+    const scale = Number(optional(EnvNames.localHealthTimeScale) ?? 1);
     return Number.isFinite(scale) && scale > 0 && scale <= 1 ? scale : 1;
   },
 };

@@ -20,6 +20,8 @@ export const MetricName = {
   webhookDeliveryFailures: 'WebhookDeliveryFailures',
   webhooksDisabled: 'WebhooksDisabled',
   webhookDeliveryLag: 'WebhookDeliveryLag',
+  linkHealthChecks: 'LinkHealthChecks',
+  linkHealthQueued: 'LinkHealthQueued',
 } as const;
 
 export type MetricName = (typeof MetricName)[keyof typeof MetricName];

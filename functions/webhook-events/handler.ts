@@ -14,12 +14,16 @@ import { MetricName } from '../shared/metric-names';
 import { count, logger, publishMetrics } from '../shared/observability';
 import { flagSource, shortBaseUrlReader } from '../shared/wiring';
 import { deliveryQueue, webhookStore } from '../shared/webhook-wiring';
+import { needsCheck } from '../shared/domain/health/health-triggers';
+import { healthQueue, mayCheckDestination } from '../shared/health-wiring';
 
 const deps = { webhooks: webhookStore(), queue: deliveryQueue() };
 const flags = flagSource();
 const shortBaseUrl = shortBaseUrlReader();
 const accounts = new DynamoAccountStore(dynamo(), config.table('accountsTable'));
 const linksTable = config.table('linksTable');
+const health = healthQueue();
+const mayCheck = mayCheckDestination();
 
 type Image = Record<string, AttributeValue> | undefined;
 const read = (image: Image) => (image ? unmarshall(image as Parameters<typeof unmarshall>[0]) : undefined);
@@ -69,12 +73,24 @@ async function quotaEvents(record: DynamoDBRecord): Promise<OwnedEvent[]> {
   return account ? quotaEventsOf(change, account.owner) : [];
 }
 
+/** New links and changed destinations are checked now (issue 31), whatever the webhooks flag says. */
+async function queueHealthChecks(records: readonly DynamoDBRecord[]): Promise<void> {
+  const keys = records.flatMap((record) => {
+    const before = read(record.dynamodb?.OldImage as Image);
+    const after = read(record.dynamodb?.NewImage as Image);
+    return after && needsCheck(before && toRecord(before), toRecord(after), mayCheck) ? [String(after.code)] : [];
+  });
+  if (keys.length > 0) await health.send([...new Set(keys)]);
+}
+
 /**
  * The links and usage tables' streams: each committed change becomes its events, queued for every webhook of the
- * owner that asked for them. A failure throws, so the batch is retried (then split, then dead-lettered): the
- * event comes from the change itself, never from a second write that a crashed function might not make.
+ * owner that asked for them, and a new or changed link its health check. A failure throws, so the batch is retried
+ * (then split, then dead-lettered): the event comes from the change itself, never from a second write that a crashed
+ * function might not make.
  */
 async function route(event: DynamoDBStreamEvent): Promise<void> {
+  await queueHealthChecks(event.Records.filter((record) => fromTable(record, linksTable)));
   if (!(await flags.current()).webhooks) return;
   const base = await shortBaseUrl();
   const events = (

@@ -22,8 +22,8 @@ const template = Template.fromStack(stack).toJSON() as TemplateJson;
 const functions = [...readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' }).functions.values()];
 
 describe('bundled functions', () => {
-  it('are twenty-two', () => {
-    expect(functions).toHaveLength(22);
+  it('are twenty-three', () => {
+    expect(functions).toHaveLength(23);
   });
 
   it.each(functions.map((fn) => [fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId, fn] as const))(
@@ -42,10 +42,27 @@ describe('bundled functions', () => {
 });
 
 describe('the local stack reads from the synthesized template', () => {
-  it('the domain worker\'s schedule, as EventBridge runs it', () => {
+  it('the domain worker\'s and link health\'s schedules, as EventBridge runs them', () => {
     const topology = readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' });
-    const worker = functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === 'domain-worker');
-    expect(topology.schedules).toEqual([{ functionId: worker?.logicalId, everyMs: 60_000 }]);
+    const idOf = (service: string) => functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === service)?.logicalId;
+    expect(topology.schedules).toEqual(
+      expect.arrayContaining([
+        { functionId: idOf('domain-worker'), everyMs: 60_000 },
+        { functionId: idOf('link-health'), everyMs: 3_600_000 },
+      ]),
+    );
+    expect(topology.schedules).toHaveLength(2);
+  });
+
+  it('link health\'s check queue, its redrive policy and its consumer; the router and the worker send to it by its URL', () => {
+    const topology = readTopology(template, outdir, { region: 'us-east-1', shortHost: 'sho.rt' });
+    const idOf = (service: string) => functions.find((fn) => fn.environment.POWERTOOLS_SERVICE_NAME === service)?.logicalId;
+    const checks = topology.queues.find((queue) => queue.id.startsWith('LinkHealthChecks'));
+    expect(checks).toEqual({ id: expect.any(String), visibilityTimeoutSeconds: 540, deadLetter: { queueId: expect.stringMatching(/^LinkHealthCheckDeadLetters/), maxReceiveCount: 5 } });
+    expect(topology.queueSources.filter((source) => source.queueId === checks?.id)).toEqual([{ functionId: idOf('link-health'), queueId: checks?.id, batchSize: 5, reportBatchItemFailures: true, maxConcurrency: 5 }]);
+    for (const service of ['link-health', 'webhook-events']) {
+      expect(functions.find((fn) => fn.logicalId === idOf(service))?.environment.HEALTH_QUEUE_URL).toBe(`https://sqs.us-east-1.amazonaws.com/000000000000/${checks?.id ?? ''}`);
+    }
   });
 });
 

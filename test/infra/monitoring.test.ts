@@ -18,7 +18,7 @@ const serviceOf = (functionName: string) => (alarm: Record<string, unknown>) =>
 
 describe('alarms', () => {
   it('all notify the alarm topic, which emails the address from context', () => {
-    expect(alarms.length).toBe(77);
+    expect(alarms.length).toBe(81);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
   });
@@ -102,6 +102,16 @@ describe('import alarms (issue 31)', () => {
 
 describe('functions', () => {
   it('emit their metrics under one namespace', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 22);
+    template.resourcePropertiesCountIs('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'UrlShortener' }) } }, 23);
+  });
+});
+
+describe('link health alarms (issue 31)', () => {
+  it('watch the oldest link waiting for its check and the dead-letter queue', () => {
+    const oldest = alarmWith((candidate) => metricNamed('AWS/SQS', 'ApproximateAgeOfOldestMessage')(candidate) && JSON.stringify(candidate.Dimensions).includes('LinkHealthChecks'));
+    expect(oldest.Threshold).toBe(THRESHOLDS.healthOldestCheckSeconds);
+    expect(alarmWith((candidate) => JSON.stringify(candidate).includes('ApproximateNumberOfMessagesVisible') && JSON.stringify(candidate.Dimensions).includes('LinkHealthCheckDeadLetters')).Threshold).toBe(
+      THRESHOLDS.healthDeadLetters,
+    );
   });
 });

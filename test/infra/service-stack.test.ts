@@ -27,7 +27,7 @@ function tableGrants(template: Template, fnName: string): string[] {
     (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>).flatMap((statement) => {
       const actions = ([] as string[]).concat(statement.Action).filter((action) => action.startsWith('dynamodb:'));
       const resources = JSON.stringify(statement.Resource);
-      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog|Members|Imports|VisitorSalts)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
+      const table = /"(Data(Links|ApiKeys|Accounts|ClickStats|Usage|AliasOverrides|Idempotency|Domains|Webhooks|AuditLog|Members|Imports|VisitorSalts|LinkHealth)[A-Z0-9]+)"/.exec(resources)?.[2] ?? 'none';
       return actions.map((action) => `${table}:${action}`);
     }),
   ).sort();
@@ -35,9 +35,9 @@ function tableGrants(template: Template, fnName: string): string[] {
 
 describe('functions', () => {
   it('are Node.js 22 on arm64 with JSON logs and a log group with retention', () => {
-    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 22);
-    // Twenty-two functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
-    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 24);
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }) }, 23);
+    // Twenty-three functions, the API's access logs and its execution logs (a group API Gateway would otherwise keep forever).
+    dev.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 25);
   });
 
   it('each get only the DynamoDB calls they make, on the tables they use', () => {
@@ -281,7 +281,7 @@ describe('tables', () => {
   });
 
   it('refuse deletion in prod only', () => {
-    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 13);
+    prod.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 14);
     dev.resourcePropertiesCountIs('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true }, 0);
   });
 });
@@ -302,8 +302,9 @@ describe('click counting', () => {
       MaximumRetryAttempts: 2,
       DestinationConfig: { OnFailure: { Destination: Match.objectLike({ 'Fn::GetAtt': Match.arrayWith(['Arn']) }) } },
     });
-    // With the webhooks' delivery queue and its two dead-letter queues, the imports' chunk queue and its own, and the audit recorder's.
-    dev.resourceCountIs('AWS::SQS::Queue', 7);
+    // With the webhooks' delivery queue and its two dead-letter queues, the imports' chunk queue and its own, the audit
+    // recorder's, and link health's check queue and its own.
+    dev.resourceCountIs('AWS::SQS::Queue', 9);
   });
 
   it('keeps aggregates per link and UTC day, expiring through TTL', () => {
@@ -597,5 +598,64 @@ describe('imports (issue 31)', () => {
     // POST and GET /v2/imports, GET /v2/imports/{id}, POST /v2/imports/preview.
     expect(methods).toHaveLength(4);
     for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
+  });
+});
+
+describe('link health (issue 31)', () => {
+  const statementsOf = (fnName: string) => {
+    const roleId = (dev.toJSON().Resources[functionId(dev, fnName)].Properties.Role['Fn::GetAtt'] as string[])[0];
+    return Object.values(dev.findResources('AWS::IAM::Policy'))
+      .filter((policy) => (policy.Properties.Roles as Array<{ Ref: string }>).some((role) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown; Condition?: unknown }>);
+  };
+
+  it('give the worker its table\'s items, link reads, the due index, and one link write naming health\'s attributes only', () => {
+    expect(tableGrants(dev, 'link-health')).toEqual([
+      'LinkHealth:dynamodb:GetItem',
+      'LinkHealth:dynamodb:PutItem',
+      'LinkHealth:dynamodb:UpdateItem',
+      'Links:dynamodb:GetItem',
+      'Links:dynamodb:Query',
+      'Links:dynamodb:UpdateItem',
+    ]);
+    const linkWrite = statementsOf('link-health').find((statement) => statement.Action === 'dynamodb:UpdateItem' && JSON.stringify(statement.Resource).includes('DataLinks'));
+    expect(linkWrite?.Condition).toEqual({
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['code', 'health', 'healthDueAt', 'healthShard'] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+    });
+    const query = statementsOf('link-health').find((statement) => statement.Action === 'dynamodb:Query');
+    expect(JSON.stringify(query?.Resource)).toContain('/index/byHealthDue');
+    // The router queues checks and reads nothing more for them.
+    expect(statementsOf('webhook-events').filter((statement) => JSON.stringify(statement.Resource).includes('LinkHealthChecks')).flatMap((statement) => statement.Action)).toEqual(
+      expect.arrayContaining(['sqs:SendMessage']),
+    );
+    expect(tableGrants(dev, 'webhook-events').some((grant) => grant.startsWith('LinkHealth:'))).toBe(false);
+  });
+
+  it('index due checks by shard and time, keys only; keep URL checks and host seconds under TTL without backups', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        Match.objectLike({ IndexName: 'byHealthDue', KeySchema: [{ AttributeName: 'healthShard', KeyType: 'HASH' }, { AttributeName: 'healthDueAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } }),
+      ]),
+    });
+    const table = logicalIdOf(dev, 'AWS::DynamoDB::Table', { Properties: { KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true }, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false }, StreamSpecification: Match.absent() } });
+    expect(table).toMatch(/^DataLinkHealth/);
+  });
+
+  it('run the worker hourly by schedule and from its queue, five at a time, keeping what fails five times', () => {
+    const worker = functionId(dev, 'link-health');
+    dev.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)', Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [worker, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })] });
+    const checks = Object.keys(dev.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('LinkHealthChecks')) ?? '';
+    dev.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: worker },
+      EventSourceArn: { 'Fn::GetAtt': [checks, 'Arn'] },
+      BatchSize: 5,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    expect(dev.toJSON().Resources[checks].Properties.RedrivePolicy).toEqual({ maxReceiveCount: 5, deadLetterTargetArn: { 'Fn::GetAtt': [expect.stringMatching(/^LinkHealthCheckDeadLetters/), 'Arn'] } });
+    // No third reader of the links stream: new and changed links reach the worker through the router.
+    const linksStreamReaders = Object.values(dev.findResources('AWS::Lambda::EventSourceMapping')).filter((mapping) => JSON.stringify(mapping.Properties.EventSourceArn).includes('DataLinks'));
+    expect(linksStreamReaders).toHaveLength(2);
   });
 });

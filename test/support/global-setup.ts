@@ -21,6 +21,9 @@ export default async function globalSetup(): Promise<void> {
   const mailbox = mkdtempSync(path.join(tmpdir(), 'shortener-mailbox-'));
   // A company's own identity provider (single sign-on's tests) listens here, the one loopback issuer allowed.
   const ssoProviderPort = await freePort();
+  // Link health's destination server (test/e2e/link-health.test.ts) listens here under a name the hosts file gives
+  // it, the one destination checked; a day of checks lasts under 9 seconds.
+  const healthDestinationPort = await freePort();
   const testEnvironment = {
     LOCAL_HOSTS_FILE: hostsFile,
     LOCAL_DNS_TXT_FILE: txtFile,
@@ -31,6 +34,9 @@ export default async function globalSetup(): Promise<void> {
     LOCAL_MAILBOX_DIR: mailbox,
     LOCAL_SSO_ALLOW: `127.0.0.1:${ssoProviderPort}`,
     SSO_PROVIDER_PORT: String(ssoProviderPort),
+    LOCAL_HEALTH_ALLOW: `dest.example-shop.com:${healthDestinationPort}`,
+    LOCAL_HEALTH_TIME_SCALE: '0.0001',
+    HEALTH_DESTINATION_PORT: String(healthDestinationPort),
   };
   const stack = await spawnLocalStack(testEnvironment);
   Object.assign(process.env, localStackEnvironment(stack), testEnvironment);

@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * List the account's links
-         * @description Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain's host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`.
+         * @description Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain's host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`. `health=broken` (PRO and up: 403 below) keeps the active links whose destinations two checks in a row found broken and none has found recovered since.
          *
          *     Permission: `links:read`, held by API keys with this scope and by signed-in people whose role is owner, admin, member, viewer; others get 403.
          */
@@ -1188,6 +1188,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "link.broken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.broken
+         * @description Two checks in a row found the link's destinations broken (a 4xx, a 5xx, or no answer; PRO and up). `data` is the link view with its `health`. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkBroken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "link.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * link.recovered
+         * @description Two checks in a row found a broken link's destinations answering again (PRO and up). `data` is the link view with its `health`. Delivered at least once, in no promised order; retried for about 3 days on any answer but 2xx.
+         */
+        post: operations["onLinkRecovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1320,7 +1360,7 @@ export interface components {
                     /** @constant */
                     error: "Forbidden";
                     /** @enum {string} */
-                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks" | "singleSignOn" | "seats";
+                    feature: "linkExpiration" | "customAliases" | "passwordProtection" | "clickLimits" | "customDomains" | "smartLinks" | "webhooks" | "singleSignOn" | "linkHealth" | "seats";
                     /** @enum {string} */
                     currentPlan: "FREE" | "INDIE" | "PRO" | "ENTERPRISE";
                     /** Format: uri */
@@ -1712,6 +1752,7 @@ export interface operations {
                 domain?: string;
                 search?: string;
                 tag?: string;
+                health?: "broken";
             };
             header?: never;
             path?: never;
@@ -1778,6 +1819,18 @@ export interface operations {
                                 content?: string;
                             };
                             expiredUrl?: string;
+                            health?: {
+                                /** @enum {string} */
+                                status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                                statusCode?: number;
+                                location?: string;
+                                /** @enum {string} */
+                                error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                                /** Format: date-time */
+                                checkedAt: string;
+                                /** Format: date-time */
+                                since: string;
+                            };
                             importedClicks?: number;
                             importedFrom?: {
                                 /** @enum {string} */
@@ -1870,6 +1923,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -2033,6 +2098,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -3174,7 +3251,7 @@ export interface operations {
                         webhooks: {
                             id: string;
                             url: string;
-                            events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                            events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                             description: string;
                             enabled: boolean;
                             /** Format: date-time */
@@ -3206,7 +3283,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                    events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                     description?: string;
                 };
             };
@@ -3224,7 +3301,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                         description: string;
                         enabled: boolean;
                         /** Format: date-time */
@@ -3270,7 +3347,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                         description: string;
                         enabled: boolean;
                         /** Format: date-time */
@@ -3336,7 +3413,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                    events?: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                     description?: string;
                     enabled?: boolean;
                 };
@@ -3355,7 +3432,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                         description: string;
                         enabled: boolean;
                         /** Format: date-time */
@@ -3407,7 +3484,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted")[];
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered")[];
                         description: string;
                         enabled: boolean;
                         /** Format: date-time */
@@ -3493,7 +3570,7 @@ export interface operations {
                         deliveries: {
                             eventId: string;
                             /** @enum {string} */
-                            event: "link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "webhook.test";
+                            event: "link.created" | "link.updated" | "link.deleted" | "link.disabled" | "link.enabled" | "link.expired" | "link.used-up" | "link.clicked" | "quota.warning" | "quota.exhausted" | "link.broken" | "link.recovered" | "webhook.test";
                             attempt: number;
                             /** Format: date-time */
                             at: string;
@@ -4721,6 +4798,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -4812,6 +4901,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -4903,6 +5004,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -4994,6 +5107,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -5085,6 +5210,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -5176,6 +5313,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -5267,6 +5416,18 @@ export interface operations {
                             content?: string;
                         };
                         expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
                         importedClicks?: number;
                         importedFrom?: {
                             /** @enum {string} */
@@ -5397,6 +5558,212 @@ export interface operations {
                         month: string;
                         used: number;
                         limit: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkBroken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.broken";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried; 410 Gone turns the webhook off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLinkRecovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt; drop repeats by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`: one per secret (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "link.recovered";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uri */
+                        shortUrl: string;
+                        shortCode: string;
+                        domain: string;
+                        url?: string;
+                        alias?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                        maxClicks?: number;
+                        clicks: number;
+                        passwordProtected: boolean;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "used-up" | "disabled" | "deleted";
+                        tags?: string[];
+                        rules?: {
+                            url: string;
+                            when: {
+                                country?: string[];
+                                device?: ("mobile" | "tablet" | "desktop")[];
+                                os?: ("ios" | "android" | "windows" | "macos" | "linux" | "chromeos")[];
+                                language?: string[];
+                                query?: {
+                                    [key: string]: string | true;
+                                };
+                                /** Format: date-time */
+                                after?: string;
+                                /** Format: date-time */
+                                before?: string;
+                            };
+                        }[];
+                        variants?: {
+                            url: string;
+                            weight: number;
+                        }[];
+                        /** @constant */
+                        forwardQuery?: true;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                        expiredUrl?: string;
+                        health?: {
+                            /** @enum {string} */
+                            status: "ok" | "redirects" | "client-error" | "server-error" | "unreachable";
+                            statusCode?: number;
+                            location?: string;
+                            /** @enum {string} */
+                            error?: "refused" | "dns" | "tls" | "timeout" | "connection";
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** Format: date-time */
+                            since: string;
+                        };
+                        importedClicks?: number;
+                        importedFrom?: {
+                            /** @enum {string} */
+                            source: "bitly" | "rebrandly" | "shortio" | "dub" | "shlink" | "kutt" | "yourls" | "csv";
+                            sourceId: string;
+                            importId?: string;
+                        };
                     };
                 };
             };

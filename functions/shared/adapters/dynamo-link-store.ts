@@ -3,7 +3,7 @@ import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, t
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isExpired, keyOf, removableAt, type LinkRecord } from '../domain/links/link';
 import type { LinkPlace } from '../domain/analytics/rollups';
-import { LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../config';
+import { HEALTH_DUE_ATTRIBUTE, HEALTH_SHARD_ATTRIBUTE, LINKS_BY_DOMAIN_INDEX, LINKS_BY_OWNER_INDEX } from '../config';
 import type { ClaimCondition, ClickOutcome, GuardedWrite, LinkBatchReader, LinkChanges, LinkPosition, LinkStore, LinkVersion, ManagedLinkStore } from '../domain/ports';
 import { AUDIT_STAMP_ATTRIBUTE } from '../domain/audit/link-audit';
 import type { AuditStamp } from '../domain/audit/audit-stamp';
@@ -29,7 +29,8 @@ function toItem(link: LinkRecord): LinkItem {
 
 /** A stored item as the domain's record (the stream's images too): the audit stamp is the audit log's alone. */
 export function toRecord(item: Record<string, unknown>): LinkRecord {
-  const { [TTL_ATTRIBUTE]: _ttl, [AUDIT_STAMP_ATTRIBUTE]: _stamp, ...record } = item as unknown as LinkItem;
+  // The due index's keys are the health worker's bookkeeping (dynamo-health-links.ts), not the link's.
+  const { [TTL_ATTRIBUTE]: _ttl, [AUDIT_STAMP_ATTRIBUTE]: _stamp, [HEALTH_DUE_ATTRIBUTE]: _due, [HEALTH_SHARD_ATTRIBUTE]: _shard, ...record } = item as unknown as LinkItem & Record<string, unknown>;
   return record.domain === undefined ? record : { ...record, code: record.code.slice(record.domain.length + 1) };
 }
 

@@ -71,6 +71,7 @@ export const OwnMessages = {
   statusParameter: 'status must be one of active, expired, used-up, disabled, deleted',
   searchParameter: 'search must be 1 to 200 characters',
   tagParameter: 'tag must be 1 to 32 letters, digits, - or _',
+  healthParameter: 'health must be broken',
   tagsInvalid: 'tags must be a list of up to 10 tags, each 1 to 32 letters, digits, - or _',
   formatParameter: 'format must be svg or png',
   sizeParameter: 'size must be a whole number from 128 to 1024',

@@ -15,6 +15,7 @@ import type { Invitation } from './workspaces/invitation';
 import type { SeatCount } from './workspaces/seats';
 import type { ApiKeyRecord } from './accounts/api-keys';
 import type { SsoConnection, SsoProtocol } from './sso/sso-connection';
+import type { LinkHealthRecord, Observation, ProbeAnswer } from './health/link-health';
 
 /**
  * What the domain needs from storage and third parties; adapters in ../adapters implement these. Links are named
@@ -531,6 +532,42 @@ export interface VisitorSaltStore {
   /** Removes the day's salt for good; a day without one is left as it is. */
   forget(day: string): Promise<void>;
 }
+
+/** Link health (issue 31): the links' side of the checks, read and written by the health worker only. */
+export interface HealthLinks {
+  find(key: string): Promise<LinkRecord | undefined>;
+  /** Writes the link's health and when it is next due (in the due index); a link gone meanwhile is left gone. */
+  saveHealth(key: string, health: LinkHealthRecord, dueAtMs: number): Promise<void>;
+  /** Takes the link out of the due index (it ended: deleted, disabled, used up, expired, or nothing to check). */
+  stopChecking(key: string): Promise<void>;
+  /** Keys of links due by `nowMs` in one partition of the due index, with the due time each was seen at. */
+  due(shard: string, nowMs: number, limit: number): Promise<Array<{ key: string; dueAtMs: number }>>;
+  /** Moves a due link's time to `untilMs` if it is still `seenDueAtMs`: false when another run took it. */
+  lease(key: string, seenDueAtMs: number, untilMs: number): Promise<boolean>;
+}
+
+/** Each URL's latest check, shared by every link that points at it. */
+export interface UrlChecks {
+  latest(url: string): Promise<Observation | undefined>;
+  /** Claims the URL's next check: false when it was checked after `freshAfterMs` or another checker holds it. */
+  claim(url: string, nowMs: number, freshAfterMs: number, leaseMs: number): Promise<boolean>;
+  record(url: string, observation: Observation): Promise<void>;
+  release(url: string): Promise<void>;
+}
+
+/** One request per destination host per second, across every worker. */
+export interface HostSlots {
+  /** The first free second from `fromSecond` on, within `ahead` seconds, now taken; undefined when all are taken. */
+  reserve(host: string, fromSecond: number, ahead: number): Promise<number | undefined>;
+}
+
+/** The health worker's queue: links to check, now or after a delay. */
+export interface HealthQueue {
+  send(keys: readonly string[], delaySeconds?: number): Promise<void>;
+}
+
+/** One request to a destination (guarded: public addresses only, no redirect followed, 64 KiB at most). */
+export type DestinationRequest = (url: string, method: 'HEAD' | 'GET') => Promise<ProbeAnswer>;
 
 /** Workspaces' analytics switches (issue 30), as the aggregator reads them: eventually consistent, cached a few seconds. */
 export interface AnalyticsSwitchesSource {

@@ -8,6 +8,7 @@ import { LinkForm } from './link-form';
 import type { Link } from './link-types';
 import { LinkStatsSection } from './link-stats';
 import { QrDialog } from './qr-dialog';
+import { HealthDetails } from './health-badge';
 import { SOURCE_NAMES } from './import-sources';
 
 /** One link: what it is, its stats, and edit, QR code and delete. */
@@ -75,6 +76,10 @@ export function LinkPage({ api, code }: { api: Api; code: string }) {
         <dt>Status</dt>
         <dd>
           <span class={`status status-${link.status}`}>{link.status}</span>
+        </dd>
+        <dt>Health</dt>
+        <dd>
+          <HealthDetails health={link.health} active={link.status === 'active'} />
         </dd>
         <dt>Clicks</dt>
         <dd>{formatNumber(link.clicks)}{link.maxClicks !== undefined ? ` of ${formatNumber(link.maxClicks)}` : ''}</dd>

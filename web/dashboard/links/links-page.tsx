@@ -4,6 +4,7 @@ import { hrefOf, linkHref } from '../router';
 import { useAllowed } from '../workspace';
 import { CopyButton, formatDateTime, formatNumber, ProblemNote } from '../ui';
 import { useAccountLists } from './account-lists';
+import { HealthBadge } from './health-badge';
 import { BulkActions } from './bulk-actions';
 import { selectionKey, type BulkFilter } from './bulk-requests';
 import type { Link } from './link-types';
@@ -16,19 +17,23 @@ interface Filters {
   status: string;
   domain: string;
   tag: string;
+  health: string;
 }
 
-const FILTER_NAMES = ['search', 'status', 'domain', 'tag'] as const;
+const FILTER_NAMES = ['search', 'status', 'domain', 'tag', 'health'] as const;
 
 /** The filters live in the address (so back, reload and a shared URL keep them). */
 function filtersFromAddress(): Filters {
   const query = new URLSearchParams(location.search);
-  return { search: query.get('search') ?? '', status: query.get('status') ?? '', domain: query.get('domain') ?? '', tag: query.get('tag') ?? '' };
+  return { search: query.get('search') ?? '', status: query.get('status') ?? '', domain: query.get('domain') ?? '', tag: query.get('tag') ?? '', health: query.get('health') === 'broken' ? 'broken' : '' };
 }
 
-/** The filters as a bulk action's filter; undefined while none is set. */
+/**
+ * The filters as a bulk action's filter; undefined while none is set. The bulk API has no health filter: with it on,
+ * only selected rows can be acted on, never "all matching" (that filter would reach links the page does not show).
+ */
 function bulkFilterOf(filters: Filters): BulkFilter | undefined {
-  if (!FILTER_NAMES.some((name) => filters[name])) return undefined;
+  if (filters.health || !FILTER_NAMES.some((name) => filters[name])) return undefined;
   return {
     ...(filters.search ? { search: filters.search } : {}),
     ...(filters.status ? { status: filters.status as (typeof STATUSES)[number] } : {}),
@@ -83,6 +88,7 @@ export function LinksPage({ api }: { api: Api }) {
             ...(filters.status ? { status: filters.status as (typeof STATUSES)[number] } : {}),
             ...(filters.domain ? { domain: filters.domain } : {}),
             ...(filters.tag ? { tag: filters.tag } : {}),
+            ...(filters.health === 'broken' ? { health: 'broken' as const } : {}),
           },
         },
       }),
@@ -162,6 +168,13 @@ export function LinksPage({ api }: { api: Api }) {
             ))}
           </select>
         </div>
+        <div class="field">
+          <label for="health-filter">Health</label>
+          <select id="health-filter" value={filters.health} onChange={(event) => applyFilters({ ...filters, health: event.currentTarget.value })}>
+            <option value="">Any</option>
+            <option value="broken">Broken (PRO)</option>
+          </select>
+        </div>
       </form>
       <ProblemNote problem={problem} />
       {canBulk && (
@@ -193,6 +206,7 @@ export function LinksPage({ api }: { api: Api }) {
                 Clicks
               </th>
               <th scope="col">Status</th>
+              <th scope="col">Health</th>
               <th scope="col">Created</th>
               <th scope="col">Expires</th>
             </tr>
@@ -211,6 +225,9 @@ export function LinksPage({ api }: { api: Api }) {
                 <td class="number">{formatNumber(link.clicks)}</td>
                 <td>
                   <span class={`status status-${link.status}`}>{link.status}</span>
+                </td>
+                <td>
+                  <HealthBadge health={link.health} active={link.status === 'active'} />
                 </td>
                 <td>{formatDateTime(link.createdAt)}</td>
                 <td>{formatDateTime(link.expiresAt)}</td>

@@ -3,7 +3,7 @@ import { PlanRequired } from '../errors';
 export const PLANS = ['FREE', 'INDIE', 'PRO', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks', 'webhooks', 'singleSignOn'] as const;
+export const FEATURES = ['linkExpiration', 'customAliases', 'passwordProtection', 'clickLimits', 'customDomains', 'smartLinks', 'webhooks', 'singleSignOn', 'linkHealth'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** What a plan's 403 names: a feature the plan lacks, or `seats`, a count it caps (members and pending invitations). */
@@ -22,8 +22,8 @@ interface PlanTerms {
 
 /** Single sign-on for a company's email domain (issue 29) is ENTERPRISE's alone. */
 const PRO_FEATURES = FEATURES.filter((feature) => feature !== 'singleSignOn');
-/** Smart links' rules and variants (issue 18) are sold from PRO up. */
-const INDIE_FEATURES = PRO_FEATURES.filter((feature) => feature !== 'smartLinks');
+/** Smart links' rules and variants (issue 18) and the broken-links filter and events (issue 31) are sold from PRO up. */
+const INDIE_FEATURES = PRO_FEATURES.filter((feature) => feature !== 'smartLinks' && feature !== 'linkHealth');
 
 /** The billing plans, cheapest first: the order is what "or higher" means. */
 const PLAN_TERMS: Record<Plan, PlanTerms> = {
@@ -43,6 +43,7 @@ const FEATURE_REQUIRES: Record<Feature, string> = {
   smartLinks: 'Smart links (rules and variants) require',
   webhooks: 'Webhooks require',
   singleSignOn: 'Single sign-on requires',
+  linkHealth: 'Link health alerts (the broken-links filter and its events) require',
 };
 
 export function isPlan(value: unknown): value is Plan {

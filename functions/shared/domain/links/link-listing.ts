@@ -4,6 +4,7 @@ import { LIST_LIMIT, parseOrRefuse, wholeNumberParameter } from '../request-pars
 import { OwnMessages } from '../messages';
 import type { LinkPosition, ManagedLinkStore } from '../ports';
 import { InvalidRequest } from '../errors';
+import { assertPlanIncludes, type Plan } from '../limits/plans';
 import { asciiDomain } from '../domains/host-name';
 import { isSharedHost } from '../domains/link-domains';
 import { keyOf, LINK_STATUSES, statusOf, toLinkView, type LinkRecord, type LinkStatus, type LinkView } from './link';
@@ -48,6 +49,7 @@ export const listQuerySchema = z.object({
   domain: z.optional(z.string().check(z.maxLength(300, OwnMessages.domainParameter))),
   search: z.optional(z.string().check(z.minLength(1, OwnMessages.searchParameter), z.maxLength(200, OwnMessages.searchParameter))),
   tag: z.optional(z.string().check(z.regex(TAG_PATTERN, OwnMessages.tagParameter))),
+  health: z.optional(z.enum(['broken'], OwnMessages.healthParameter)),
 });
 
 export interface ListQuery {
@@ -60,10 +62,12 @@ export interface ListQuery {
   search?: string;
   /** Only links with this tag (lower-cased, as tags are stored). */
   tag?: string;
+  /** Only links whose checks found them broken twice in a row and not recovered since (issue 31; PRO and up). */
+  health?: 'broken';
 }
 
 export function parseListQuery(parameters: Record<string, string | undefined> | null): ListQuery {
-  const { limit, cursor, status, domain, search, tag } = parseOrRefuse(listQuerySchema, parameters ?? {});
+  const { limit, cursor, status, domain, search, tag, health } = parseOrRefuse(listQuerySchema, parameters ?? {});
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   return {
     limit: limit ?? LIST_LIMIT.default,
@@ -72,7 +76,13 @@ export function parseListQuery(parameters: Record<string, string | undefined> | 
     ...(domain === undefined ? {} : { domain }),
     ...(search === undefined ? {} : { search }),
     ...(tag === undefined ? {} : { tag: tag.toLowerCase() }),
+    ...(health === undefined ? {} : { health }),
   };
+}
+
+/** The broken-links filter is PRO's and up (the checks, and `health` in the view, are every plan's). */
+export function assertListingAllowed(query: ListQuery, plan: Plan): void {
+  if (query.health !== undefined) assertPlanIncludes(plan, 'linkHealth');
 }
 
 export interface LinkPage {
@@ -124,7 +134,7 @@ export function linkMatcher(filter: LinkFilter, context: { nowMs: number; shortB
 
 /**
  * An account's links, newest first, from the owner index: Query pages, never a Scan. Without a filter one page
- * is one Query of `limit` links; with a status, domain, search or tag filter pages are read until `limit` links match or 1,000 were
+ * is one Query of `limit` links; with a status, domain, search, tag or health filter pages are read until `limit` links match or 1,000 were
  * examined. The cursor is where examination stopped, so a link is never returned twice nor skipped, whatever is
  * created meanwhile (new links sort before the cursor).
  */
@@ -134,7 +144,10 @@ export async function listLinks(
   context: { nowMs: number; shortBaseUrl: string },
   links: Pick<ManagedLinkStore, 'listByOwner'>,
 ): Promise<LinkPage> {
-  const matches = linkMatcher(query, context);
+  const byFilter = linkMatcher(query, context);
+  // The broken-links filter (issue 31): announced broken (two checks in a row), and still active.
+  const byHealth = query.health === undefined ? undefined : (link: LinkRecord) => link.health?.broken === true && statusOf(link, context.nowMs) === 'active';
+  const matches = byFilter && byHealth ? (link: LinkRecord) => byFilter(link) && byHealth(link) : (byFilter ?? byHealth);
   const filtered = matches !== undefined;
   const chosen: LinkRecord[] = [];
   let after = query.after;

@@ -1,5 +1,6 @@
 import type { SmartFields } from '../destinations/smart-link';
 import type { DomainRecord } from '../domains/custom-domain';
+import { toHealthView, type HealthView, type LinkHealthRecord } from '../health/link-health';
 import type { ImportSource } from '../imports/import-record';
 
 /**
@@ -38,6 +39,8 @@ export interface LinkRecord extends SmartFields {
   cacheLeaseUntil?: number;
   /** Epoch ms until which no new lease may be taken: an edit is waiting for the copies to go. */
   cacheSealedUntil?: number;
+  /** Its destinations' latest check (issue 31), written by the health worker only; absent until the first. */
+  health?: LinkHealthRecord;
   /** An imported link's clicks at the peer (issue 31): shown apart, "before import"; never in `clicks` nor toward maxClicks. */
   importedClicks?: number;
   /** Where an imported link came from. */
@@ -109,6 +112,8 @@ export interface LinkView {
   forwardQuery?: true;
   utm?: SmartFields['utm'];
   expiredUrl?: string;
+  /** Its destinations' latest check (issue 31); absent until the first, and once the link is used up or deleted. */
+  health?: HealthView;
   /** Imported links only (issue 31). */
   importedClicks?: number;
   importedFrom?: ImportOrigin;
@@ -147,6 +152,7 @@ export function toLinkView(link: LinkRecord, shortBaseUrl: string, nowMs: number
     status,
     ...(link.tags ? { tags: link.tags } : {}),
     ...smartFieldsOf(link, ended),
+    ...(link.health && !ended ? { health: toHealthView(link.health) } : {}),
     ...(link.importedClicks === undefined ? {} : { importedClicks: link.importedClicks }),
     ...(link.importedFrom === undefined ? {} : { importedFrom: link.importedFrom }),
   };

@@ -88,6 +88,11 @@ export function linkEventsOf(change: LinkChange, key: string, shortBaseUrl: stri
     events.push(event('link.updated'));
     if (expiresLater && before.expiresAt !== after.expiresAt) events.push(expiryEvent({ ...after, expiresAt: after.expiresAt as string }, view, key));
   }
+  // The health worker's writes (issue 31): told once the checks agree twice in a row (link-health.ts).
+  const wasBroken = before.health?.broken === true;
+  const isBroken = after.health?.broken === true;
+  if (!wasBroken && isBroken) events.push(event('link.broken'));
+  if (wasBroken && !isBroken && after.health) events.push(event('link.recovered'));
   return events;
 }
 

@@ -11,7 +11,7 @@ import { LIST_LIMIT, parseOrRefuse } from '../request-parsing';
 import { hostPortOf } from './address-policy';
 import { eventId } from './link-events';
 import { newSigningSecret } from './signing';
-import { MAX_WEBHOOKS_PER_ACCOUNT, PREVIOUS_SECRET_KEPT_MS, toWebhookView, type DeliveryAttempt, type WebhookRecord, type WebhookView } from './webhook';
+import { HEALTH_EVENTS, MAX_WEBHOOKS_PER_ACCOUNT, PREVIOUS_SECRET_KEPT_MS, toWebhookView, type DeliveryAttempt, type SubscribableEvent, type WebhookRecord, type WebhookView } from './webhook';
 import { deliveriesQuerySchema, webhookPatchSchema, webhookRequestSchema, webhookRotationSchema } from './webhook-request';
 import type { ChangeAuthor } from '../audit/audit-stamp';
 import type { AuditRecord } from '../audit/audit-record';
@@ -91,10 +91,16 @@ function allowed(context: WebhookContext): void {
   assertPlanIncludes(context.caller.plan, 'webhooks');
 }
 
+/** link.broken and link.recovered are PRO's and up (the checks themselves run for every plan). */
+function assertHealthEventsAllowed(events: readonly SubscribableEvent[], context: WebhookContext): void {
+  if (events.some((event) => HEALTH_EVENTS.includes(event))) assertPlanIncludes(context.caller.plan, 'linkHealth');
+}
+
 /** POST /v2/webhooks: the one answer that shows the secret (the table keeps it sealed). */
 export async function addWebhook(body: object, context: WebhookContext, deps: WebhookDeps): Promise<WebhookView & { secret: string }> {
   allowed(context);
   const request = parseOrRefuse(webhookRequestSchema, body);
+  assertHealthEventsAllowed(request.events, context);
   const url = await checkedUrl(request.url, context, deps.safety);
   const now = new Date(context.nowMs).toISOString();
   const id = `wh_${randomBytes(12).toString('base64url')}`;
@@ -146,6 +152,7 @@ export async function editWebhook(id: string, body: object, context: WebhookCont
   const record = await owned(id, context, deps.webhooks);
   const patch = parseOrRefuse(webhookPatchSchema, body);
   if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.webhookPatchEmpty);
+  assertHealthEventsAllowed(patch.events ?? [], context);
   const changes: WebhookChanges = {
     ...(patch.url !== undefined ? { url: await checkedUrl(patch.url, context, deps.safety) } : {}),
     ...(patch.events !== undefined ? { events: patch.events } : {}),

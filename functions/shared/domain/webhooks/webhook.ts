@@ -16,7 +16,11 @@ export const SUBSCRIBABLE_EVENTS = [
   'link.clicked',
   'quota.warning',
   'quota.exhausted',
+  'link.broken',
+  'link.recovered',
 ] as const;
+/** The events of link health (issue 31): subscribing to them is PRO's and up. */
+export const HEALTH_EVENTS: readonly SubscribableEvent[] = ['link.broken', 'link.recovered'];
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 export type EventType = SubscribableEvent | 'webhook.test';
 

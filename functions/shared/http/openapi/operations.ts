@@ -146,13 +146,13 @@ export const OPERATIONS: Record<ApiRouteKey, OperationDoc> = {
   'GET /v2/links': {
     operationId: 'listLinks',
     summary: "List the account's links",
-    description: 'Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain\'s host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`.',
+    description: 'Newest first, a page at a time; pass `nextCursor` back as `cursor` for the next page (null on the last). `status` and `domain` (a custom domain, or the shared domain\'s host) filter; a filtered page examines at most 1,000 links, so it may hold fewer than `limit` with a `nextCursor`. `health=broken` (PRO and up: 403 below) keeps the active links whose destinations two checks in a row found broken and none has found recovered since.',
     tag: 'Links',
     bearer: true,
     guarded: true,
     query: listQuerySchema,
     success: { status: 200, description: 'A page of links.', content: json(linkPageBody) },
-    errors: [400, 401, 429, 500, 503],
+    errors: [400, 401, 403, 429, 500, 503],
   },
   'GET /v2/links/{code}': {
     operationId: 'getLink',

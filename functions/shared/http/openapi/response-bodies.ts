@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { HEALTH_STATUSES, UNREACHABLE_REASONS } from '../../domain/health/link-health';
 import { IMPORT_SOURCES } from '../../domain/imports/import-record';
 import { PLAN_GATES, PLANS } from '../../domain/limits/plans';
 import { DOMAIN_STATUSES, type DomainView } from '../../domain/domains/custom-domain';
@@ -73,6 +74,16 @@ const smartLinkBodies = {
   expiredUrl: z.optional(z.string()),
 };
 
+/** A link's destinations' latest check (issue 31): its worst destination's answer, and since when it has been so. */
+export const linkHealthBody = z.strictObject({
+  status: z.enum(HEALTH_STATUSES),
+  statusCode: z.optional(z.int()),
+  location: z.optional(z.string()),
+  error: z.optional(z.enum(UNREACHABLE_REASONS)),
+  checkedAt: timestamp,
+  since: timestamp,
+});
+
 export const linkViewBody = z.strictObject({
   shortUrl: url,
   shortCode: z.string(),
@@ -88,6 +99,7 @@ export const linkViewBody = z.strictObject({
   status: z.enum(LINK_STATUSES),
   tags: z.optional(z.array(z.string())),
   ...smartLinkBodies,
+  health: z.optional(linkHealthBody),
   importedClicks: z.optional(count),
   importedFrom: z.optional(z.strictObject({ source: z.enum(IMPORT_SOURCES), sourceId: z.string(), importId: z.optional(z.string()) })),
 });

@@ -17,6 +17,8 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'link.clicked': 'One click, as the stats count it (within about 30 seconds). `data` is the click as stats count it: no address, no user agent.',
   'quota.warning': "The account used 80 % of its month's API calls. `data`: the month, calls used, the limit.",
   'quota.exhausted': "The account used all of its month's API calls. `data`: the month, calls used, the limit.",
+  'link.broken': "Two checks in a row found the link's destinations broken (a 4xx, a 5xx, or no answer; PRO and up). `data` is the link view with its `health`.",
+  'link.recovered': 'Two checks in a row found a broken link\'s destinations answering again (PRO and up). `data` is the link view with its `health`.',
   'webhook.test': 'Sent by POST /v2/webhooks/{id}/test. `data` names the webhook.',
 };
 

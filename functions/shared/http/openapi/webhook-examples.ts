@@ -40,5 +40,15 @@ export const WEBHOOK_EVENT_EXAMPLES: Record<EventType, { type: EventType; timest
   },
   'quota.warning': { type: 'quota.warning', timestamp: '2026-11-24T12:06:00.000Z', data: { month: '2026-11', used: 8000, limit: 10000 } },
   'quota.exhausted': { type: 'quota.exhausted', timestamp: '2026-11-28T09:30:00.000Z', data: { month: '2026-11', used: 10000, limit: 10000 } },
+  'link.broken': {
+    type: 'link.broken',
+    timestamp: '2026-11-26T03:00:00.000Z',
+    data: { ...link, clicks: 40, health: { status: 'server-error', statusCode: 503, checkedAt: '2026-11-26T03:00:00.000Z', since: '2026-11-25T03:00:00.000Z' } },
+  },
+  'link.recovered': {
+    type: 'link.recovered',
+    timestamp: '2026-11-28T03:00:00.000Z',
+    data: { ...link, clicks: 41, health: { status: 'ok', statusCode: 200, checkedAt: '2026-11-28T03:00:00.000Z', since: '2026-11-27T03:00:00.000Z' } },
+  },
   'webhook.test': { type: 'webhook.test', timestamp: '2026-11-24T12:07:00.000Z', data: { webhookId: 'wh_3kT9xQ2mVb8LrN5p', url: 'https://hooks.example.com/shortener' } },
 };

@@ -1,6 +1,7 @@
-import { InvalidRequest } from '../../../../functions/shared/domain/errors';
+import { InvalidRequest, PlanRequired } from '../../../../functions/shared/domain/errors';
+import { nextHealth } from '../../../../functions/shared/domain/health/link-health';
 import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
-import { countTags, encodeCursor, listLinks, parseListQuery } from '../../../../functions/shared/domain/links/link-listing';
+import { assertListingAllowed, countTags, encodeCursor, listLinks, parseListQuery } from '../../../../functions/shared/domain/links/link-listing';
 import { OwnMessages } from '../../../../functions/shared/domain/messages';
 import type { LinkPosition } from '../../../../functions/shared/domain/ports';
 
@@ -98,6 +99,25 @@ describe('searching an account\'s links (issue 20)', () => {
     const first = await listLinks('acct:a', parseListQuery({ search: 'needle' }), context, many);
     expect(first).toEqual({ links: [], nextCursor: expect.any(String) });
     expect((await listLinks('acct:a', parseListQuery({ search: 'needle', cursor: first.nextCursor ?? '' }), context, many)).links.map((link) => link.shortCode)).toEqual(['code0000']);
+  });
+});
+
+describe('the broken-links filter (issue 31)', () => {
+  const observed = (status: 'ok' | 'server-error', hour: number) => ({ status, checkedAt: new Date(nowMs - (10 - hour) * 3_600_000).toISOString() });
+  const twice = (status: 'ok' | 'server-error') => nextHealth(nextHealth(undefined, observed(status, 1)), observed(status, 2));
+  const checked = links(4, (i) => [{ health: twice('server-error') }, { health: nextHealth(undefined, observed('server-error', 1)) }, { health: twice('ok') }, { health: twice('server-error'), disabled: true }][i] ?? {});
+
+  it('keeps the active links two checks in a row found broken: not a single blip, not an ended link', async () => {
+    const page = await listLinks('acct:a', parseListQuery({ health: 'broken' }), context, indexOf(checked));
+    expect(page.links.map((link) => [link.shortCode, link.health?.status])).toEqual([['code0000', 'server-error']]);
+    expect(page.links[0]?.health).not.toHaveProperty('broken');
+  });
+
+  it('is PRO\'s and up; any other value is a 400 naming it', () => {
+    expect(() => assertListingAllowed(parseListQuery({ health: 'broken' }), 'INDIE')).toThrow(PlanRequired);
+    expect(() => assertListingAllowed(parseListQuery({ health: 'broken' }), 'PRO')).not.toThrow();
+    expect(() => assertListingAllowed(parseListQuery({}), 'FREE')).not.toThrow();
+    expect(() => parseListQuery({ health: 'ok' })).toThrow(OwnMessages.healthParameter);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { LinkRecord } from '../../../../functions/shared/domain/links/link';
+import { nextHealth } from '../../../../functions/shared/domain/health/link-health';
 import { linkEventsOf, stillExpiresAt, type LinkChange } from '../../../../functions/shared/domain/webhooks/link-events';
 import { clickEventsOf, quotaCounterOf, quotaEventsOf } from '../../../../functions/shared/domain/webhooks/account-events';
 import type { Click } from '../../../../functions/shared/domain/analytics/click';
@@ -157,5 +158,22 @@ describe('click events', () => {
     // One owner read per link, and distinct ids for two clicks of one link in one delivery.
     expect(reads.sort()).toEqual(['abc1234', 'go.acme.com/x1', 'gone', 'v1link']);
     expect(new Set(events.map((event) => event.id)).size).toBe(4);
+  });
+});
+
+describe('link health\'s events (issue 31)', () => {
+  const checkedAt = (hour: number) => new Date(atMs + hour * 3_600_000).toISOString();
+  const broken1 = nextHealth(undefined, { status: 'server-error', statusCode: 500, checkedAt: checkedAt(1) });
+  const broken2 = nextHealth(broken1, { status: 'server-error', statusCode: 500, checkedAt: checkedAt(2) });
+  const ok1 = nextHealth(broken2, { status: 'ok', statusCode: 200, checkedAt: checkedAt(3) });
+  const ok2 = nextHealth(ok1, { status: 'ok', statusCode: 200, checkedAt: checkedAt(4) });
+
+  it('link.broken when the second broken check in a row is written, link.recovered at the second good one; nothing else', () => {
+    expect(types(linkEventsOf(change('MODIFY', link(), link({ health: broken1 })), 'abc1234', BASE))).toEqual([]);
+    const broken = linkEventsOf(change('MODIFY', link({ health: broken1 }), link({ health: broken2 })), 'abc1234', BASE);
+    expect(types(broken)).toEqual(['link.broken']);
+    expect(broken[0]?.data).toMatchObject({ health: { status: 'server-error', statusCode: 500, since: checkedAt(1) } });
+    expect(types(linkEventsOf(change('MODIFY', link({ health: broken2 }), link({ health: ok1 })), 'abc1234', BASE))).toEqual([]);
+    expect(types(linkEventsOf(change('MODIFY', link({ health: ok1 }), link({ health: ok2 })), 'abc1234', BASE))).toEqual(['link.recovered']);
   });
 });

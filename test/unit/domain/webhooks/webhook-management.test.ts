@@ -94,6 +94,16 @@ describe('managing webhooks', () => {
     await expect(listWebhooks(context('PRO', { flags: { ...SAFE_DEFAULT_FLAGS, webhooks: false } }), deps())).rejects.toThrow(OwnMessages.webhooksDisabled);
   });
 
+  it('link.broken and link.recovered are PRO\'s and up, on creation and on edit (issue 31)', async () => {
+    const ports = deps();
+    await expect(addWebhook(body({ events: ['link.broken'] }), context('INDIE'), ports)).rejects.toThrow(
+      'Link health alerts (the broken-links filter and its events) require the PRO plan or higher.',
+    );
+    const { id } = await addWebhook(body(), context('INDIE'), ports);
+    await expect(editWebhook(id, { events: ['link.created', 'link.recovered'] }, context('INDIE'), ports)).rejects.toThrow(PlanRequired);
+    await expect(addWebhook(body({ events: ['link.broken', 'link.recovered'] }), context('PRO'), ports)).resolves.toMatchObject({ events: ['link.broken', 'link.recovered'] });
+  });
+
   it('answers another account\'s webhook as no webhook at all', async () => {
     const ports = deps();
     const { id } = await addWebhook(body(), context(), ports);
