@@ -80,7 +80,7 @@ program
   .option('--url <url>', 'update: the new destination')
   .option('--expires-at <time>', 'update: the new expiry, an ISO 8601 time with a time zone, or none to remove it')
   .option('--yes', 'delete over a filter: yes, delete every link it picks')
-  .action(async (action: string, options: BulkOptions) => bulkChange(await apiClient(caller()), action, options, io));
+  .action(async (action: string, options: BulkOptions) => bulkChange(() => apiClient(caller()), action, options, io));
 
 program
   .command('stats')

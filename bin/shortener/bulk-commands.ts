@@ -108,14 +108,16 @@ const chunksOf = <T>(items: readonly T[], size: number) => Array.from({ length: 
  * `shortener bulk <action>`: POST /v2/links/bulk over `--codes` (in calls of 100) or a filter (following its cursor
  * until done). Prints each link that did not change with its reason on stdout (so the output can be read back
  * as codes), a running count on stderr between calls, and the summary; exit 1 when any link did not change.
+ * The client is made after the arguments are checked: a bad one stops before any call, a sign-in's renewal included.
  */
-export async function bulkChange(client: ShortenerClient, actionName: string, options: BulkOptions, io: Io, deps: BulkDeps = DEFAULT_DEPS): Promise<void> {
+export async function bulkChange(connect: () => Promise<ShortenerClient>, actionName: string, options: BulkOptions, io: Io, deps: BulkDeps = DEFAULT_DEPS): Promise<void> {
   const action = actionOf(actionName, options, deps.now());
   const filter = filterOf(options);
   if (options.codes !== undefined && filter) throw new UsageError('give either --codes or a filter (--tag, --search, --status, --domain), not both');
   if (options.codes === undefined && !filter) throw new UsageError('say which links: --codes a,b,c (or --codes - to read them from stdin) or a filter (--tag, --search, --status, --domain)');
   if (filter && actionName === 'delete' && !options.yes) throw new UsageError('delete over a filter deletes every link it picks: check it with `shortener list`, then add --yes');
   const codeChunks = options.codes === undefined ? [] : chunksOf(await codesOf(options.codes, deps), MAX_BULK_CODES);
+  const client = await connect();
   const domain = options.codes !== undefined && options.domain !== undefined ? { params: { query: { domain: options.domain } } } : {};
 
   let changed = 0;

@@ -26,11 +26,14 @@ const results = (codes: readonly unknown[], failing: Record<string, string> = {}
   codes.map((code) => (failing[code as string] ? { code, success: false, error: failing[code as string] } : { code, success: true }));
 const NOW = Date.parse('2026-11-26T00:00:00Z');
 
-async function run(client: ReturnType<typeof recordingClient>['client'], action: string, options: BulkOptions, stdin = '') {
+type Client = ReturnType<typeof recordingClient>['client'];
+
+/** `connect` makes the client (a sign-in may be renewed there): by default the recording one. */
+async function run(client: Client, action: string, options: BulkOptions, stdin = '', connect = async () => client) {
   const out: string[] = [];
   const err: string[] = [];
   const deps: BulkDeps = { readStdin: async () => stdin, now: () => NOW };
-  const outcome = await bulkChange(client, action, options, { out: (text) => void out.push(text), err: (text) => void err.push(text) }, deps).then(
+  const outcome = await bulkChange(connect, action, options, { out: (text) => void out.push(text), err: (text) => void err.push(text) }, deps).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -57,7 +60,9 @@ describe('shortener bulk: arguments', () => {
     ['--codes - on an empty stdin', 'delete', { codes: '-' }, '--codes -: stdin held no codes (one a line)'],
   ])('refuses %s before any call (exit 2)', async (_case, action, options, message) => {
     const { client, seen } = recordingClient();
-    const { outcome } = await run(client, action, options, '\n  \n');
+    const connect = jest.fn(async () => client);
+    const { outcome } = await run(client, action, options, '\n  \n', connect);
+    expect(connect).not.toHaveBeenCalled();
     expect(outcome).toEqual(new UsageError(message));
     expect(outcome).toBeInstanceOf(UsageError);
     expect(seen).toHaveLength(0);
@@ -81,6 +86,7 @@ describe('shortener bulk: codes', () => {
     expect(out).toBe(`nope-ü\t${OwnMessages.linkNotFound}\nc150\t${BulkMessages.changedMeanwhile}\n`);
     expect(err).toEqual(['100 links so far (0 not changed), going on\n', '200 links so far (2 not changed), going on\n']);
     expect(outcome).toEqual(new ApiRefusal('249 changed, 2 not changed'));
+    expect(outcome).toBeInstanceOf(ApiRefusal);
   });
 
   it('updates the destination and the expiry as seconds from now, and says all changed with exit 0', async () => {
@@ -105,6 +111,7 @@ describe('shortener bulk: codes', () => {
     expect(seen).toHaveLength(2);
     expect(err.at(-1)).toBe('100 changed, 0 not changed before the API refused:\n');
     expect(outcome).toEqual(new ApiRefusal(`${message} (429)`));
+    expect(outcome).toBeInstanceOf(ApiRefusal);
   });
 });
 
@@ -124,6 +131,7 @@ describe('shortener bulk: a filter', () => {
     expect(out).toBe(`b\t${OwnMessages.linkGone}\n`);
     expect(err).toEqual(['2 links so far (1 not changed), going on\n']);
     expect(outcome).toEqual(new ApiRefusal('2 changed, 1 not changed'));
+    expect(outcome).toBeInstanceOf(ApiRefusal);
   });
 
   it('deletes over a filter with --yes, naming a custom domain\'s link with its domain', async () => {
