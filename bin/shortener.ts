@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ApiRefusal, importLinks, linkStats, listLinks, qrCode, type Io } from './shortener/commands';
 import { apiClient, personClient, type CallerOptions } from './shortener/caller';
 import { UsageError } from './shortener/csv-links';
+import { BULK_ACTIONS, bulkChange, type BulkOptions } from './shortener/bulk-commands';
 import { addDomain, listDomains, verifyDomain } from './shortener/domain-commands';
 import { listAuditLog, type AuditOptions } from './shortener/audit-commands';
 import { createKey, listKeys, revokeKey } from './shortener/key-commands';
@@ -16,7 +17,7 @@ import { addWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateSecret, 
 
 /**
  * `npm run shortener -- <command>`: the API client's command line, on the typed client (clients/typescript).
- * Exit codes: 0 done, 1 the API refused, 2 a bad file, argument or setting.
+ * Exit codes: 0 done, 1 the API refused (a call, or for `bulk` any link), 2 a bad file, argument or setting.
  */
 const io: Io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
@@ -65,6 +66,21 @@ program
   .option('--health <health>', 'broken: only links two checks in a row found broken (PRO and up; docs/link-health.md)')
   .option('--json', 'print JSON instead of tab-separated lines')
   .action(async (options: { status?: string; domain?: string; health?: string; json?: boolean }) => listLinks(await apiClient(caller()), options, io));
+
+program
+  .command('bulk')
+  .description('one action on many links (POST /v2/links/bulk): the codes given, 100 a call, or every link a filter picks, following the cursor until done; prints each link not changed with the reason, then a summary; exit 1 when any was not changed')
+  .argument('<action>', BULK_ACTIONS.join(', '))
+  .option('--codes <list>', 'comma-separated short codes, or - to read them from stdin, one a line')
+  .option('--tag <tag>', 'filter: links carrying this tag')
+  .option('--search <text>', 'filter: links whose code or destination contains this')
+  .option('--status <status>', 'filter: links in this state: active, expired, used-up, disabled, deleted')
+  .option('--domain <domain>', "with --codes, the domain they are on (by default the account's default domain); else a filter: links on this domain")
+  .option('--tags <list>', 'add-tags, remove-tags: comma-separated tags')
+  .option('--url <url>', 'update: the new destination')
+  .option('--expires-at <time>', 'update: the new expiry, an ISO 8601 time with a time zone, or none to remove it')
+  .option('--yes', 'delete over a filter: yes, delete every link it picks')
+  .action(async (action: string, options: BulkOptions) => bulkChange(() => apiClient(caller()), action, options, io));
 
 program
   .command('stats')
