@@ -7,11 +7,11 @@ import { LiveHour, useLiveMinutes } from './charts/live-hour';
 import { TOP_TABLES, topRows } from './links/link-stats';
 import { linkHref } from './router';
 import { formatNumber, ProblemNote } from './ui';
+import { WindowSelect, type StatsWindow } from './charts/window-select';
 
 type WorkspaceStats = paths['/v2/stats']['get']['responses'][200]['content']['application/json'];
 type TopLink = WorkspaceStats['topLinks'][number];
 
-const WINDOWS = [7, 30, 90] as const;
 
 const linkPageOf = (link: TopLink) => linkHref(link.shortCode) + (link.domain ? `?domain=${encodeURIComponent(link.domain)}` : '');
 
@@ -21,7 +21,7 @@ const linkPageOf = (link: TopLink) => linkHref(link.shortCode) + (link.domain ? 
  * value is a text node: a city named `<script>` shows as those characters.
  */
 export function OverviewPage({ api }: { api: Api }) {
-  const [days, setDays] = useState<(typeof WINDOWS)[number]>(30);
+  const [days, setDays] = useState<StatsWindow>(30);
   const [stats, setStats] = useState<WorkspaceStats>();
   const [problem, setProblem] = useState<Problem>();
   const live = useLiveMinutes(async () => {
@@ -47,16 +47,7 @@ export function OverviewPage({ api }: { api: Api }) {
     <section aria-labelledby="overview-title" class="stats">
       <h1 id="overview-title">Overview</h1>
       <div class="filters">
-        <div class="field">
-          <label for="overview-days">Window</label>
-          <select id="overview-days" value={days} onChange={(event) => setDays(Number(event.currentTarget.value) as (typeof WINDOWS)[number])}>
-            {WINDOWS.map((window) => (
-              <option key={window} value={window}>
-                Last {window} days
-              </option>
-            ))}
-          </select>
-        </div>
+        <WindowSelect id="overview-days" days={days} onChange={setDays} />
       </div>
       <ProblemNote problem={problem} />
       {stats && (

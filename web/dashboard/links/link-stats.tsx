@@ -5,8 +5,8 @@ import { BreakdownTable } from '../charts/breakdown-table';
 import { LiveHour, useLiveMinutes } from '../charts/live-hour';
 import { fileNameOf, formatNumber, ProblemNote, saveFile } from '../ui';
 import type { LinkStats } from './link-types';
+import { WindowSelect, type StatsWindow } from '../charts/window-select';
 
-const WINDOWS = [7, 30, 90] as const;
 
 type TopValues = LinkStats['browsers'];
 /** Issue 30's dimensions as the page titles them (one word each: the title names the table). */
@@ -25,7 +25,7 @@ export const topRows = (values: TopValues) => [...values.top.map((row) => ({ nam
 
 /** Clicks per day, countries, referrers, devices and destinations of the window, each with its numbers, and the CSV. */
 export function LinkStatsSection({ api, code, domain }: { api: Api; code: string; domain: string | undefined }) {
-  const [days, setDays] = useState<(typeof WINDOWS)[number]>(30);
+  const [days, setDays] = useState<StatsWindow>(30);
   const [kind, setKind] = useState<ChartKind>('line');
   const [stats, setStats] = useState<LinkStats>();
   const [problem, setProblem] = useState<Problem>();
@@ -66,16 +66,7 @@ export function LinkStatsSection({ api, code, domain }: { api: Api; code: string
     <section aria-labelledby="stats-title" class="stats">
       <h2 id="stats-title">Clicks</h2>
       <div class="filters">
-        <div class="field">
-          <label for="stats-days">Window</label>
-          <select id="stats-days" value={days} onChange={(event) => setDays(Number(event.currentTarget.value) as (typeof WINDOWS)[number])}>
-            {WINDOWS.map((window) => (
-              <option key={window} value={window}>
-                Last {window} days
-              </option>
-            ))}
-          </select>
-        </div>
+        <WindowSelect id="stats-days" days={days} onChange={setDays} />
         <fieldset class="toggle">
           <legend>Chart</legend>
           {(['line', 'bar'] as const).map((option) => (
