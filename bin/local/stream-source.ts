@@ -6,7 +6,7 @@ import type { StreamSourceSpec } from './template';
 
 /**
  * A shard is read again 250 ms after a page that did not fill up, as Lambda polls a shard about four times a second:
- * each read is a signed call to the same DynamoDB Local the visitors' requests wait on. The stack cuts the wait short
+ * each read is a call to the same DynamoDB Local the visitors' requests wait on. The stack cuts the wait short
  * when a table may just have changed (nudge): tests see a change's records at once, and a stack at rest or under a
  * visitor's load reads each table's stream four times a second, whatever number of functions consume it.
  */
