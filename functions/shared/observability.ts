@@ -1,3 +1,5 @@
+// First: Powertools reads the environment on every call (plain-environment.ts).
+import './plain-environment';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
