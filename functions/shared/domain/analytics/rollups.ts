@@ -67,14 +67,20 @@ export function rollupClicks(clicks: readonly Click[], places: ReadonlyMap<strin
     if (click.bot) counts.bots += 1;
     else counts.clicks += 1;
   };
+  // What a link's clicks add to, worked out once per link of the delivery rather than once per click.
+  const targets = new Map<string, { live: string[]; workspaces: string[] }>();
+  const targetsOf = (key: string) => {
+    const place = places.get(key);
+    const target = place && place.owner !== 'anonymous' ? { live: [liveCode(key), liveCode(workspaceCode(place.owner))], workspaces: workspaceCodesOf(key, place) } : { live: [liveCode(key)], workspaces: [] };
+    targets.set(key, target);
+    return target;
+  };
   for (const click of clicks) {
-    tick(liveCode(click.code), click);
-    const place = places.get(click.code);
-    if (!place || place.owner === 'anonymous') continue;
-    tick(liveCode(workspaceCode(place.owner)), click);
-    for (const code of workspaceCodesOf(click.code, place)) {
+    const target = targets.get(click.code) ?? targetsOf(click.code);
+    for (const code of target.live) tick(code, click);
+    for (const code of target.workspaces) {
       const list = byWorkspace.get(code) ?? [];
-      list.push({ ...click, code });
+      list.push(click);
       byWorkspace.set(code, list);
       if (click.bot) continue;
       const perDay = links.get(code) ?? {};
@@ -86,6 +92,6 @@ export function rollupClicks(clicks: readonly Click[], places: ReadonlyMap<strin
   }
   const workspaces = [...byWorkspace.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .flatMap(([code, list]) => countClicks(list).flatMap((counted) => counted.days.map((counts) => ({ code, counts, links: links.get(code)?.[counts.day] ?? {} }))));
+    .flatMap(([code, list]) => countClicks(list, () => code).flatMap((counted) => counted.days.map((counts) => ({ code, counts, links: links.get(code)?.[counts.day] ?? {} }))));
   return { workspaces, live: [...live.values()].sort((a, b) => (a.code + a.hour < b.code + b.hour ? -1 : 1)) };
 }
