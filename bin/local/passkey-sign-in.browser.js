@@ -1,5 +1,5 @@
 /*
- * The local sign-in page's "Sign in with a passkey" (served by bin/local/oidc-provider.ts beside @simplewebauthn/browser's
+ * The local sign-in page's "Use a passkey" button (served by bin/local/oidc-provider.ts beside @simplewebauthn/browser's
  * bundle, the only scripts the page's Content-Security-Policy allows): asks the provider for this interaction's
  * challenge, lets the browser's authenticator answer it (the person verified), and posts the answer in the page's
  * own form, so the provider verifies it and the sign-in goes on as a password's would.

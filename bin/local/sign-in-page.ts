@@ -53,7 +53,7 @@ function passkeyForm(offer: PasskeyOffer): string {
   return `
 <form id="passkey-form" method="post" action="${escapeHtml(offer.action)}" data-options="${escapeHtml(offer.optionsUrl)}">
 <input type="hidden" name="assertion" value="">
-<button type="button" id="passkey-sign-in" hidden>Sign in with a passkey</button>
+<button type="button" id="passkey-sign-in" hidden>Use a passkey</button>
 <p id="passkey-status" role="status"></p>
 </form>
 ${offer.scripts.map((script) => `<script src="${escapeHtml(script)}"></script>`).join('\n')}`;

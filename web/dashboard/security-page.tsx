@@ -167,7 +167,7 @@ function Passkeys({ session }: { session: PersonSession }) {
     }
   };
   useEffect(() => void attempt(async () => ''), [session]);
-  const add = () => attempt(async () => (await addPasskey(session.issuer, await session.accessToken(), location.hostname), 'Passkey added: choose "Sign in with a passkey" when you next sign in.'));
+  const add = () => attempt(async () => (await addPasskey(session.issuer, await session.accessToken(), location.hostname), 'Passkey added: choose "Use a passkey" when you next sign in.'));
   const remove = (passkey: Passkey) => attempt(async () => (await deletePasskey(session.issuer, await session.accessToken(), passkey.id), `Deleted ${passkey.name}.`));
   return (
     <article class="panel" aria-labelledby="passkeys-title">

@@ -148,7 +148,7 @@ describe('signing in with a passkey on the local sign-in page', () => {
 
   it('is offered on the page as a button its script reveals, every URL escaped', () => {
     const page = signInPage({ kind: 'password', action: '/p/interaction/1', passkey: { optionsUrl: '/p/interaction/1/passkey-options?"x', action: '/p/interaction/1/passkey', scripts: ['/p/passkey-scripts/webauthn.js'] } });
-    expect(page).toContain('<button type="button" id="passkey-sign-in" hidden>Sign in with a passkey</button>');
+    expect(page).toContain('<button type="button" id="passkey-sign-in" hidden>Use a passkey</button>');
     expect(page).toContain('data-options="/p/interaction/1/passkey-options?&#34;x"');
     expect(page).toContain('<script src="/p/passkey-scripts/webauthn.js"></script>');
     expect(signInPage({ kind: 'password', action: '/p/interaction/1' })).not.toContain('<script');
