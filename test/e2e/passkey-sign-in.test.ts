@@ -1,4 +1,9 @@
-import { claimsOf, createUser, enrollTotp, registerPasskey, signIn, signInWithPasskey } from '../support/sign-in';
+import { randomBytes } from 'node:crypto';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { LOCAL_REGION } from '../../bin/local/stack';
+import { CognitoIdentityProviders } from '../../functions/shared/adapters/cognito-identity-providers';
+import { providerNameFor } from '../../functions/shared/domain/sso/sso-connection';
+import { claimsOf, createUser, enrollTotp, localCliClientId, localSignInTarget, registerPasskey, signIn, signInWithPasskey } from '../support/sign-in';
 import { SoftwarePasskey } from '../support/software-authenticator';
 
 /**
@@ -42,5 +47,25 @@ describe('signing in with a passkey on the local user pool', () => {
     expect(await signInWithPasskey((options) => passkey.assert({ challenge: options.challenge, origin: 'https://evil.example', rpId: options.rpId }))).toEqual({ status: 401 });
     expect(await signInWithPasskey((options, origin) => passkey.assert({ challenge: options.challenge, origin, rpId: options.rpId, userVerified: false }))).toEqual({ status: 401 });
     expect(await signInWithPasskey(() => 'not an assertion')).toEqual({ status: 401 });
+  });
+
+  it('refuses a passkey of a person whose email domain signs in through its company\'s provider (SSO), even one registered before', async () => {
+    const domain = `sso-${randomBytes(4).toString('hex')}.example`;
+    const person = await createUser({ email: `dee@${domain}` });
+    const { accessToken } = await signIn(person);
+    const passkey = new SoftwarePasskey(person.sub);
+    await registerPasskey(accessToken, (options, origin) => passkey.register({ challenge: options.challenge, origin, rpId: options.rp.id }));
+    const answer = (options: { challenge: string; rpId: string }, origin: string) => passkey.assert({ challenge: options.challenge, origin, rpId: options.rpId });
+    // The domain connected as the SSO function does it on AWS (the provider itself is never reached here).
+    const target = localSignInTarget();
+    const client = new CognitoIdentityProviderClient({ region: LOCAL_REGION, endpoint: new URL(target.issuer).origin, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const providers = new CognitoIdentityProviders(client, target.poolId, [target.clientId, localCliClientId()]);
+    const providerName = providerNameFor('acct_e2e', domain);
+    await providers.register({ providerName, protocol: 'oidc', oidc: { issuer: 'https://idp.example', clientId: 'client', clientSecret: 'secret' } });
+    await providers.enable(providerName, domain);
+    expect(await signInWithPasskey(answer)).toEqual({ status: 401 });
+    // Disconnected, the same passkey signs them in: the refusal was the domain's.
+    await providers.remove(providerName);
+    expect((await signInWithPasskey(answer)).tokens).toBeDefined();
   });
 });
