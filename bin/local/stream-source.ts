@@ -5,18 +5,28 @@ import type { SqsStandIn } from './sqs-standin';
 import type { StreamSourceSpec } from './template';
 
 /**
- * A shard is read again 250 ms after a page that did not fill up, as Lambda polls a shard about four times a second:
- * each read is a call to the same DynamoDB Local the visitors' requests wait on. The stack cuts the wait short
- * when a table may just have changed (nudge): tests see a change's records at once, and a stack at rest or under a
- * visitor's load reads each table's stream four times a second, whatever number of functions consume it.
+ * A shard is read again 250 ms after a page that did not fill up, as Lambda polls a shard about four times a second;
+ * each empty page in a row doubles the wait, up to a second. Each read is a call to the same DynamoDB Local the
+ * visitors' requests wait on, and it is not cheap there: about 5 ms of its CPU, empty or not (measured with
+ * GetRecords sent in a loop to an idle stack, issue 28), so four reads a second of two shards at rest took 4 % of a
+ * core from everything else. The stack cuts the wait short when a table may just have changed (nudge): tests see a
+ * change's records at once, whatever number of functions consume the stream.
  */
 export const POLL_MS = 250;
+const IDLE_POLL_MS = 1_000;
 /**
- * After a nudge, reads come this often for a second: DynamoDB Local may show a write's record a moment after the
- * write returns, and a nudge that finds the reader mid-read must not wait out a whole poll.
+ * After a nudge, reads come 50 ms apart and then further apart each time (100, 200, 400 ms) for a second: DynamoDB
+ * Local may show a write's record a moment after the write returns, and a nudge that finds the reader mid-read must
+ * not wait out a whole poll.
  */
 const NUDGED_POLL_MS = 50;
 const NUDGE_LASTS_MS = 1_000;
+
+/** The wait before a shard's next read, after `quietReads` empty pages in a row (counted afresh after a nudge). */
+export function pollWaitMs(quietReads: number, nudged: boolean, pollMs = POLL_MS): number {
+  const doublings = Math.max(0, quietReads - 1);
+  return nudged ? NUDGED_POLL_MS * 2 ** Math.min(doublings, 3) : Math.min(Math.max(IDLE_POLL_MS, pollMs), pollMs * 2 ** Math.min(doublings, 2));
+}
 /** GetRecords' largest page: a full one is followed by the next read at once. */
 const PAGE_LIMIT = 1000;
 
@@ -153,9 +163,9 @@ export class LocalTableStream {
     for (const wake of [...this.sleepers]) wake();
   }
 
-  /** Until the next read: the poll's pace, or a short wait for a second after a nudge. */
-  private pause(): Promise<void> {
-    const ms = Date.now() - this.nudgedAtMs < NUDGE_LASTS_MS ? NUDGED_POLL_MS : this.pollMs;
+  /** Until the next read: see pollWaitMs. A nudge ends the wait at once. */
+  private pause(quietReads: number): Promise<void> {
+    const ms = pollWaitMs(quietReads, Date.now() - this.nudgedAtMs < NUDGE_LASTS_MS, this.pollMs);
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
@@ -194,6 +204,9 @@ export class LocalTableStream {
     let lastSequence: string | undefined;
     let catchingUp = true;
     let iterator: string | undefined;
+    // Empty pages in a row since the last record or the last nudge this reader saw.
+    let quietReads = 0;
+    let nudgeSeen = this.nudgedAtMs;
     // DynamoDB Local now and then refuses a shard's next iterator (TrimmedDataAccessException) although nothing was
     // trimmed: a fresh iterator after the last record read carries on, as the Kinesis client library does.
     const freshIterator = async () => {
@@ -215,7 +228,7 @@ export class LocalTableStream {
         if (this.stopped) break;
         const type = error instanceof StreamReadError ? error.type : '';
         if (type !== 'TrimmedDataAccessException' && type !== 'ExpiredIteratorException') this.log(`stream of ${this.tableName}: ${String(error)}`);
-        await this.pause();
+        await this.pause(quietReads);
         iterator = await freshIterator().catch(() => iterator);
         continue;
       }
@@ -230,8 +243,13 @@ export class LocalTableStream {
         for (const mapping of this.mappings) mapping.enqueue(records);
       }
       iterator = page.NextShardIterator;
+      if (nudgeSeen !== this.nudgedAtMs) {
+        nudgeSeen = this.nudgedAtMs;
+        quietReads = 0;
+      }
+      quietReads = fresh.length > 0 ? 0 : quietReads + 1;
       // Records from before the start are passed over as fast as they come; after that, a short page means a pause.
-      if (iterator && !(catchingUp || fresh.length === PAGE_LIMIT)) await this.pause();
+      if (iterator && !(catchingUp || fresh.length === PAGE_LIMIT)) await this.pause(quietReads);
     }
     caughtUp();
     if (!this.stopped) await onShardEnd();
