@@ -7,6 +7,7 @@ import {
   ManagedLoginVersion,
   Mfa,
   OAuthScope,
+  PasskeyUserVerification,
   StandardThreatProtectionMode,
   UserPool,
   type UserPoolClient,
@@ -62,6 +63,8 @@ export class PeopleSignIn extends Construct {
 
   constructor(scope: Construct, id: string, props: PeopleSignInProps) {
     super(scope, id);
+    // Prefixes are unique per region across all accounts: the account id makes this one ours.
+    const domainPrefix = `${props.name}-${Aws.ACCOUNT_ID}`;
     this.userPool = new UserPool(this, 'UserPool', {
       userPoolName: props.name,
       signInAliases: { email: true },
@@ -76,6 +79,14 @@ export class PeopleSignIn extends Construct {
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       // Plus: threat protection (compromised credentials, risky sign-ins blocked) and passkeys on the managed pages.
       featurePlan: FeaturePlan.PLUS,
+      // Passkeys as a first factor beside the password (choice-based sign-in on the managed pages). The relying party
+      // is the managed login domain, where people use their passkeys: Cognito wants the pool's domain there, and a
+      // browser lets only pages of that host (or below it) make or use them. Written out, not read off the domain
+      // construct, which depends on the pool. User verification required: a passkey is then possession plus a PIN or
+      // biometric, which the mfa claim's rule relies on (functions/shared/domain/accounts/sign-in-mfa.ts).
+      signInPolicy: { allowedFirstAuthFactors: { password: true, passkey: true } },
+      passkeyRelyingPartyId: `${domainPrefix}.auth.${Stack.of(this).region}.amazoncognito.com`,
+      passkeyUserVerification: PasskeyUserVerification.REQUIRED,
       standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
       deletionProtection: false,
       removalPolicy: props.removalPolicy,
@@ -104,7 +115,8 @@ export class PeopleSignIn extends Construct {
       userPoolClientName: `${props.name}-dashboard`,
       // A browser page holds no secret: the authorization code is bound to the tab by PKCE instead.
       generateSecret: false,
-      authFlows: { userSrp: true },
+      // `user`: choice-based sign-in (ALLOW_USER_AUTH), which passkeys on the managed pages go through.
+      authFlows: { userSrp: true, user: true },
       oAuth: {
         flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
         // COGNITO_ADMIN: the person's own user API with their access token (turning on an authenticator app).
@@ -137,8 +149,7 @@ export class PeopleSignIn extends Construct {
       preventUserExistenceErrors: true,
     });
     this.domain = this.userPool.addDomain('ManagedLogin', {
-      // Prefixes are unique per region across all accounts: the account id makes this one ours.
-      cognitoDomain: { domainPrefix: `${props.name}-${Aws.ACCOUNT_ID}` },
+      cognitoDomain: { domainPrefix },
       managedLoginVersion: ManagedLoginVersion.NEWER_MANAGED_LOGIN,
     });
     // The newer managed login pages need a style for the client; Cognito's own is enough.

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { AccessTokenVerifier } from '../../functions/shared/domain/ports';
 import { AwsJsonError, type AwsJsonProtocol } from './aws-json-server';
+import type { LocalPasskeys } from './passkeys';
 import { newTotpSecret, totpMatches } from './totp';
 import type { LocalUser, LocalUserDirectory } from './user-directory';
 
-const PERSONAL_OPERATIONS = ['AssociateSoftwareToken', 'VerifySoftwareToken', 'SetUserMFAPreference'];
+const PERSONAL_OPERATIONS = [
+  'AssociateSoftwareToken',
+  'VerifySoftwareToken',
+  'SetUserMFAPreference',
+  'StartWebAuthnRegistration',
+  'CompleteWebAuthnRegistration',
+  'ListWebAuthnCredentials',
+  'DeleteWebAuthnCredential',
+];
 /** Cognito's scope for a person's own user API. */
 export const USER_API_SCOPE = 'aws.cognito.signin.user.admin';
 
@@ -26,8 +35,10 @@ export const COGNITO_PROTOCOL: AwsJsonProtocol = { targetPrefix: 'AWSCognitoIden
  * AdminCreateUser, AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut (the provider ends the person's
  * grants: their refresh tokens stop working) on the template's pool, over the local user directory (users named by
  * their email, the pool's user name, or their `sub`); and a person enrolling an authenticator app
- * with their own access token (AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference), checked by the
- * same verifier as the authorizer's.
+ * with their own access token (AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference), and their
+ * passkeys (StartWebAuthnRegistration, CompleteWebAuthnRegistration, ListWebAuthnCredentials,
+ * DeleteWebAuthnCredential: passkeys.ts, when the template's pool allows them), checked by the same verifier as the
+ * authorizer's.
  */
 export class CognitoStandIn {
   constructor(
@@ -35,6 +46,7 @@ export class CognitoStandIn {
     private readonly users: LocalUserDirectory,
     private readonly tokens: AccessTokenVerifier,
     private readonly signOutEverywhere: (sub: string) => Promise<void>,
+    private readonly passkeys?: LocalPasskeys,
   ) {}
 
   /** The operations a person makes with their own access token (a page may call these, and only these). */
@@ -85,7 +97,22 @@ export class CognitoStandIn {
       });
       return {};
     },
+    StartWebAuthnRegistration: async (input: Record<string, unknown>) => ({ CredentialCreationOptions: await this.passkeysOf().startRegistration(await this.tokenUser(input, () => undefined)) }),
+    CompleteWebAuthnRegistration: async (input: Record<string, unknown>) => {
+      await this.passkeysOf().completeRegistration(await this.tokenUser(input, () => undefined), input.Credential);
+      return {};
+    },
+    ListWebAuthnCredentials: async (input: Record<string, unknown>) => ({ Credentials: this.passkeysOf().list(await this.tokenUser(input, () => undefined)) }),
+    DeleteWebAuthnCredential: async (input: Record<string, unknown>) => {
+      this.passkeysOf().delete(await this.tokenUser(input, () => undefined), input.CredentialId);
+      return {};
+    },
   };
+
+  private passkeysOf(): LocalPasskeys {
+    if (!this.passkeys) throw new AwsJsonError('WebAuthnNotEnabledException', 'Passkeys are not enabled for this user pool.');
+    return this.passkeys;
+  }
 
   private async tokenUser(input: Record<string, unknown>, change: (user: LocalUser) => void): Promise<LocalUser> {
     const token = typeof input.AccessToken === 'string' ? input.AccessToken : '';

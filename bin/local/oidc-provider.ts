@@ -7,12 +7,13 @@ import type { GrantInstance } from 'oidc-provider';
 import { CLI_CALLBACK_PORTS, cliCallbackUrl } from '../../clients/sign-in/cli-callback';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../functions/shared/http/pages';
 import { CognitoAccessTokens } from '../../functions/shared/adapters/cognito-access-tokens';
-import { MFA_CLAIM } from '../../functions/shared/domain/accounts/sign-in-mfa';
+import { AUTHENTICATOR_APP, MFA_CLAIM, SignInMethods, signInMethodsGiveMfa } from '../../functions/shared/domain/accounts/sign-in-mfa';
 import { awsJsonListener } from './aws-json-server';
 import { COGNITO_PROTOCOL, CognitoStandIn, USER_API_SCOPE } from './cognito-standin';
 import { LocalFederation } from './federation';
 import { IdentityProviderRegistry } from './identity-provider-registry';
 import { listen } from './listen';
+import { LocalPasskeys } from './passkeys';
 import { signInPage, signOutPage, type SignInPageState } from './sign-in-page';
 import { totpMatches } from './totp';
 import type { UserPoolClientSpec, UserPoolSpec } from './template';
@@ -24,7 +25,7 @@ import type { LocalUserDirectory } from './user-directory';
  * as JWTs signed RS256 with Cognito's claims (`sub`, `token_use: access`, `client_id`, `scope`, `username`, and the
  * person's `email` and `email_verified`), the clients' exact redirect URIs and token lifetimes, PKCE (S256)
  * required, and a plain sign-in page (email and password, then an authenticator code for people who turned MFA
- * on). The same port answers Cognito's user API (cognito-standin.ts) for the pool's users. One pool: the template
+ * on; or a passkey, when the template's pool allows them: passkeys.ts). The same port answers Cognito's user API (cognito-standin.ts) for the pool's users. One pool: the template
  * has one.
  */
 export interface LocalSignIn {
@@ -47,8 +48,11 @@ const API_RESOURCE = 'urn:shortener:api';
 /** Sign-in forms are small; anything larger is not one. */
 const MAX_FORM_BYTES = 16 * 1024;
 const INTERACTION_SECONDS = 10 * 60;
-/** RFC 8176's method for a one-time password: what the authenticator step records on the sign-in. */
-const AUTHENTICATOR_METHOD = 'otp';
+/** The passkey button's scripts: @simplewebauthn/browser's bundle and the page's own, served under the pool's path. */
+const PASSKEY_SCRIPTS: Record<string, string> = {
+  'webauthn.js': path.resolve(path.dirname(require.resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js'),
+  'sign-in.js': path.join(__dirname, 'passkey-sign-in.browser.js'),
+};
 
 interface KeyMaterial {
   signing: JsonWebKey & { kid: string };
@@ -160,8 +164,8 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
       return grant;
     },
     // Cognito's access-token claims (its access tokens carry no email; the local ones do), and the `mfa` claim the
-    // pool's pre-token-generation trigger adds on AWS: here exactly when this token's sign-in passed the authenticator
-    // step, as recorded on the code it was redeemed for, or on the refresh token that code brought.
+    // pool's pre-token-generation trigger adds on AWS: here from the methods this token's sign-in used, as recorded on
+    // the code it was redeemed for, or on the refresh token that code brought (sign-in-mfa.ts).
     extraTokenClaims: (ctx: TokenContext, token: { kind: string; accountId?: string }) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const user = users.find(token.accountId);
@@ -170,7 +174,7 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
         token_use: 'access',
         username: token.accountId,
         ...(user ? { email: user.email, email_verified: user.emailVerified } : {}),
-        ...(signIn?.amr?.includes(AUTHENTICATOR_METHOD) ? { [MFA_CLAIM]: true } : {}),
+        ...(signInMethodsGiveMfa(signIn?.amr ?? [], { mfaMethods: user?.mfaEnabled && user.totpSecret ? [AUTHENTICATOR_APP] : [] }) ? { [MFA_CLAIM]: true } : {}),
       };
     },
     issueRefreshToken: (_ctx: unknown, requester: { grantTypeAllowed(type: string): boolean }) => requester.grantTypeAllowed('refresh_token'),
@@ -193,7 +197,11 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
   // Workspaces' identity providers (SSO, issue 29) and the sign-ins sent to them.
   const registry = new IdentityProviderRegistry(pool.id, pool.clients);
   const federation = new LocalFederation(registry, users, issuer);
-  const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`, federation);
+  // The dashboard (its callbacks' origins) calls the person's own user API from the page, as on Cognito's endpoint.
+  const dashboardOrigins = new Set(client.callbackUrls.map((url) => new URL(url).origin));
+  // Every local page is on localhost: the relying party for the dashboard's registrations and the sign-in page's use.
+  const passkeys = pool.passkeys ? new LocalPasskeys({ rpId: 'localhost', registrationOrigins: [...dashboardOrigins], signInOrigin: new URL(issuer).origin }, users) : undefined;
+  const interactions = new InteractionPages(provider, users, `/${pool.id}/interaction/`, federation, passkeys && { passkeys, scriptsPath: `/${pool.id}/passkey-scripts/` });
   const admin = awsJsonListener((operation, input) => (registry.handles(operation) ? registry.handle(operation, input) : cognito.handle(operation, input)), COGNITO_PROTOCOL);
   // AdminUserGlobalSignOut: every grant of the person ends, and with it every refresh token issued under it.
   const signOutEverywhere = async (sub: string) => {
@@ -201,11 +209,9 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
     grantsOf.delete(sub);
     await Promise.all(grants.map(async (grantId) => (await provider.Grant.find(grantId))?.destroy()));
   };
-  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientIds: pool.clients.map((spec) => spec.id) }), signOutEverywhere);
+  const cognito = new CognitoStandIn(pool.id, users, new CognitoAccessTokens({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientIds: pool.clients.map((spec) => spec.id) }), signOutEverywhere, passkeys);
   const oidc = provider.callback();
   const mount = `/${pool.id}`;
-  // The dashboard (its callbacks' origins) calls the person's own user API from the page, as on Cognito's endpoint.
-  const dashboardOrigins = new Set(client.callbackUrls.map((url) => new URL(url).origin));
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url ?? '/';
@@ -227,6 +233,11 @@ export async function startLocalSignIn(options: { pool: UserPoolSpec; users: Loc
       return admin(request, response);
     }
     if (url.startsWith(interactions.prefix)) return void interactions.handle(request, response);
+    const script = passkeys && request.method === 'GET' && url.startsWith(`${mount}/passkey-scripts/`) ? PASSKEY_SCRIPTS[url.slice(`${mount}/passkey-scripts/`.length)] : undefined;
+    if (script) {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }).end(readFileSync(script));
+      return;
+    }
     if (url.startsWith(`${mount}/oauth2/idpresponse?`)) return void interactions.federated(new URL(url, issuer).searchParams, response);
     if (url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`)) {
       // Mounted under the pool's id, as Cognito's issuer is: oidc-provider reads its mount path off originalUrl.
@@ -259,10 +270,14 @@ function closeServer(server: Server): Promise<void> {
 /** Wrong authenticator codes allowed per sign-in before it must start again (Cognito locks out after a few too). */
 const MAX_CODE_ATTEMPTS = 5;
 
+/** The page's script may also run where passkeys are offered: its own and the bundle's, from the provider's origin. */
+const PASSKEY_PAGE_POLICY = `${PAGE_CONTENT_SECURITY_POLICY}; script-src 'self'; connect-src 'self'`;
+
 /**
  * The sign-in page of an interaction: GET shows the form; POST checks the email and password, then, for people who
  * turned MFA on, POST `…/totp` checks their authenticator code. Who passed the password step is kept here, by
- * interaction, until the code (the interaction itself is bound to the browser by its cookie).
+ * interaction, until the code (the interaction itself is bound to the browser by its cookie). Where the pool allows
+ * passkeys, POST `…/passkey-options` gives the interaction's challenge and POST `…/passkey` signs in with the answer.
  */
 class InteractionPages {
   private readonly awaitingCode = new Map<string, { sub: string; attempts: number; expiresAtMs: number }>();
@@ -272,6 +287,7 @@ class InteractionPages {
     private readonly users: LocalUserDirectory,
     readonly prefix: string,
     private readonly federation: LocalFederation,
+    private readonly passkeys?: { passkeys: LocalPasskeys; scriptsPath: string },
   ) {}
 
   /** A customer's provider answered: back to the interaction (whose cookie is scoped to its page) with a one-time ticket. */
@@ -292,10 +308,12 @@ class InteractionPages {
         return await this.provider.interactionFinished(request, response, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
       }
       const step = url.pathname.slice(action.length);
-      if (request.method === 'GET' && step === '') return this.render(response, 200, { kind: 'password', action });
-      if (request.method !== 'POST' || (step !== '' && step !== '/totp')) return this.render(response, 405, { kind: 'error', message: 'Method not allowed.' });
+      if (request.method === 'GET' && step === '') return this.render(response, 200, this.passwordPage(action));
+      if (request.method !== 'POST' || !['', '/totp', '/passkey-options', '/passkey'].includes(step)) return this.render(response, 405, { kind: 'error', message: 'Method not allowed.' });
+      if (step === '/passkey-options') return await this.passkeyOptions(response, details.uid);
       const form = await readForm(request);
       if (step === '/totp') return await this.checkCode(request, response, details.uid, form.get('code') ?? '');
+      if (step === '/passkey') return await this.checkPasskey(request, response, details.uid, action, String(details.params.client_id ?? ''), form.get('assertion') ?? '');
       const email = form.get('email') ?? '';
       // A domain with single sign-on signs in only through its provider: the password is not even looked at.
       const organisation = this.federation.providerFor(String(details.params.client_id ?? ''), email);
@@ -306,7 +324,7 @@ class InteractionPages {
       }
       const user = await this.users.signIn(email, form.get('password') ?? '');
       // Cognito's own wording, the same for an unknown email and a wrong password.
-      if (!user) return this.render(response, 401, { kind: 'password', action, email, error: 'Incorrect username or password.' });
+      if (!user) return this.render(response, 401, { ...this.passwordPage(action), email, error: 'Incorrect username or password.' });
       if (user.mfaEnabled && user.totpSecret) {
         this.awaitingCode.set(details.uid, { sub: user.sub, attempts: 0, expiresAtMs: Date.now() + INTERACTION_SECONDS * 1000 });
         return this.render(response, 200, { kind: 'totp', action: `${action}/totp` });
@@ -328,11 +346,39 @@ class InteractionPages {
       return this.render(response, 401, { kind: 'totp', action: `${this.prefix}${uid}/totp`, error: 'Invalid code received for user' });
     }
     this.awaitingCode.delete(uid);
-    await this.provider.interactionFinished(request, response, { login: { accountId: user.sub, amr: ['pwd', AUTHENTICATOR_METHOD] } }, { mergeWithLastSubmission: false });
+    await this.provider.interactionFinished(request, response, { login: { accountId: user.sub, amr: [SignInMethods.password, SignInMethods.authenticatorCode] } }, { mergeWithLastSubmission: false });
+  }
+
+  /** The email and password form, and the passkey button where the pool allows passkeys. */
+  private passwordPage(action: string): Extract<SignInPageState, { kind: 'password' }> {
+    if (!this.passkeys) return { kind: 'password', action };
+    const scripts = ['webauthn.js', 'sign-in.js'].map((name) => `${this.passkeys?.scriptsPath}${name}`);
+    return { kind: 'password', action, passkey: { optionsUrl: `${action}/passkey-options`, action: `${action}/passkey`, scripts } };
+  }
+
+  private async passkeyOptions(response: ServerResponse, uid: string): Promise<void> {
+    if (!this.passkeys) throw new Error('passkeys are not offered');
+    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(await this.passkeys.passkeys.startSignIn(uid)));
+  }
+
+  /** A passkey's answer to this interaction's challenge signs its owner in (passkeys.ts says what is checked). */
+  private async checkPasskey(request: IncomingMessage, response: ServerResponse, uid: string, action: string, clientId: string, assertion: string): Promise<void> {
+    if (!this.passkeys) throw new Error('passkeys are not offered');
+    let answer: unknown;
+    try {
+      answer = JSON.parse(assertion);
+    } catch {
+      answer = undefined;
+    }
+    const user = await this.passkeys.passkeys.finishSignIn(uid, answer);
+    // A domain with single sign-on signs in only through its provider, with a passkey no more than with a password.
+    if (!user || this.federation.providerFor(clientId, user.email)) return this.render(response, 401, { ...this.passwordPage(action), error: 'That passkey could not sign you in. Try again, or use your email and password.' });
+    await this.provider.interactionFinished(request, response, { login: { accountId: user.sub, amr: [SignInMethods.passkey] } }, { mergeWithLastSubmission: false });
   }
 
   private render(response: ServerResponse, status: number, state: SignInPageState): void {
-    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CONTENT_SECURITY_POLICY }).end(signInPage(state));
+    const policy = state.kind === 'password' && state.passkey ? PASSKEY_PAGE_POLICY : PAGE_CONTENT_SECURITY_POLICY;
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': policy }).end(signInPage(state));
   }
 }
 

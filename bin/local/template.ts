@@ -173,6 +173,8 @@ export interface UserPoolClientSpec {
 export interface UserPoolSpec {
   id: string;
   mfa: 'OFF' | 'OPTIONAL' | 'ON';
+  /** Whether people may sign in with a passkey (WEB_AUTHN among the pool's first factors). */
+  passkeys: boolean;
   clients: UserPoolClientSpec[];
 }
 
@@ -508,6 +510,7 @@ function readUserPools(template: Template, resolve: (value: Json) => Json): User
   return resourcesOfType(template, 'AWS::Cognito::UserPool').map(([poolId, pool]) => ({
     id: poolId,
     mfa: String(pool.Properties?.MfaConfiguration ?? 'OFF') as UserPoolSpec['mfa'],
+    passkeys: JSON.stringify((pool.Properties?.Policies as { SignInPolicy?: { AllowedFirstAuthFactors?: Json } } | undefined)?.SignInPolicy?.AllowedFirstAuthFactors ?? []).includes('"WEB_AUTHN"'),
     clients: clients
       .filter(([, client]) => referencedId(client.Properties?.UserPoolId) === poolId)
       .map(([clientId, client]): UserPoolClientSpec => {

@@ -20,6 +20,22 @@ export interface LocalUser {
   /** The verified secret; sign-in asks for its code once `mfaEnabled`. */
   totpSecret?: string;
   mfaEnabled?: boolean;
+  /** Passkeys registered with CompleteWebAuthnRegistration (bin/local/passkeys.ts), signed in with on the sign-in page. */
+  passkeys?: LocalPasskey[];
+}
+
+/** A registered passkey: what verifying its assertions needs, and what ListWebAuthnCredentials shows. */
+export interface LocalPasskey {
+  /** The credential id (base64url), as the authenticator gives it. */
+  id: string;
+  /** Its COSE public key, base64url. */
+  publicKey: string;
+  /** The authenticator's signature counter: an assertion must raise it (when the authenticator keeps one). */
+  counter: number;
+  transports: string[];
+  attachment?: string;
+  name: string;
+  createdAt: string;
 }
 
 /** Emails are user names, compared as Cognito does with case-insensitive sign-in (the pool's setting). */
@@ -40,6 +56,11 @@ export class LocalUserDirectory {
 
   findByEmail(email: string): LocalUser | undefined {
     return this.users.get(nameOf(email));
+  }
+
+  /** The user who registered this passkey, if any (credential ids are the authenticator's random bytes: unique). */
+  findByPasskey(credentialId: string): LocalUser | undefined {
+    return [...this.users.values()].find((user) => user.passkeys?.some((passkey) => passkey.id === credentialId));
   }
 
   /** A new user (undefined when the email is taken), confirmed when `permanent`, else waiting for a permanent password. */

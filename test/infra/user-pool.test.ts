@@ -5,7 +5,8 @@ import { ACCESS_TOKEN_MINUTES, CLI_REFRESH_TOKEN_DAYS, SIGN_IN_CALLBACK_PAGE } f
 import { StackOutputs } from '../../lib/stack-outputs';
 import { buildStack } from './app-factory';
 
-const dev = Template.fromStack(buildStack({ stage: 'dev' }).stack);
+const devStack = buildStack({ stage: 'dev' }).stack;
+const dev = Template.fromStack(devStack);
 const json = dev.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
 const [poolId] = Object.keys(dev.findResources('AWS::Cognito::UserPool'));
 const [clientId, cliClientId] = Object.keys(dev.findResources('AWS::Cognito::UserPoolClient'));
@@ -93,6 +94,20 @@ describe('the user pool people sign in with', () => {
   it('has a managed login domain with the newer pages and Cognito\'s own style for the client', () => {
     dev.hasResourceProperties('AWS::Cognito::UserPoolDomain', { ManagedLoginVersion: 2, UserPoolId: { Ref: poolId } });
     dev.hasResourceProperties('AWS::Cognito::ManagedLoginBranding', { UseCognitoProvidedValues: true, ClientId: { Ref: clientId } });
+  });
+
+  it('offers passkeys beside the password as a first factor, with user verification required, for the managed login domain\'s host', () => {
+    dev.hasResourceProperties('AWS::Cognito::UserPool', {
+      Policies: Match.objectLike({ SignInPolicy: { AllowedFirstAuthFactors: ['PASSWORD', 'WEB_AUTHN'] } }),
+      // The mfa claim's rule counts a passkey sign-in as two factors only because the passkey verified its user.
+      WebAuthnUserVerification: 'required',
+    });
+    const pool = json.Resources[poolId as string]?.Properties ?? {};
+    const [, domain] = Object.entries(json.Resources).find(([, resource]) => resource.Type === 'AWS::Cognito::UserPoolDomain') ?? [];
+    // The relying party is the host the managed pages are served from: `<the domain's prefix>.auth.<region>.amazoncognito.com`.
+    expect(pool.WebAuthnRelyingPartyID).toEqual({ 'Fn::Join': ['', [...(domain?.Properties.Domain as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1], `.auth.${devStack.region}.amazoncognito.com`]] });
+    // The dashboard's client allows choice-based sign-in (ALLOW_USER_AUTH), which passkeys go through; the command line's does not need it.
+    expect(json.Resources[clientId as string]?.Properties.ExplicitAuthFlows).toEqual(['ALLOW_USER_SRP_AUTH', 'ALLOW_USER_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
   });
 
   it('gives the authorizer the pool\'s issuer, JWKS and both client ids, and the membership and account reads it needs', () => {

@@ -4,7 +4,9 @@ import {
   AdminSetUserPasswordCommand,
   AssociateSoftwareTokenCommand,
   CognitoIdentityProviderClient,
+  CompleteWebAuthnRegistrationCommand,
   SetUserMFAPreferenceCommand,
+  StartWebAuthnRegistrationCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CLI_CALLBACK_PORTS, cliCallbackUrl } from '../../clients/sign-in/cli-callback';
@@ -251,4 +253,43 @@ export async function revoke(refreshToken: string, target: SignInTarget = localS
 /** An access token's claims, unverified (what a test reads of a token it was just given). */
 export function claimsOf(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+}
+
+/** What answers a sign-in page's passkey challenge: an assertion made with the options it got (a software passkey in tests). */
+export type PasskeyAnswer = (options: { challenge: string; rpId: string }, signInOrigin: string) => unknown;
+
+/**
+ * Signs in with a passkey as the local sign-in page's script does, over plain HTTP: the authorization request, the
+ * page's challenge (`…/passkey-options`, bound to the interaction by its cookie), the answer posted to `…/passkey`,
+ * the redirects to the callback and the code exchanged. Returns the tokens, or the status the page refused with.
+ */
+export async function signInWithPasskey(answer: PasskeyAnswer, target: SignInTarget = localSignInTarget()): Promise<{ tokens?: Tokens; status: number }> {
+  const jar = new CookieJar();
+  const { verifier, challenge } = pkcePair();
+  const request = authorizationUrl(target, challenge);
+  const pageUrl = locationOf(await step(jar, request), request, 'the authorization request');
+  const page = await (await step(jar, pageUrl)).text();
+  const action = /<form id="passkey-form" method="post" action="([^"]+)" data-options="([^"]+)"/.exec(page);
+  if (!action?.[1] || !action[2]) throw new Error('the sign-in page offers no passkey');
+  const options = (await (await step(jar, new URL(action[2], pageUrl).href, { method: 'POST' })).json()) as { challenge: string; rpId: string };
+  const assertion = answer(options, new URL(target.issuer).origin);
+  const submitted = await step(jar, new URL(action[1], pageUrl).href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ assertion: JSON.stringify(assertion) }).toString(),
+  });
+  if (submitted.status < 300 || submitted.status > 399) return { status: submitted.status };
+  let next = locationOf(submitted, pageUrl, 'the passkey form');
+  while (!next.startsWith(target.redirectUri)) next = locationOf(await step(jar, next), next, 'the resumed authorization');
+  const code = new URL(next).searchParams.get('code');
+  if (!code) throw new Error(`the callback carried no code: ${next}`);
+  return { tokens: await exchangeCode(target, code, verifier), status: submitted.status };
+}
+
+/** Registers a passkey for the person whose access token this is, as the dashboard's Security page does: the credential it answered with is `make`'s. */
+export async function registerPasskey(accessToken: string, make: (options: { challenge: string; rp: { id: string } }, dashboardOrigin: string) => unknown): Promise<void> {
+  const client = cognito();
+  const { CredentialCreationOptions } = await client.send(new StartWebAuthnRegistrationCommand({ AccessToken: accessToken }));
+  const credential = make(CredentialCreationOptions as { challenge: string; rp: { id: string } }, new URL(localSignInTarget().redirectUri).origin);
+  await client.send(new CompleteWebAuthnRegistrationCommand({ AccessToken: accessToken, Credential: credential as never }));
 }

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Api, type Problem } from './api';
 import type { paths } from '../../clients/typescript/src/schema';
-import { AuthenticatorFailed, finishAuthenticator, startAuthenticator } from './signing-in/authenticator';
+import { finishAuthenticator, startAuthenticator } from './signing-in/authenticator';
+import { addPasskey, deletePasskey, listPasskeys, type Passkey } from './signing-in/passkeys';
+import { UserApiFailed } from './signing-in/user-api';
 import type { PersonSession } from './signing-in/person-session';
 import { CopyButton, formatDateTime, ProblemNote } from './ui';
 import { useAllowed, useCan } from './workspace';
@@ -32,6 +34,7 @@ export function SecurityPage({ api, session }: { api: Api; session: PersonSessio
       <h1 id="security-title">Security</h1>
       <ProblemNote problem={problem} />
       <AuthenticatorApp session={session} />
+      <Passkeys session={session} />
       {workspace && <MfaRequirement api={api} workspace={workspace} onChanged={setWorkspace} />}
       {workspace && <SingleSignOn api={api} plan={workspace.plan} />}
     </section>
@@ -92,7 +95,7 @@ function AuthenticatorApp({ session }: { session: PersonSession }) {
       await run();
       setFailure('');
     } catch (error) {
-      setFailure(error instanceof AuthenticatorFailed ? error.message : 'Something went wrong: try again.');
+      setFailure(error instanceof UserApiFailed ? error.message : 'Something went wrong: try again.');
     }
   };
   const start = () => attempt(async () => setStarted(await startAuthenticator(session.issuer, await session.accessToken(), session.person.email ?? session.person.sub)));
@@ -134,6 +137,64 @@ function AuthenticatorApp({ session }: { session: PersonSession }) {
           </button>
         </>
       )}
+      {failure && (
+        <div class="problem" role="alert">
+          <p>{failure}</p>
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** The person's own passkeys: listed, added with the browser's authenticator, deleted (Cognito's WebAuthn user API). */
+function Passkeys({ session }: { session: PersonSession }) {
+  const [passkeys, setPasskeys] = useState<Passkey[]>();
+  const [failure, setFailure] = useState('');
+  const [said, setSaid] = useState('');
+  const [busy, setBusy] = useState(false);
+  const attempt = async (run: () => Promise<string>) => {
+    setBusy(true);
+    setSaid('');
+    try {
+      const done = await run();
+      setPasskeys(await listPasskeys(session.issuer, await session.accessToken()));
+      setFailure('');
+      setSaid(done);
+    } catch (error) {
+      setFailure(error instanceof UserApiFailed ? error.message : 'Something went wrong: try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  useEffect(() => void attempt(async () => ''), [session]);
+  const add = () => attempt(async () => (await addPasskey(session.issuer, await session.accessToken(), location.hostname), 'Passkey added: choose "Use a passkey" when you next sign in.'));
+  const remove = (passkey: Passkey) => attempt(async () => (await deletePasskey(session.issuer, await session.accessToken(), passkey.id), `Deleted ${passkey.name}.`));
+  return (
+    <article class="panel" aria-labelledby="passkeys-title">
+      <h2 id="passkeys-title">Your passkeys</h2>
+      <p>
+        A passkey signs you in without your password: your device checks your fingerprint, face or PIN. A workspace that requires MFA counts a passkey sign-in only once you have
+        turned on an authenticator app too, since you could otherwise still sign in with your password alone.
+      </p>
+      {passkeys?.length === 0 && <p class="empty">No passkeys yet.</p>}
+      {passkeys && passkeys.length > 0 && (
+        <ul aria-label="Your passkeys" class="passkeys">
+          {passkeys.map((passkey) => (
+            <li key={passkey.id}>
+              {passkey.name}, added {formatDateTime(passkey.createdAt.toISOString())}{' '}
+              <button type="button" class="danger" disabled={busy} onClick={() => confirm(`Delete ${passkey.name}? You can no longer sign in with it.`) && void remove(passkey)}>
+                Delete {passkey.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" disabled={busy} onClick={() => void add()}>
+        Add a passkey
+      </button>{' '}
+      <span role="status" class="said">
+        {said}
+      </span>
       {failure && (
         <div class="problem" role="alert">
           <p>{failure}</p>

@@ -2,7 +2,7 @@ import { AdminGetUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/cli
 import type { Context, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../functions/pre-token-generation/handler';
-import { AUTHENTICATOR_APP, signInUsedMfa } from '../../../functions/shared/domain/accounts/sign-in-mfa';
+import { AUTHENTICATOR_APP } from '../../../functions/shared/domain/accounts/sign-in-mfa';
 
 /** The user pool's pre-token-generation trigger (V2): the access token's `mfa` claim, from what the pool says of the person. */
 const cognito = mockClient(CognitoIdentityProviderClient);
@@ -21,15 +21,6 @@ function event(triggerSource: PreTokenGenerationV2TriggerEvent['triggerSource'],
   } as PreTokenGenerationV2TriggerEvent;
 }
 const run = (input: PreTokenGenerationV2TriggerEvent) => handler(input, {} as Context) as Promise<PreTokenGenerationV2TriggerEvent>;
-
-describe('whether a sign-in used MFA', () => {
-  it('is whether the person turned on an authenticator app (Cognito then asks for its code at every sign-in), never for a federated person', () => {
-    expect(signInUsedMfa({ federated: false, mfaMethods: [AUTHENTICATOR_APP] })).toBe(true);
-    expect(signInUsedMfa({ federated: false, mfaMethods: [] })).toBe(false);
-    expect(signInUsedMfa({ federated: false, mfaMethods: ['SMS_MFA'] })).toBe(false);
-    expect(signInUsedMfa({ federated: true, mfaMethods: [AUTHENTICATOR_APP] })).toBe(false);
-  });
-});
 
 describe('the pre-token-generation trigger', () => {
   it.each(['TokenGeneration_HostedAuth', 'TokenGeneration_Authentication', 'TokenGeneration_RefreshTokens'] as const)(

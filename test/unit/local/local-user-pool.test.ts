@@ -18,6 +18,7 @@ describe('the user pool read from the template', () => {
     expect(topology.userPools).toHaveLength(1);
     const [pool] = topology.userPools;
     expect(pool?.mfa).toBe('OPTIONAL');
+    expect(pool?.passkeys).toBe(true);
     expect(pool?.clients).toEqual([
       expect.objectContaining({
         callbackUrls: ['https://localhost:4000/app/signed-in'],
