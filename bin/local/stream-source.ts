@@ -15,17 +15,17 @@ import type { StreamSourceSpec } from './template';
 export const POLL_MS = 250;
 const IDLE_POLL_MS = 1_000;
 /**
- * After a nudge, reads come 50 ms apart and then further apart each time (100, 200, 400 ms) for a second: DynamoDB
- * Local may show a write's record a moment after the write returns, and a nudge that finds the reader mid-read must
- * not wait out a whole poll.
+ * After a nudge, reads come 100 ms apart and then further apart (200, 400 ms) for a second: DynamoDB Local may show
+ * a write's record a moment after the write returns, and a nudge that finds the reader mid-read must not wait out a
+ * whole poll.
  */
-const NUDGED_POLL_MS = 50;
+const NUDGED_POLL_MS = 100;
 const NUDGE_LASTS_MS = 1_000;
 
 /** The wait before a shard's next read, after `quietReads` empty pages in a row (counted afresh after a nudge). */
 export function pollWaitMs(quietReads: number, nudged: boolean, pollMs = POLL_MS): number {
   const doublings = Math.max(0, quietReads - 1);
-  return nudged ? NUDGED_POLL_MS * 2 ** Math.min(doublings, 3) : Math.min(Math.max(IDLE_POLL_MS, pollMs), pollMs * 2 ** Math.min(doublings, 2));
+  return nudged ? NUDGED_POLL_MS * 2 ** Math.min(doublings, 2) : Math.min(Math.max(IDLE_POLL_MS, pollMs), pollMs * 2 ** Math.min(doublings, 2));
 }
 /** GetRecords' largest page: a full one is followed by the next read at once. */
 const PAGE_LIMIT = 1000;
@@ -157,9 +157,26 @@ export class LocalTableStream {
     this.mappings = consumers.map((mapping) => new MappingDeliveries(mapping, queues, log, () => this.stopped));
   }
 
-  /** The table may have changed: its shards are read now rather than at the next poll. */
+  /** When a page was last asked for: nudges that come closer together share reads. */
+  private lastReadAtMs = Number.NEGATIVE_INFINITY;
+  private pendingWake?: NodeJS.Timeout;
+
+  /**
+   * The table may have changed: its shards are read now rather than at the next poll, or, within 100 ms of the last
+   * read, 100 ms after it. A run of creations nudges every few milliseconds (each one a link's and a quota counter's
+   * record), and a read per nudge had DynamoDB Local answer a GetRecords per creation beside the creation's own five
+   * calls (counted through a proxy, issue 28).
+   */
   nudge(): void {
     this.nudgedAtMs = Date.now();
+    const dueInMs = this.lastReadAtMs + NUDGED_POLL_MS - this.nudgedAtMs;
+    if (dueInMs <= 0) return this.wakeReaders();
+    this.pendingWake ??= setTimeout(() => this.wakeReaders(), dueInMs);
+  }
+
+  private wakeReaders(): void {
+    clearTimeout(this.pendingWake);
+    this.pendingWake = undefined;
     for (const wake of [...this.sleepers]) wake();
   }
 
@@ -223,6 +240,7 @@ export class LocalTableStream {
     while (iterator && !this.stopped) {
       let page: { Records: WireStreamRecord[]; NextShardIterator?: string };
       try {
+        this.lastReadAtMs = Date.now();
         page = await getRecordsPage(this.endpoint, this.region, iterator);
       } catch (error) {
         if (this.stopped) break;
@@ -257,7 +275,7 @@ export class LocalTableStream {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.nudge();
+    this.wakeReaders();
     await Promise.allSettled(this.running);
     await Promise.allSettled(this.mappings.map((mapping) => mapping.settled()));
   }

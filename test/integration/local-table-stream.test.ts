@@ -1,3 +1,5 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { LocalTableStream, type StreamConsumer } from '../../bin/local/stream-source';
@@ -28,12 +30,32 @@ afterAll(async () => {
 const spec = (functionId: string, fields: Partial<StreamSourceSpec> = {}): StreamSourceSpec => ({ functionId, tableName: linksTable, batchSize: 100, filterPatterns: [], retryAttempts: 0, ...fields });
 const codesIn = (events: unknown[]) => events.flatMap((event) => (event as { Records: Array<{ dynamodb: { Keys: { code: { S: string } } } }> }).Records.map((record) => record.dynamodb.Keys.code.S));
 
-async function started(consumers: StreamConsumer[], failures: string[] = []): Promise<LocalTableStream> {
+async function started(consumers: StreamConsumer[], failures: string[] = [], through = endpoint): Promise<LocalTableStream> {
   const queues = { send: (queueId: string, body: string) => failures.push(`${queueId} ${body}`) } as unknown as SqsStandIn;
-  const stream = new LocalTableStream(linksTable, consumers, endpoint, 'us-east-1', queues, () => undefined, HOUR_MS);
+  const stream = new LocalTableStream(linksTable, consumers, through, 'us-east-1', queues, () => undefined, HOUR_MS);
   await stream.start(client);
   streams.push(stream);
   return stream;
+}
+
+/** A pass-through to DynamoDB Local that counts the GetRecords calls it forwards. */
+async function countingProxy(): Promise<{ url: string; reads: () => number; close: () => Promise<void> }> {
+  let reads = 0;
+  const target = new URL(endpoint);
+  const server: Server = createServer((incoming, outgoing) => {
+    if (String(incoming.headers['x-amz-target']).endsWith('.GetRecords')) reads += 1;
+    const forwarded = request({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    reads: () => reads,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('the local stream player', () => {
@@ -65,5 +87,27 @@ describe('the local stream player', () => {
     stream.nudge();
     await eventually(async () => expect(codesIn(healthy)).toEqual(['keep-1']));
     await eventually(async () => expect(failures.some((failure) => failure.startsWith('Dlq ') && failure.includes('RetryAttemptsExhausted'))).toBe(true));
+  });
+
+  it('shares reads among nudges that come close together: a run of writes does not cost a read each', async () => {
+    const proxy = await countingProxy();
+    try {
+      const seen: unknown[] = [];
+      const stream = await started([{ spec: spec('Counted'), consumer: { invoke: async (event) => seen.push(event) } }], [], proxy.url);
+      const readsBefore = proxy.reads();
+      // Twenty changes nudged a few milliseconds apart, as a run of creations nudges.
+      for (let index = 0; index < 20; index += 1) {
+        await dynamo().send(new PutCommand({ TableName: linksTable, Item: { code: `burst-${index}` } }));
+        stream.nudge();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await eventually(async () => expect(codesIn(seen)).toContain('burst-19'));
+      expect(codesIn(seen).filter((code) => code.startsWith('burst-'))).toHaveLength(20);
+      // A read per nudge would be twenty; about one per 100 ms of the run (and the nudge's tail) is what is left.
+      expect(proxy.reads() - readsBefore).toBeLessThan(10);
+      await stream.stop();
+    } finally {
+      await proxy.close();
+    }
   });
 });
