@@ -19,14 +19,18 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '5' },
     visits: { type: 'string', default: '10000' },
     path: { type: 'string', default: 'plain' },
+    connections: { type: 'string', default: '10' },
   },
 });
 const ROUNDS = Number(values.rounds);
 const VISITS = Number(values.visits);
 const PATHS = { plain: { url: 'https://example.com/a' }, maxClicks: { url: 'https://example.com/a', maxClicks: 1_000_000_000 } } as const;
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
-/** Connections of each run: enough to keep the worker busy, few enough that neither side starves the other's. */
-const CONNECTIONS = 10;
+/**
+ * Connections of each run: 10 keep the worker busy and let neither side starve the other's; 50, as bench:ab runs,
+ * show what a thread costs a visit when the machine is full (more lines and messages per turn of each event loop).
+ */
+const CONNECTIONS = Number(values.connections);
 /** After each run, the aggregator counts the run's clicks before the threads are read again. */
 const AGGREGATION_WAIT_MS = 1_500;
 const PARTS = ['gateway (main thread)', 'redirect worker', 'aggregator worker', 'other Node threads', 'DynamoDB Local', 'all'] as const;
@@ -80,7 +84,7 @@ async function measure(side: Side, visits: number, counted: boolean): Promise<vo
 
 async function main(): Promise<void> {
   const ref = positionals[0];
-  if (!ref) throw new Error('usage: npm run bench:ab-cpu -- <git ref> [--rounds 5] [--visits 10000] [--path plain|maxClicks]');
+  if (!ref) throw new Error('usage: npm run bench:ab-cpu -- <git ref> [--rounds 5] [--visits 10000] [--path plain|maxClicks] [--connections 10]');
   const checkout = checkOut(ref, (line) => console.error(line));
   const sides: Side[] = [];
   try {

@@ -73,7 +73,8 @@ export class LocalFunction {
       worker.once('error', reject);
       worker.once('message', () => resolve());
     });
-    worker.on('message', (message: { id?: number; result?: unknown; error?: { name: string; message: string } }) => {
+    worker.on('message', (text: string) => {
+      const message = JSON.parse(text) as { id?: number; result?: unknown; error?: { name: string; message: string } };
       if (message.id === undefined) return;
       const pending = this.pending.get(message.id);
       if (!pending) return;
@@ -98,7 +99,7 @@ export class LocalFunction {
         reject(new Error(`${this.spec.logicalId} timed out after ${this.spec.timeoutSeconds} s`));
       }, this.spec.timeoutSeconds * 1000);
       this.pending.set(id, { resolve, reject, timer });
-      this.worker.postMessage({ id, event });
+      this.worker.postMessage(JSON.stringify({ id, event }));
     });
   }
 

@@ -20,7 +20,10 @@ const { entryFile, exportName, functionName, timeoutSeconds } = workerData;
 const module = await import(pathToFileURL(entryFile).href);
 const handler = module[exportName];
 
-parentPort.on('message', async ({ id, event }) => {
+// Events and results cross as JSON text, as Lambda's runtime API carries them: what a function gets and gives is
+// what JSON can hold, and a string crosses threads for less than the structured clone of the object.
+parentPort.on('message', async (message) => {
+  const { id, event } = JSON.parse(message);
   const deadline = Date.now() + timeoutSeconds * 1000;
   const context = {
     awsRequestId: `local-${id}`,
@@ -33,11 +36,12 @@ parentPort.on('message', async ({ id, event }) => {
     callbackWaitsForEmptyEventLoop: false,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
+  let answer;
   try {
-    const result = await handler(event, context);
-    parentPort.postMessage({ id, result });
+    answer = JSON.stringify({ id, result: await handler(event, context) });
   } catch (error) {
-    parentPort.postMessage({ id, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } });
+    answer = JSON.stringify({ id, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } });
   }
+  parentPort.postMessage(answer);
 });
-parentPort.postMessage({ ready: true });
+parentPort.postMessage(JSON.stringify({ ready: true }));

@@ -53,7 +53,8 @@ export class LocalLogSubscription {
       subscriptionFilters: [this.spec.filterName],
       logEvents: events,
     };
-    const data = gzipSync(Buffer.from(JSON.stringify(payload))).toString('base64');
+    // Any gzip level reads back the same; the fastest, as this runs on the thread that also serves every request.
+    const data = gzipSync(Buffer.from(JSON.stringify(payload)), { level: 1 }).toString('base64');
     // Deliveries go one after another, as each of them would be retried before the next is given up on.
     this.inFlight = this.inFlight.then(() => this.deliver(data, events.length));
   }
