@@ -39,6 +39,12 @@ describe('bundled functions', () => {
       expect(output.trim()).toBe('function');
     },
   );
+
+  it('carry the User-Agent classifier (ua-parser-js, about 6 ms of a cold start with isbot) only where visits are read', () => {
+    // "Konqueror" is one of ua-parser-js's browser names; no code of ours spells it.
+    const carrying = functions.filter((fn) => /konqueror/i.test(readFileSync(fn.entryFile, 'utf8'))).map((fn) => fn.environment.POWERTOOLS_SERVICE_NAME);
+    expect(carrying).toEqual(['redirect']);
+  });
 });
 
 describe('the local stack reads from the synthesized template', () => {

@@ -1,6 +1,6 @@
 import { DEVICE_CLASSES, type Click } from './click';
 import { isDestinationLabel } from '../destinations/smart-link';
-import { MAX_DIMENSION_VALUE_LENGTH } from './visitor-traits';
+import { MAX_DIMENSION_VALUE_LENGTH } from './dimension-value';
 import { isRegisterUpdate } from './visitor-sketch';
 
 const TEXT_FIELDS = ['browser', 'os', 'region', 'city', 'utmSource', 'utmMedium', 'utmCampaign'] as const;

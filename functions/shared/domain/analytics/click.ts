@@ -1,5 +1,5 @@
 import type { DestinationLabel } from '../destinations/smart-link';
-import { dimensionValue } from './visitor-traits';
+import { dimensionValue } from './dimension-value';
 import type { RegisterUpdate } from './visitor-sketch';
 
 /**

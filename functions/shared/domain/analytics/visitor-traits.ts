@@ -1,23 +1,12 @@
 import { isbot } from 'isbot';
 import UAParser from 'ua-parser-js';
+import { dimensionValue } from './dimension-value';
 
 /** What the stats keep of a User-Agent: whether it is a bot, and the browser's and system's family names. */
 export interface AgentTraits {
   bot: boolean;
   browser: string;
   os: string;
-}
-
-/** Longest stored value of any dimension (a city, a campaign): attribute names and CSV cells stay small. */
-export const MAX_DIMENSION_VALUE_LENGTH = 100;
-
-/**
- * A dimension value as given, without control characters and cut to MAX_DIMENSION_VALUE_LENGTH characters
- * (whole code points: a cut never splits a character), or `fallback` when nothing is left.
- */
-export function dimensionValue(raw: string | undefined, fallback: string): string {
-  const cleaned = (raw ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return cleaned ? Array.from(cleaned).slice(0, MAX_DIMENSION_VALUE_LENGTH).join('') : fallback;
 }
 
 /** Traffic repeats a few thousand agents: each is classified once per container (isbot's pattern, ua-parser's rules). */

@@ -1,6 +1,7 @@
 import { campaignOf, viewerCity, viewerRegion } from '../../../../functions/shared/domain/analytics/click';
 import { clickInLogLine } from '../../../../functions/shared/domain/analytics/click-lines';
-import { agentTraits, dimensionValue, MAX_DIMENSION_VALUE_LENGTH } from '../../../../functions/shared/domain/analytics/visitor-traits';
+import { agentTraits } from '../../../../functions/shared/domain/analytics/visitor-traits';
+import { dimensionValue, MAX_DIMENSION_VALUE_LENGTH } from '../../../../functions/shared/domain/analytics/dimension-value';
 
 describe('what the stats keep of a User-Agent', () => {
   it.each([
