@@ -3,34 +3,61 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { readLocalTopology, synthesize } from '../bin/local/stack';
 import { ESM_REQUIRE_BANNER } from '../lib/service-function';
 import { ESBUILD_TARGET } from '../lib/node-runtime';
-import { EnvNames } from '../functions/shared/config';
 import { median, round } from './support';
 
 /**
- * Issue 6's cold-start budget (issue 28: ≤ 1.2): each deployed bundle (from `cdk synth`) against a floor bundle built with the same
- * esbuild options that only creates the SDK clients the function needs. Import time is measured inside a fresh
- * Node process (so Node's own start-up is not counted), median of RUNS, floors and functions interleaved.
+ * Issue 6's cold-start budget (issue 28: ≤ 1.2): each deployed bundle (from `cdk synth`) against a floor bundle built
+ * with the same esbuild options that only creates the SDK clients the function's bundle carries (found by esbuild
+ * from its handler). Import time is measured inside a fresh Node process (so Node's own start-up is not counted),
+ * median of RUNS, floors and functions interleaved.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 31);
+const ROOT = path.join(__dirname, '..');
+/** The table's names for the client packages. */
+const CLIENT_NAMES: Record<string, string> = {
+  'client-dynamodb': 'DynamoDB',
+  'client-ssm': 'SSM',
+  'client-sqs': 'SQS',
+  'client-kms': 'KMS',
+  'client-cloudfront': 'CloudFront',
+  'client-sesv2': 'SES',
+  'client-cognito-identity-provider': 'Cognito',
+};
 
-async function buildFloor(entry: string, outdir: string): Promise<string> {
-  const outfile = path.join(outdir, `${path.basename(entry, '.ts')}.mjs`);
-  await build({
-    entryPoints: [path.join(__dirname, 'floors', entry)],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: ESBUILD_TARGET,
-    minify: true,
-    mainFields: ['module', 'main'],
-    banner: { js: ESM_REQUIRE_BANNER },
-    logLevel: 'silent',
-  });
+const ESBUILD_OPTIONS: BuildOptions = { bundle: true, platform: 'node', format: 'esm', target: ESBUILD_TARGET, mainFields: ['module', 'main'], logLevel: 'silent' };
+
+/**
+ * The SDK clients a function's bundle carries (`@aws-sdk/client-*` packages, sorted), as esbuild finds them from its
+ * handler: the floor is measured with exactly those, whatever made the function need them.
+ */
+async function clientPackagesOf(service: string): Promise<string[]> {
+  const { metafile } = await build({ ...ESBUILD_OPTIONS, entryPoints: [path.join(ROOT, 'functions', service, 'handler.ts')], outfile: 'handler.mjs', minify: true, write: false, metafile: true });
+  // What reaches the output, not every file parsed: a client the shared adapters import but this function never
+  // creates is shaken out of its bundle.
+  const kept = Object.values(metafile?.outputs ?? {}).flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([file]) => file));
+  return [...new Set(kept.flatMap((input) => /node_modules\/@aws-sdk\/(client-[^/]+)\//.exec(input)?.[1] ?? []))].sort();
+}
+
+/** A floor bundle that creates one client of each package (no package: a module and nothing else), as a function would at import. */
+async function buildFloor(packages: readonly string[], outdir: string): Promise<string> {
+  const clients = await Promise.all(
+    packages.map(async (name) => {
+      const exported = Object.keys((await import(`@aws-sdk/${name}`)) as Record<string, unknown>).find((key) => /^[A-Z]\w*Client$/.test(key));
+      if (!exported) throw new Error(`@aws-sdk/${name} exports no client class`);
+      return { name, exported };
+    }),
+  );
+  const source = [
+    ...clients.map(({ name, exported }) => `import { ${exported} } from '@aws-sdk/${name}';`),
+    `export const clients = [${clients.map(({ exported }) => `new ${exported}({})`).join(', ')}];`,
+    'export const handler = async () => ({ statusCode: 200 });',
+  ].join('\n');
+  const outfile = path.join(outdir, `floor-${packages.join('+') || 'none'}.mjs`);
+  await build({ ...ESBUILD_OPTIONS, stdin: { contents: source, resolveDir: ROOT, loader: 'ts' }, outfile, minify: true, banner: { js: ESM_REQUIRE_BANNER } });
   return outfile;
 }
 
@@ -52,47 +79,21 @@ async function main(): Promise<void> {
   if (process.env.LOCAL_SKIP_SYNTH !== '1') synthesize();
   const topology = readLocalTopology('http://localhost:3000');
   const outdir = mkdtempSync(path.join(tmpdir(), 'floors-'));
-  const floors = {
-    none: await buildFloor('none.ts', outdir),
-    dynamodb: await buildFloor('dynamodb.ts', outdir),
-    dynamodbSsm: await buildFloor('dynamodb-ssm.ts', outdir),
-    dynamodbCloudFront: await buildFloor('dynamodb-cloudfront.ts', outdir),
-    dynamodbSsmCloudFront: await buildFloor('dynamodb-ssm-cloudfront.ts', outdir),
-    dynamodbSsmSqs: await buildFloor('dynamodb-ssm-sqs.ts', outdir),
-    dynamodbSsmSqsKms: await buildFloor('dynamodb-ssm-sqs-kms.ts', outdir),
-  };
-
-  const rows = [...topology.functions.values()].map((fn) => {
+  const floors = new Map<string, string>();
+  const rows = [];
+  for (const fn of topology.functions.values()) {
     const name = fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId;
-    const readsSsm = Object.keys(fn.environment).some((key) => key.includes('PARAMETER'));
-    const readsTables = Object.keys(fn.environment).some((key) => key.endsWith('_TABLE'));
-    // The two functions that manage CloudFront tenants carry its client (issue 17).
-    const managesTenants = EnvNames.tenantDistributionId in fn.environment;
-    // The webhook functions and the aggregator send delivery tasks to SQS (issue 19).
-    const sendsTasks = EnvNames.deliveryQueueUrl in fn.environment;
-    // Those that keep webhook secrets sealed also create the KMS client (issue 27).
-    const sealsSecrets = EnvNames.webhookSecretsKey in fn.environment;
-    const [floor, floorName] = sendsTasks
-      ? sealsSecrets
-        ? [floors.dynamodbSsmSqsKms, 'DynamoDB + SSM + SQS + KMS']
-        : [floors.dynamodbSsmSqs, 'DynamoDB + SSM + SQS']
-      : managesTenants
-      ? readsSsm
-        ? [floors.dynamodbSsmCloudFront, 'DynamoDB + SSM + CloudFront']
-        : [floors.dynamodbCloudFront, 'DynamoDB + CloudFront']
-      : readsSsm
-        ? [floors.dynamodbSsm, 'DynamoDB + SSM']
-        : readsTables
-          ? [floors.dynamodb, 'DynamoDB']
-          : [floors.none, 'no SDK client'];
+    const packages = await clientPackagesOf(name);
+    const floorName = packages.length === 0 ? 'no SDK client' : packages.map((name) => CLIENT_NAMES[name] ?? name).join(' + ');
+    if (!floors.has(floorName)) floors.set(floorName, await buildFloor(packages, outdir));
     // LAMBDA_TASK_ROOT as Lambda sets it: the docs function reads the file shipped beside its bundle.
-    return { name, file: fn.entryFile, environment: { ...fn.environment, LAMBDA_TASK_ROOT: path.dirname(fn.entryFile) }, floor, floorName };
-  });
+    rows.push({ name, file: fn.entryFile, environment: { ...fn.environment, LAMBDA_TASK_ROOT: path.dirname(fn.entryFile) }, floor: floors.get(floorName) as string, floorName });
+  }
 
   const times = new Map<string, Array<{ wall: number; cpu: number }>>();
   const record = (file: string, sample: { wall: number; cpu: number }) => times.set(file, [...(times.get(file) ?? []), sample]);
   // Each run imports every bundle once, in a shuffled order, so drift on a noisy machine hits all of them alike.
-  const subjects = [...Object.values(floors).map((file) => ({ file, environment: {} })), ...rows];
+  const subjects = [...[...floors.values()].map((file) => ({ file, environment: {} })), ...rows];
   for (let run = 0; run < RUNS; run += 1) {
     for (const subject of [...subjects].sort(() => Math.random() - 0.5)) record(subject.file, importMs(subject.file, subject.environment));
   }
