@@ -55,14 +55,7 @@ export class SoftwarePasskey {
     length.writeUInt16BE(credentialId.length);
     const authData = Buffer.concat([sha256(ceremony.rpId), Buffer.of(this.flags(ceremony) | ATTESTED), counterBytes(this.counter), Buffer.alloc(16), length, credentialId, Buffer.from(cosePublicKey)]);
     const attestationObject = isoCBOR.encode(new Map<string, string | Map<string, string> | Uint8Array>([['fmt', 'none'], ['attStmt', new Map<string, string>()], ['authData', authData]]));
-    return {
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key',
-      clientExtensionResults: {},
-      authenticatorAttachment: 'platform',
-      response: { clientDataJSON: this.clientData('webauthn.create', ceremony), attestationObject: b64url(attestationObject), transports: ['internal'] },
-    };
+    return this.credentialJson({ clientDataJSON: this.clientData('webauthn.create', ceremony), attestationObject: b64url(attestationObject), transports: ['internal'] });
   }
 
   /** An AuthenticationResponseJSON for `ceremony`, its counter one higher than the last. */
@@ -71,14 +64,12 @@ export class SoftwarePasskey {
     const authData = Buffer.concat([sha256(ceremony.rpId), Buffer.of(this.flags(ceremony)), counterBytes(this.counter)]);
     const clientDataJSON = this.clientData('webauthn.get', ceremony);
     const signature = sign('sha256', Buffer.concat([authData, sha256(Buffer.from(clientDataJSON, 'base64url'))]), this.privateKey);
-    return {
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key',
-      clientExtensionResults: {},
-      authenticatorAttachment: 'platform',
-      response: { clientDataJSON, authenticatorData: b64url(authData), signature: b64url(signature), userHandle: b64url(Buffer.from(userHandle)) },
-    };
+    return this.credentialJson({ clientDataJSON, authenticatorData: b64url(authData), signature: b64url(signature), userHandle: b64url(Buffer.from(userHandle)) });
+  }
+
+  /** This passkey's answer as WebAuthn's JSON spells it, around the ceremony's own response. */
+  private credentialJson(response: Record<string, unknown>): unknown {
+    return { id: this.id, rawId: this.id, type: 'public-key', clientExtensionResults: {}, authenticatorAttachment: 'platform', response };
   }
 
   private flags(ceremony: Ceremony): number {

@@ -1,17 +1,7 @@
 import { AuthenticatorFailed, finishAuthenticator, startAuthenticator } from '../../../web/dashboard/signing-in/authenticator';
+import { fetchAnswering } from '../../support/user-api-fetch';
 
 const issuer = 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Pool';
-
-/** A fetch that records each call and answers from a list. */
-function fetchAnswering(...answers: Array<{ status?: number; body: unknown }>) {
-  const calls: Array<{ url: string; target: string | null; body: unknown }> = [];
-  const fetcher = (async (url: string, init: RequestInit) => {
-    calls.push({ url, target: new Headers(init.headers).get('x-amz-target'), body: JSON.parse(String(init.body)) });
-    const answer = answers.shift() ?? { body: {} };
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200 });
-  }) as typeof fetch;
-  return { fetcher, calls };
-}
 
 describe('turning on an authenticator app from the dashboard', () => {
   it('asks the pool\'s user API at the issuer\'s origin for a secret with the person\'s token, and makes the otpauth URI', async () => {

@@ -1,20 +1,10 @@
 import { addPasskey, deletePasskey, hostMayUse, listPasskeys } from '../../../web/dashboard/signing-in/passkeys';
 import { UserApiFailed } from '../../../web/dashboard/signing-in/user-api';
+import { fetchAnswering } from '../../support/user-api-fetch';
 
 const issuer = 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Pool';
 const creationOptions = { challenge: 'Y2hhbGxlbmdl', rp: { id: 'localhost', name: 'Shortener' }, user: { id: 'dXNlcg', name: 'ada@example.com', displayName: '' }, pubKeyCredParams: [{ alg: -7, type: 'public-key' }] };
 const madeCredential = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: 'e30', attestationObject: 'o2Nm' } };
-
-/** A fetch that records each call and answers from a list. */
-function fetchAnswering(...answers: Array<{ status?: number; body: unknown }>) {
-  const calls: Array<{ url: string; target: string | null; body: unknown }> = [];
-  const fetcher = (async (url: string, init: RequestInit) => {
-    calls.push({ url, target: new Headers(init.headers).get('x-amz-target'), body: JSON.parse(String(init.body)) });
-    const answer = answers.shift() ?? { body: {} };
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200 });
-  }) as typeof fetch;
-  return { fetcher, calls };
-}
 
 describe('the person\'s passkeys on the dashboard', () => {
   it('lists them from ListWebAuthnCredentials with the person\'s token, at the issuer\'s origin', async () => {
