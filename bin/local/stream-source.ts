@@ -180,7 +180,7 @@ export class LocalTableStream {
     for (const wake of [...this.sleepers]) wake();
   }
 
-  /** Until the next read: see pollWaitMs. A nudge ends the wait at once. */
+  /** Until the next read: see pollWaitMs. A nudge ends the wait (at once, or 100 ms after the last read). */
   private pause(quietReads: number): Promise<void> {
     const ms = pollWaitMs(quietReads, Date.now() - this.nudgedAtMs < NUDGE_LASTS_MS, this.pollMs);
     return new Promise((resolve) => {
