@@ -203,7 +203,7 @@ export class Monitoring extends Construct {
       new GraphWidget({
         title: 'Links',
         left: [this.custom(MetricName.linksCreated, 'create'), this.custom(MetricName.linksCreated, 'batch'), this.custom(MetricName.batchItemsFailed, 'batch')],
-        right: [this.custom(MetricName.redirects, 'redirect'), this.custom(MetricName.notFound, 'redirect'), this.custom(MetricName.gone, 'redirect')],
+        right: [this.custom(MetricName.clicksCounted, 'aggregator').with({ label: 'Redirects (clicks counted)' }), this.custom(MetricName.notFound, 'redirect'), this.custom(MetricName.gone, 'redirect')],
       }),
       new GraphWidget({
         title: 'Rejections',

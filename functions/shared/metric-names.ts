@@ -5,7 +5,6 @@ export const MetricName = {
   linksCreated: 'LinksCreated',
   batchItemsCreated: 'BatchItemsCreated',
   batchItemsFailed: 'BatchItemsFailed',
-  redirects: 'Redirects',
   notFound: 'NotFound',
   gone: 'Gone',
   safetyRejections: 'SafetyRejections',

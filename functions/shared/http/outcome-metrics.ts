@@ -15,8 +15,12 @@ export function recordCreations(outcomes: readonly CreationOutcome[], kind: 'sin
   count(MetricName.safetyRejections, outcomes.filter((outcome) => !outcome.ok && outcome.error.message === Messages.unsafeUrl).length);
 }
 
+/**
+ * A redirect is not counted here: each one writes its click line, which the aggregator counts (ClicksCounted), so a
+ * metric of its own would put a second line (the EMF record) in the log for every visit (issue 28). Only the rare
+ * outcomes make one.
+ */
 const VISIT_METRICS: Partial<Record<VisitOutcome['kind'], MetricName>> = {
-  redirect: MetricName.redirects,
   notFound: MetricName.notFound,
   gone: MetricName.gone,
 };

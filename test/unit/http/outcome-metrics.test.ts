@@ -29,13 +29,18 @@ describe('metrics', () => {
     expect(emitted()).toEqual({ LinksCreated: 1 });
   });
 
-  it('count redirects, 404s, 410s and wrong passwords', () => {
+  it('count 404s, 410s and wrong passwords, and write no metric for a redirect (its click line counts it)', () => {
     recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true, counted: false, destination: 'default', perVisitor: false });
     recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true, counted: false, destination: 'default', perVisitor: false });
     recordVisit({ kind: 'notFound' });
     recordVisit({ kind: 'gone', reason: 'usedUp' });
     recordVisit({ kind: 'passwordRequired', wrongPassword: true });
     recordVisit({ kind: 'passwordRequired', wrongPassword: false });
-    expect(emitted()).toEqual({ Redirects: [1, 1], NotFound: 1, Gone: 1, PasswordFailures: 1 });
+    expect(emitted()).toEqual({ NotFound: 1, Gone: 1, PasswordFailures: 1 });
+  });
+
+  it('leave a redirect with no metric to publish, so the visit writes its click line alone', () => {
+    recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true, counted: true, destination: 'default', perVisitor: false });
+    expect(metrics.hasStoredMetrics()).toBe(false);
   });
 });
