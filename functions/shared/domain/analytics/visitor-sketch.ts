@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Unique visitors without identity (issue 30): a HyperLogLog sketch per link and UTC day. Precision 12: 4,096
@@ -33,9 +33,14 @@ export function registerUpdateOf(hash: Buffer): RegisterUpdate {
   return [register, RANK_BITS + 1];
 }
 
-/** The visitor's register update: HMAC-SHA-256 of (counted network, User-Agent) under the day's salt. */
+/**
+ * The visitor's register update: SHA-256 of the day's salt (43 characters, always first) followed by the counted
+ * network and the User-Agent, in one call. Not HMAC: its second pass guards a digest that is shown against being
+ * extended, and this digest is never shown (12 bits and a rank leave the function); one pass is half of HMAC's 3 µs
+ * on every visit (issue 28). Plausible counts its visitors the same way.
+ */
 export function visitorUpdate(salt: string, network: string, userAgent: string | undefined): RegisterUpdate {
-  return registerUpdateOf(createHmac('sha256', salt).update(`visitor\n${network}\n${userAgent ?? ''}`, 'utf8').digest());
+  return registerUpdateOf(hash('sha256', `${salt}\nvisitor\n${network}\n${userAgent ?? ''}`, 'buffer'));
 }
 
 export function isRegisterUpdate(value: unknown): value is RegisterUpdate {
