@@ -6,13 +6,11 @@ import { isRegisterUpdate } from './visitor-sketch';
 const TEXT_FIELDS = ['browser', 'os', 'region', 'city', 'utmSource', 'utmMedium', 'utmCampaign'] as const;
 
 /** Issue 30's optional text fields, each kept only when it is bounded text (a line is never trusted further). */
-function textFields(click: Record<string, unknown>): Partial<Record<(typeof TEXT_FIELDS)[number], string>> {
-  const kept: Partial<Record<(typeof TEXT_FIELDS)[number], string>> = {};
+function keepTextFields(from: Record<string, unknown>, into: Click): void {
   for (const field of TEXT_FIELDS) {
-    const value = click[field];
-    if (typeof value === 'string' && value.length > 0 && value.length <= 2 * MAX_DIMENSION_VALUE_LENGTH) kept[field] = value;
+    const value = from[field];
+    if (typeof value === 'string' && value.length > 0 && value.length <= 2 * MAX_DIMENSION_VALUE_LENGTH) into[field] = value;
   }
-  return kept;
 }
 
 /** The click in one log line the redirect wrote (see http/click-report.ts), or undefined for any other line. */
@@ -30,7 +28,12 @@ export function clickInLogLine(line: string): Click | undefined {
   if (typeof country !== 'string' || typeof referrer !== 'string' || typeof counted !== 'boolean') return undefined;
   if (!(DEVICE_CLASSES as readonly unknown[]).includes(device)) return undefined;
   // Lines written before smart links carry no destination: their clicks went to the link's url.
-  const sentTo = destination === undefined ? {} : isDestinationLabel(destination) ? { destination } : undefined;
-  if (sentTo === undefined) return undefined;
-  return { code, at, country, referrer, device: device as Click['device'], counted, ...sentTo, ...(click.bot === true ? { bot: true } : {}), ...textFields(click), ...(isRegisterUpdate(click.visitor) ? { visitor: click.visitor } : {}) };
+  if (destination !== undefined && !isDestinationLabel(destination)) return undefined;
+  // Built field by field (a delivery holds thousands of lines: spreads cost the aggregator a tenth of its time).
+  const kept: Click = { code, at, country, referrer, device: device as Click['device'], counted };
+  if (destination !== undefined) kept.destination = destination;
+  if (click.bot === true) kept.bot = true;
+  keepTextFields(click, kept);
+  if (isRegisterUpdate(click.visitor)) kept.visitor = click.visitor;
+  return kept;
 }
