@@ -326,7 +326,12 @@ function normaliseIp(address: string | undefined): string {
   return (address ?? '127.0.0.1').replace(/^::ffff:/, '');
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  // Without either header an HTTP/1.1 request has no body (RFC 9112 §6.3): nothing to wait for. A visit is such a
+  // request; reading its empty stream cost the gateway's thread a promise, three listeners and two ticks.
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return Promise.resolve(NO_BODY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
