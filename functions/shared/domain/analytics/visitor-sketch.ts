@@ -22,9 +22,9 @@ const RANK_BITS = 64 - SKETCH_PRECISION;
  * The register update of a 64-bit hash: its top 12 bits choose the register, the rest's leading zeros (+1) rank it.
  * Read as two 32-bit words (every visit computes one: no BigInt on the redirect's path).
  */
-export function registerUpdateOf(hash: Buffer): RegisterUpdate {
-  const high = hash.readUInt32BE(0);
-  const low = hash.readUInt32BE(4);
+export function registerUpdateOf(digest: Buffer): RegisterUpdate {
+  const high = digest.readUInt32BE(0);
+  const low = digest.readUInt32BE(4);
   const register = high >>> (32 - SKETCH_PRECISION);
   // The rest's first 20 bits are the high word's low ones, which Math.clz32 sees behind the register's 12.
   const restOfHigh = high & (2 ** (32 - SKETCH_PRECISION) - 1);
