@@ -38,9 +38,4 @@ describe('metrics', () => {
     recordVisit({ kind: 'passwordRequired', wrongPassword: false });
     expect(emitted()).toEqual({ NotFound: 1, Gone: 1, PasswordFailures: 1 });
   });
-
-  it('leave a redirect with no metric to publish, so the visit writes its click line alone', () => {
-    recordVisit({ kind: 'redirect', url: 'https://e', cacheable: true, counted: true, destination: 'default', perVisitor: false });
-    expect(metrics.hasStoredMetrics()).toBe(false);
-  });
 });
