@@ -32,6 +32,12 @@ export class CachedLinkStore implements LinkStore {
   private readonly counted = new Set<string>();
   /** Password links read in the last PASSWORD_FORM_MEMORY_MS, for their forms only (visit.ts). */
   private readonly passwordLinks = new Map<string, { link: LinkRecord; until: number }>();
+  /**
+   * Reads in flight per key. A container serving several visits at once (Lambda's multi-concurrency, the local
+   * stack) would otherwise send one read and one lease renewal per waiting visit when a hot link's copy runs out:
+   * fifty conditional writes queued on one item stalled every visit for a fifth of a second locally (issue 28).
+   */
+  private readonly reading = new Map<string, Promise<LinkRecord | undefined>>();
   private readonly now: () => number;
 
   constructor(
@@ -42,10 +48,27 @@ export class CachedLinkStore implements LinkStore {
   }
 
   async find(code: string): Promise<LinkRecord | undefined> {
-    const nowMs = this.now();
     const entry = this.entries.get(code);
-    if (entry && nowMs < entry.until) return entry.link;
+    if (entry && this.now() < entry.until) return entry.link;
     this.entries.delete(code);
+    const reading = this.reading.get(code);
+    // Another visit is reading this link: a copy it leases is what a hit a moment later would return. Anything else
+    // (a miss, a refused lease, a read that failed) is read again, as each such visit always is; a link last seen
+    // with a limit or a password is never copied, so its visits do not wait for each other.
+    if (reading && !this.counted.has(code) && !this.passwordLinks.has(code)) {
+      await reading.catch(() => undefined);
+      const shared = this.entries.get(code);
+      if (shared && this.now() < shared.until) return shared.link;
+    }
+    const read = this.readThrough(code).finally(() => {
+      if (this.reading.get(code) === read) this.reading.delete(code);
+    });
+    this.reading.set(code, read);
+    return read;
+  }
+
+  private async readThrough(code: string): Promise<LinkRecord | undefined> {
+    const nowMs = this.now();
     const found = await this.inner.find(code);
     this.noteCounting(code, found, nowMs);
     this.notePassword(code, found, nowMs);

@@ -95,4 +95,33 @@ describe('the in-memory link cache', () => {
     await cache.find('one');
     expect(reads()).toBe(4);
   });
+
+  it('sends one read and one lease renewal when many visits at once find a hot link\'s copy gone', async () => {
+    const { inner, cache, reads, now } = setup();
+    await inner.createIfAbsent(link);
+    const found = await Promise.all(Array.from({ length: 50 }, () => cache.find('abc123')));
+    expect(reads()).toBe(1);
+    expect(inner.leaseRenewals).toBe(1);
+    expect(found.every((copy) => copy?.cacheLeaseUntil === now() + CACHE_LEASE_MS)).toBe(true);
+  });
+
+  it('lets visits at once read a password link, a miss or a failed read each for themselves', async () => {
+    const { inner, cache, reads } = setup();
+    await inner.createIfAbsent({ ...link, code: 'locked', passwordHash: 'scrypt$x' });
+    await Promise.all([cache.find('locked'), cache.find('locked'), cache.find('nothing'), cache.find('nothing')]);
+    expect(reads()).toBe(4);
+    // A read that fails leaves the visits waiting on it to read again (one of them may then succeed).
+    const failing = setup();
+    await failing.inner.createIfAbsent(link);
+    const find = failing.inner.find.bind(failing.inner);
+    let calls = 0;
+    failing.inner.find = async (code) => {
+      calls += 1;
+      if (calls === 1) throw new Error('throttled');
+      return find(code);
+    };
+    const [first, second] = await Promise.allSettled([failing.cache.find('abc123'), failing.cache.find('abc123')]);
+    expect(first.status).toBe('rejected');
+    expect(second).toMatchObject({ status: 'fulfilled', value: { code: 'abc123' } });
+  });
 });
