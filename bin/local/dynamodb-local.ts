@@ -36,9 +36,11 @@ export class DynamoDbLocal {
   async start(): Promise<void> {
     const storage = this.options.dataDir ? ['-dbPath', this.options.dataDir] : ['-inMemory'];
     if (this.options.dataDir) mkdirSync(this.options.dataDir, { recursive: true });
+    // -disableTelemetry: DynamoDB Local otherwise reports usage to AWS in the background; a developer's machine and
+    // CI send nothing anywhere (and have no route out to, here).
     const java = spawn(
       'java',
-      [`-Djava.library.path=${path.join(EMULATOR_DIR, 'DynamoDBLocal_lib')}`, '-jar', path.join(EMULATOR_DIR, 'DynamoDBLocal.jar'), '-port', String(this.options.port), '-sharedDb', ...storage],
+      [`-Djava.library.path=${path.join(EMULATOR_DIR, 'DynamoDBLocal_lib')}`, '-jar', path.join(EMULATOR_DIR, 'DynamoDBLocal.jar'), '-port', String(this.options.port), '-sharedDb', '-disableTelemetry', ...storage],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     this.process = java;
