@@ -280,16 +280,17 @@ describe('DELETE /v2/links/{code}', () => {
 describe('changes and visitors', () => {
   it('reach a visitor within the redirect function\'s 30 s of memory (60 s with the browser\'s own cache)', async () => {
     const { shortCode } = await shorten(owner);
+    // The copy's 30 s run from the read of this first visit, so they are counted from before it.
+    const visitedAt = Date.now();
     expect((await http('GET', `/${shortCode}`)).status).toBe(302);
-    const deletedAt = Date.now();
     expect((await call('DELETE', `/v2/links/${shortCode}`, owner)).status).toBe(204);
     let status = 302;
-    while (status === 302 && Date.now() - deletedAt < 40_000) {
+    while (status === 302 && Date.now() - visitedAt < 40_000) {
       status = (await http('GET', `/${shortCode}`)).status;
-      if (status === 302) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      if (status === 302) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(status).toBe(410);
-    expect(Date.now() - deletedAt).toBeLessThanOrEqual(LINK_MEMORY_SECONDS * 1000 + 1_000);
+    expect(Date.now() - visitedAt).toBeLessThanOrEqual(LINK_MEMORY_SECONDS * 1000 + 1_000);
   }, 45_000);
 
   it('are never cached by a shared cache: a plain link\'s redirect is private to the browser', async () => {

@@ -9,6 +9,12 @@ import { anyPathSegment, anyText } from '../support/unicode-arbitraries';
  * shapes. Each property uses its own keys, so the per-key minute limit is not what answers.
  */
 const RUNS = { fields: 1200, headers: 1200, paths: 1600, forms: 600, queries: 400 };
+/**
+ * A slow machine runs fewer cases rather than failing on Jest's timeout, which would leave the property sending
+ * requests into the next tests. Each test's own timeout leaves the property room to finish its last case.
+ */
+const PROPERTY_TIME_LIMIT_MS = 150_000;
+jest.setTimeout(PROPERTY_TIME_LIMIT_MS + 30_000);
 
 const urlLike = fc.oneof(
   anyText(60).map((text) => `https://example.com/${text}`),
@@ -70,7 +76,7 @@ describe('full Unicode everywhere', () => {
         });
         expectServiceShape(response, 'POST');
       }),
-      { numRuns: RUNS.fields },
+      { numRuns: RUNS.fields, interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS },
     );
   });
 
@@ -97,7 +103,7 @@ describe('full Unicode everywhere', () => {
           expectServiceShape(await rawHttp(method, path, headers, body), method);
         },
       ),
-      { numRuns: RUNS.headers },
+      { numRuns: RUNS.headers, interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS },
     );
   });
 
@@ -128,7 +134,7 @@ describe('full Unicode everywhere', () => {
           expectServiceShape(response, 'POST');
         },
       ),
-      { numRuns: RUNS.forms },
+      { numRuns: RUNS.forms, interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS },
     );
   });
 
@@ -141,7 +147,7 @@ describe('full Unicode everywhere', () => {
         // Every redirect leads to one of the link's hosts, with an ASCII Location whatever was forwarded.
         expect(response.status === 302 ? String(response.headers.location) : 'https://example.com/').toMatch(/^https:\/\/example\.com\/[\x21-\x7e]*$/);
       }),
-      { numRuns: RUNS.queries },
+      { numRuns: RUNS.queries, interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS },
     );
   });
 
@@ -156,7 +162,7 @@ describe('full Unicode everywhere', () => {
           expectServiceShape(response, method);
         },
       ),
-      { numRuns: RUNS.paths },
+      { numRuns: RUNS.paths, interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS },
     );
   });
 });

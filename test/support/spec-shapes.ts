@@ -25,8 +25,8 @@ const JSON_SHAPES: Record<number, string[][]> = {
   404: [['error', 'message', 'statusCode']],
   410: [['error', 'message', 'statusCode']],
   413: [['message', 'method', 'path', 'statusCode', 'timestamp'], ['error', 'message', 'statusCode']],
-  // The key's minute limit, the monthly plan limit, and the stage's throttle (shared by every test file that runs at
-  // once, so a busy run meets it: the OpenAPI document lists all three).
+  // The key's minute limit, the monthly plan limit, and the stage's throttle, which a property's own burst of anonymous
+  // calls can meet on a fast run (v1's bucket holds 100 and refills 50 a second): the OpenAPI document lists all three.
   429: [['error', 'message', 'retryAfter', 'statusCode'], ['limit', 'message', 'resetDate', 'statusCode', 'upgradeUrl'], ['error', 'message', 'statusCode']],
   503: [['error', 'message', 'statusCode']],
 };
