@@ -64,7 +64,7 @@ describe('the overview', () => {
     await page.getByRole('heading', { level: 1, name: new RegExp(`${busy}$`) }).waitFor();
     // A link's page draws its own live hour.
     await page.getByRole('heading', { name: 'The last hour, live' }).waitFor();
-  });
+  }, 120_000); // sign-in, a 30-s wait for the clicks, accessibility checks, screenshots and three keyboard walks
 });
 
 describe('the live hour', () => {

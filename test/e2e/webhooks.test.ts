@@ -198,7 +198,7 @@ describe('events', () => {
       [`${limited.shortCode} link.clicked`]: 1,
     });
     for (const delivery of receiver.on(path)) verify(secret, delivery);
-  });
+  }, 120_000); // nine deliveries awaited (up to 20 s each) and two ops runs
 
   it('a link whose expiry moves is expired once, at the new instant; a deleted one never', async () => {
     const { apiKey } = await createApiKey('PRO');
