@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
-import ipaddr from 'ipaddr.js';
+import { addressParser } from '../domain/address-parser';
 import type { DnsRecord } from '../domain/domains/custom-domain';
 import type { AttachmentCheck, DomainAttachments } from '../domain/ports';
 
@@ -10,13 +10,14 @@ export function parseHostsFile(text: string): Map<string, string[]> {
   const hosts = new Map<string, string[]>();
   for (const line of text.split('\n')) {
     const [address, ...names] = (line.split('#')[0] ?? '').trim().split(/\s+/);
-    if (!address || names.length === 0 || !ipaddr.isValid(address)) continue;
+    if (!address || names.length === 0 || !addressParser().isValid(address)) continue;
     for (const name of names) hosts.set(name.toLowerCase(), [...(hosts.get(name.toLowerCase()) ?? []), address]);
   }
   return hosts;
 }
 
 function isThisMachine(address: string): boolean {
+  const ipaddr = addressParser();
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address);
   if (parsed.range() === 'loopback') return true;

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isIPv4 } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import type Address from 'ipaddr.js';
+import { addressParser } from '../domain/address-parser';
 
 /**
  * What the service counts a client by, instead of its address: an HMAC of the address under a deployment secret
@@ -19,10 +20,11 @@ const KEY_BYTES = 16;
 export function countedNetwork(address: string): string {
   // Every visit counts its visitor (issue 30): the common dotted-quad address needs no parsing to be itself.
   if (isIPv4(address)) return address;
+  const ipaddr = addressParser();
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  return `${(parsed as Address.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }
 
 /** HMAC-SHA-256 under the deployment's secret, separated by purpose so one digest never stands for another. */

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import type Address from 'ipaddr.js';
+import { addressParser } from '../address-parser';
 
 /** Longer destinations are almost always abuse, and some browsers cut URLs past this length. */
 export const MAX_URL_LENGTH = 2048;
@@ -11,7 +12,7 @@ export const MAX_URL_LENGTH = 2048;
  */
 const PRIVATE_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'corp', 'test', 'example', 'invalid', 'onion', 'alt', 'arpa'];
 
-const GLOBAL_UNICAST_IPV6 = ipaddr.parseCIDR('2000::/3');
+let globalUnicastIpv6: [Address.IPv4 | Address.IPv6, number] | undefined;
 
 /**
  * Only ordinary unicast addresses are public. ipaddr.js names every special-purpose block of IANA's IPv4 and IPv6
@@ -20,11 +21,13 @@ const GLOBAL_UNICAST_IPV6 = ipaddr.parseCIDR('2000::/3');
  * The one policy for destinations and for where a webhook delivery may connect (webhook-sender.ts).
  */
 export function isPublicAddress(address: string): boolean {
+  const ipaddr = addressParser();
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.parse(address);
   if (parsed.range() !== 'unicast') return false;
   // IANA has allocated only 2000::/3 as global unicast; the rest (::/96 IPv4-compatible among it) leads nowhere public.
-  return parsed.kind() === 'ipv4' || parsed.match(GLOBAL_UNICAST_IPV6);
+  globalUnicastIpv6 ??= ipaddr.parseCIDR('2000::/3');
+  return parsed.kind() === 'ipv4' || parsed.match(globalUnicastIpv6);
 }
 
 function isPublicHostname(hostname: string): boolean {
