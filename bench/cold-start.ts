@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -14,8 +14,13 @@ import { median, round } from './support';
  * with the same esbuild options that only creates the SDK clients the function's bundle carries (found by esbuild
  * from its handler). Import time is measured inside a fresh Node process (so Node's own start-up is not counted),
  * median of RUNS, floors and functions interleaved.
+ *
+ * `BENCH_COUNT=instructions` counts the instructions each import executes instead (valgrind's callgrind, the whole
+ * process less an empty module's): within about 1 % from run to run where CPU time moves 5 %, so a change of 2 %
+ * shows; it leaves out what CPU time also holds (page faults, cache misses, the kernel's file reads).
  */
-const RUNS = Number(process.env.BENCH_RUNS ?? 31);
+const INSTRUCTIONS = process.env.BENCH_COUNT === 'instructions';
+const RUNS = Number(process.env.BENCH_RUNS ?? (INSTRUCTIONS ? 3 : 31));
 const ROOT = path.join(__dirname, '..');
 /** The table's names for the client packages. */
 const CLIENT_NAMES: Record<string, string> = {
@@ -27,6 +32,9 @@ const CLIENT_NAMES: Record<string, string> = {
   'client-sesv2': 'SES',
   'client-cognito-identity-provider': 'Cognito',
 };
+
+/** The floor of a function that creates no SDK client: an empty module, against which a ratio means nothing. */
+const NO_CLIENT = 'no SDK client';
 
 const ESBUILD_OPTIONS: BuildOptions = { bundle: true, platform: 'node', format: 'esm', target: ESBUILD_TARGET, mainFields: ['module', 'main'], logLevel: 'silent' };
 
@@ -75,21 +83,35 @@ function importMs(file: string, environment: Record<string, string>): { wall: nu
   return { wall, cpu };
 }
 
+/** Instructions a fresh Node process executes importing the file, in millions (valgrind runs it about 60× slower). */
+function importInstructions(file: string, environment: Record<string, string>): number {
+  const script = `await import(${JSON.stringify(pathToFileURL(file).href)});`;
+  const result = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--input-type=module', '--no-warnings', '-e', script], {
+    env: { ...process.env, ...environment, AWS_REGION: 'us-east-1' },
+    encoding: 'utf8',
+  });
+  if (result.error) throw new Error(`BENCH_COUNT=instructions runs valgrind (${result.error.message}): apt-get install valgrind`);
+  const collected = /Collected : (\d+)/.exec(result.stderr)?.[1];
+  if (result.status !== 0 || !collected) throw new Error(`valgrind could not count ${file}: ${result.stderr.slice(-500)}`);
+  return Number(collected) / 1e6;
+}
+
 async function main(): Promise<void> {
   if (process.env.LOCAL_SKIP_SYNTH !== '1') synthesize();
   const topology = readLocalTopology('http://localhost:3000');
   const outdir = mkdtempSync(path.join(tmpdir(), 'floors-'));
   const floors = new Map<string, string>();
-  const rows = [];
+  const rows: Row[] = [];
   for (const fn of topology.functions.values()) {
     const name = fn.environment.POWERTOOLS_SERVICE_NAME ?? fn.logicalId;
     const packages = await clientPackagesOf(name);
-    const floorName = packages.length === 0 ? 'no SDK client' : packages.map((name) => CLIENT_NAMES[name] ?? name).join(' + ');
+    const floorName = packages.length === 0 ? NO_CLIENT : packages.map((name) => CLIENT_NAMES[name] ?? name).join(' + ');
     if (!floors.has(floorName)) floors.set(floorName, await buildFloor(packages, outdir));
     // LAMBDA_TASK_ROOT as Lambda sets it: the docs function reads the file shipped beside its bundle.
     rows.push({ name, file: fn.entryFile, environment: { ...fn.environment, LAMBDA_TASK_ROOT: path.dirname(fn.entryFile) }, floor: floors.get(floorName) as string, floorName });
   }
 
+  if (INSTRUCTIONS) return countInstructions(rows, [...floors.values()], outdir);
   const times = new Map<string, Array<{ wall: number; cpu: number }>>();
   const record = (file: string, sample: { wall: number; cpu: number }) => times.set(file, [...(times.get(file) ?? []), sample]);
   // Each run imports every bundle once, in a shuffled order, so drift on a noisy machine hits all of them alike.
@@ -106,6 +128,30 @@ async function main(): Promise<void> {
     console.log(
       `| ${row.name} | ${round(kb(row.file), 1)} KB | ${round(kb(row.floor), 1)} KB (${row.floorName}) | ${round(kb(row.file) - kb(row.floor), 1)} KB | ${round(ms(row.file, 'cpu'), 1)} ms | ${round(ms(row.floor, 'cpu'), 1)} ms | ${round(ms(row.file, 'cpu') / ms(row.floor, 'cpu'))} | ${round(ms(row.file, 'wall'), 1)} / ${round(ms(row.floor, 'wall'), 1)} ms |`,
     );
+  }
+}
+
+interface Row {
+  name: string;
+  file: string;
+  environment: Record<string, string>;
+  floor: string;
+  floorName: string;
+}
+
+async function countInstructions(rows: readonly Row[], floors: readonly string[], outdir: string): Promise<void> {
+  // Node's own start-up, counted the same way and taken off every figure: an empty module's import.
+  const empty = await buildFloor([], outdir);
+  const counts = new Map<string, number[]>();
+  const subjects = [{ file: empty, environment: {} }, ...floors.map((file) => ({ file, environment: {} })), ...rows];
+  for (let run = 0; run < RUNS; run += 1) {
+    for (const subject of subjects) counts.set(subject.file, [...(counts.get(subject.file) ?? []), importInstructions(subject.file, subject.environment)]);
+  }
+  const counted = (file: string) => median(counts.get(file) ?? []) - median(counts.get(empty) ?? []);
+  console.log(`| function | floor | import instructions (median of ${RUNS}) | floor's | ratio (target ≤ 1.2) |`);
+  console.log('|---|---|---|---|---|');
+  for (const row of [...rows].sort((a, b) => a.name.localeCompare(b.name))) {
+    console.log(`| ${row.name} | ${row.floorName} | ${round(counted(row.file), 1)} M | ${round(counted(row.floor), 1)} M | ${row.floorName === NO_CLIENT ? 'n/a' : round(counted(row.file) / counted(row.floor))} |`);
   }
 }
 
