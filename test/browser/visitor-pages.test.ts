@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
 import { startDestination } from '../support/destination-server';
-import { devApiKey, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
+import { clearOfWindowEdge, devApiKey, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
+import { RATE_LIMITS } from '../../functions/shared/domain/limits/rate-limits';
 
 /** What a person's Chrome on a desktop sends. */
 const PERSON_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
@@ -107,6 +108,8 @@ describe('a visitor in Chromium', () => {
   });
 
   it('sees when to come back after too many wrong passwords', async () => {
+    // All eleven attempts in one window: across its edge the count starts again.
+    await clearOfWindowEdge(RATE_LIMITS.passwordAttempts.windowSeconds, 10_000);
     const shortUrl = await createLink({ password: 'open sesame' });
     const code = new URL(shortUrl).pathname.slice(1);
     const address = uniqueLoopbackAddress();

@@ -5,7 +5,8 @@ import { PNG } from 'pngjs';
 import { hashApiKey } from '../../functions/shared/domain/accounts/api-keys';
 import { Messages, OwnMessages } from '../../functions/shared/domain/messages';
 import { StackOutputs } from '../../lib/stack-outputs';
-import { createApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress, type HttpResult } from '../support/local-stack';
+import { clearOfWindowEdge, createApiKey, dynamo, http, jsonHeaders, stackOutput, uniqueLoopbackAddress, type HttpResult } from '../support/local-stack';
+import { RATE_LIMITS } from '../../functions/shared/domain/limits/rate-limits';
 import { ops } from '../support/ops-cli';
 import { ISO_MS } from '../support/spec-shapes';
 import { LINK_MEMORY_SECONDS } from '../../functions/shared/domain/links/cache-lease';
@@ -301,6 +302,8 @@ describe('changes and visitors', () => {
 
 describe('GET /v2/usage', () => {
   it('reports the account\'s month and the key\'s minute', async () => {
+    // Both calls in one minute's window, or the key's minute would show one call, not two.
+    await clearOfWindowEdge(RATE_LIMITS.perApiKey.windowSeconds, 10_000);
     const { apiKey, accountId } = await createApiKey('INDIE');
     await shorten(apiKey);
     const response = await call('GET', '/v2/usage', apiKey);
