@@ -24,7 +24,7 @@ beforeAll(async () => {
     response.writeHead(failing.has(request.url ?? '') ? 500 : 200);
     response.end();
   });
-  await new Promise<void>((resolve) => destination.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => destination.once('error', reject).listen(port, '127.0.0.1', resolve));
   await receiver.start();
 });
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { freePort, localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-process';
+import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-process';
+import { portForLaterListener } from './listener-port';
 
 /**
  * Starts the local stack exactly as `npm start` does (synth included, data in memory, free ports) and hands
@@ -16,14 +17,14 @@ export default async function globalSetup(): Promise<void> {
   writeFileSync(txtFile, '# TXT records the end-to-end tests publish\n');
   // Webhook receivers listen on these two ports (the only private addresses deliveries may reach), and the retry
   // schedule (and a rotated secret's day of overlap) runs ten thousand times faster.
-  const receiverPorts = [await freePort(), await freePort()];
+  const receiverPorts = [await portForLaterListener(), await portForLaterListener()];
   // Mail the functions send (invitations) lands here, one .eml file per message (bin/local/ses-standin.ts).
   const mailbox = mkdtempSync(path.join(tmpdir(), 'shortener-mailbox-'));
   // A company's own identity provider (single sign-on's tests) listens here, the one loopback issuer allowed.
-  const ssoProviderPort = await freePort();
+  const ssoProviderPort = await portForLaterListener();
   // Link health's destination server (test/e2e/link-health.test.ts) listens here under a name the hosts file gives
   // it, the one destination checked; a day of checks lasts under 9 seconds.
-  const healthDestinationPort = await freePort();
+  const healthDestinationPort = await portForLaterListener();
   const testEnvironment = {
     LOCAL_HOSTS_FILE: hostsFile,
     LOCAL_DNS_TXT_FILE: txtFile,

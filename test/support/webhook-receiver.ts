@@ -63,7 +63,8 @@ export class WebhookReceiver {
       });
     });
     this.server.on('connection', () => (this.connections += 1));
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', () => resolve()));
+    // A port another process holds fails here, at once, rather than as a test's timeout.
+    await new Promise<void>((resolve, reject) => this.server?.once('error', reject).listen(this.port, '127.0.0.1', () => resolve()));
   }
 
   stop(): Promise<void> {
