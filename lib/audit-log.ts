@@ -1,9 +1,10 @@
 import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EnvNames } from '../functions/shared/config';
+import { AUDIT_STAMP_ATTRIBUTE } from '../functions/shared/domain/audit/link-audit';
 import type { DataTables } from './data-tables';
 import { ServiceFunction } from './service-function';
 
@@ -57,6 +58,9 @@ export class AuditLog extends Construct {
         bisectBatchOnError: true,
         retryAttempts: 10,
         onFailure: new SqsDlq(this.streamDeadLetters),
+        // Only changes whose new image carries a stamp can be recorded (link-audit.ts): clicks remove it, so a limited
+        // link's visits and the aggregator's counts never invoke the recorder (adapters/audit-items.ts UNSTAMPING).
+        filters: [FilterCriteria.filter({ dynamodb: { NewImage: { [AUDIT_STAMP_ATTRIBUTE]: { M: { id: { S: FilterRule.exists() } } } } } })],
       }),
     );
     Validations.of(this.linkRecorder.role ?? this.linkRecorder).acknowledge({

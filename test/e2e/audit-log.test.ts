@@ -131,6 +131,22 @@ describe('GET /v2/audit-log', () => {
     ]);
   });
 
+  it('records a change made after visits used some of a limited link\'s clicks (they drop its stamp), and nothing for the visits', async () => {
+    const workspace = await createApiKey('PRO');
+    const created = await must(api(workspace.apiKey, 'POST', '/v2/shorten', { url: 'https://example.com/limited', maxClicks: 50 }), 201, 'creating a limited link');
+    const limited = created.json<{ shortCode: string }>().shortCode;
+    for (let visit = 0; visit < 3; visit++) expect((await http('GET', `/${limited}`)).status).toBe(302);
+    await must(api(workspace.apiKey, 'PATCH', `/v2/links/${limited}`, { tags: ['after-clicks'] }), 200, 'editing it');
+    const actions = await eventually(async () => {
+      const found = page(await must(auditLog(workspace.apiKey, `?target=${limited}`), 200, 'reading the log')).records.map((record) => record.action);
+      if (!found.includes('link.updated')) throw new Error(`not yet: ${found.join(', ')}`);
+      return found;
+    }, 30_000);
+    expect(actions).toEqual(['link.updated', 'link.created']);
+    const stats = await must(api(workspace.apiKey, 'GET', `/v2/links/${limited}`), 200, 'reading the link');
+    expect(stats.json<{ clicks: number; tags: string[] }>()).toMatchObject({ clicks: 3, tags: ['after-clicks'] });
+  });
+
   it('shows another workspace nothing of this one', async () => {
     const other = await createApiKey('PRO');
     expect(page(await auditLog(other.apiKey, `?target=${code}`)).records).toEqual([]);

@@ -84,12 +84,12 @@ describe('the local stack plays the webhooks\' queues and streams from the templ
     expect(functions.find((fn) => fn.logicalId === idOf('webhook-events'))?.environment.DELIVERY_QUEUE_URL).toBe(`https://sqs.us-east-1.amazonaws.com/000000000000/${deliveries?.id ?? ''}`);
   });
 
-  it('the table streams, the usage one filtered to quota counters, each with its failure queue', () => {
+  it('the table streams, the usage one filtered to quota counters, the audit recorder\'s to stamped changes, each with its failure queue', () => {
     expect(topology.streamSources.map((source) => [source.functionId, source.tableName.replace(/[A-F0-9]{8}$/, ''), source.filterPatterns, source.onFailureQueueId?.replace(/[A-F0-9]{8}$/, '')])).toEqual([
       [idOf('webhook-events'), 'DataLinks', [], 'WebhooksStreamDeadLetters'],
       [idOf('webhook-events'), 'DataUsage', [{ dynamodb: { Keys: { pk: { S: [{ prefix: 'quota#' }] } } } }], 'WebhooksStreamDeadLetters'],
-      // The audit log's: the links' changes stamped on their items (functions/audit-events).
-      [idOf('audit-events'), 'DataLinks', [], 'AuditStreamDeadLetters'],
+      // The audit log's: the links' changes stamped on their items (functions/audit-events); clicks remove the stamp.
+      [idOf('audit-events'), 'DataLinks', [{ dynamodb: { NewImage: { auditStamp: { M: { id: { S: [{ exists: true }] } } } } } }], 'AuditStreamDeadLetters'],
     ]);
     expect(topology.tables.filter((table) => table.streamViewType).map((table) => table.name.replace(/[A-F0-9]{8}$/, '')).sort()).toEqual(['DataLinks', 'DataUsage']);
   });

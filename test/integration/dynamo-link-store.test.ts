@@ -93,6 +93,17 @@ describe('DynamoLinkStore against DynamoDB Local', () => {
     expect((await store.find(limited.code))?.clicks).toBe(10);
   });
 
+  it('drops the last change\'s audit stamp with a click, which the audit recorder\'s stream filter then passes over (issue 28)', async () => {
+    const limited = link({ maxClicks: 5 });
+    await store.createIfAbsent(limited, auditStamp('link.created', { actor: { kind: 'operator' } }, nowMs));
+    const stored = async () => (await dynamo().send(new GetCommand({ TableName: tableName, Key: { code: limited.code } }))).Item;
+    expect((await stored())?.auditStamp).toMatchObject({ action: 'link.created' });
+    expect(await store.consumeClick(limited.code, Date.now())).toMatchObject({ kind: 'counted', link: { clicks: 1 } });
+    const clicked = await stored();
+    expect(clicked).toMatchObject({ clicks: 1, maxClicks: 5, url: limited.url });
+    expect(clicked?.auditStamp).toBeUndefined();
+  });
+
   it('retires a used-up link to a tombstone without destination, password or TTL, still answering usedUp', async () => {
     const limited = link({ maxClicks: 1, passwordHash: 'scrypt$x', expiresAt: new Date(nowMs + 3_600_000).toISOString() });
     await store.createIfAbsent(limited);

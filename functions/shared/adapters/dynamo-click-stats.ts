@@ -5,6 +5,7 @@ import type { LiveHour, WorkspaceDay } from '../domain/analytics/rollups';
 import { DIMENSIONS, type Dimension, type DimensionCounts } from '../domain/analytics/dimensions';
 import { decodeSketch, encodeSketch, mergeInto } from '../domain/analytics/visitor-sketch';
 import type { ClickStatsStore } from '../domain/ports';
+import { UNSTAMPING } from './audit-items';
 
 /** DynamoDB's ceiling per transaction; one place of each is the batch's marker. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -246,7 +247,7 @@ export class DynamoClickStatsStore implements ClickStatsStore {
           Update: {
             TableName: this.linksTable,
             Key: { code: entry.code },
-            UpdateExpression: 'ADD clicks :n, bots :b',
+            UpdateExpression: `ADD clicks :n, bots :b ${UNSTAMPING}`,
             ConditionExpression: 'attribute_exists(code)',
             ExpressionAttributeValues: { ':n': entry.uncounted, ':b': entry.bots },
           },

@@ -7,6 +7,7 @@ import { HEALTH_DUE_ATTRIBUTE, HEALTH_SHARD_ATTRIBUTE, LINKS_BY_DOMAIN_INDEX, LI
 import type { ClaimCondition, ClickOutcome, GuardedWrite, LinkBatchReader, LinkChanges, LinkPosition, LinkStore, LinkVersion, ManagedLinkStore } from '../domain/ports';
 import { AUDIT_STAMP_ATTRIBUTE } from '../domain/audit/link-audit';
 import type { AuditStamp } from '../domain/audit/audit-stamp';
+import { UNSTAMPING } from './audit-items';
 
 /** DynamoDB's TTL attribute: epoch seconds, when DynamoDB may remove the link (see link.ts `removableAt`). */
 export const TTL_ATTRIBUTE = 'ttl';
@@ -133,6 +134,7 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore, LinkBatchRe
   /**
    * The click and every rule that can refuse it sit in one conditional update, so 200 concurrent visitors of a
    * maxClicks=10 link get exactly 10 redirects. On refusal DynamoDB returns the old item to tell 404 from 410.
+   * The click drops the audit stamp (see `UNSTAMPING`).
    */
   async consumeClick(key: string, nowMs: number, options?: { passwordless: boolean }): Promise<ClickOutcome> {
     try {
@@ -140,7 +142,7 @@ export class DynamoLinkStore implements LinkStore, ManagedLinkStore, LinkBatchRe
         new UpdateCommand({
           TableName: this.tableName,
           Key: { code: key },
-          UpdateExpression: 'SET clicks = clicks + :one',
+          UpdateExpression: `SET clicks = clicks + :one ${UNSTAMPING}`,
           ConditionExpression: `attribute_exists(code) AND attribute_exists(#url) AND attribute_not_exists(disabled) AND clicks < maxClicks AND (attribute_not_exists(expiresAt) OR expiresAt > :now)${options?.passwordless ? ' AND attribute_not_exists(passwordHash)' : ''}`,
           ExpressionAttributeNames: { '#url': 'url' },
           ExpressionAttributeValues: { ':one': 1, ':now': new Date(nowMs).toISOString() },

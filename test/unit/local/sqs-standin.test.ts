@@ -109,6 +109,18 @@ describe('Lambda event filter patterns', () => {
     expect(matchesPattern(pattern, { dynamodb: {} })).toBe(false);
   });
 
+  it('tell a leaf that exists from one that does not, also under a missing object', () => {
+    const stamped = { dynamodb: { NewImage: { auditStamp: { M: { id: { S: [{ exists: true }] } } } } } };
+    const unstamped = { dynamodb: { NewImage: { auditStamp: { M: { id: { S: [{ exists: false }] } } } } } };
+    const image = (newImage?: object) => ({ eventName: 'MODIFY', dynamodb: newImage ? { NewImage: newImage } : {} });
+    expect(matchesPattern(stamped, image({ auditStamp: { M: { id: { S: 'a' } } } }))).toBe(true);
+    expect(matchesPattern(stamped, image({ clicks: { N: '3' } }))).toBe(false);
+    expect(matchesPattern(stamped, image())).toBe(false);
+    expect(matchesPattern(unstamped, image({ clicks: { N: '3' } }))).toBe(true);
+    expect(matchesPattern(unstamped, image())).toBe(true);
+    expect(matchesPattern(unstamped, image({ auditStamp: { M: { id: { S: 'a' } } } }))).toBe(false);
+  });
+
   it('let every record through when a source has none, any pattern\'s when it has several', () => {
     expect(passesFilters([], record('anything'))).toBe(true);
     expect(passesFilters([{ eventName: ['REMOVE'] }, pattern], record('quota#x'))).toBe(true);

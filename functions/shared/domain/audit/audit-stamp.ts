@@ -14,7 +14,7 @@ export const OPERATOR: ChangeAuthor = { actor: { kind: 'operator' } };
  * What a change to a link carries on the item itself (the `auditStamp` attribute), for the audit log's stream
  * consumer (functions/audit-events): who, which action, when, in which request. The record is then read from the
  * committed change, so creating a link costs one attribute and no second write. `id` is the change's own: a later
- * write that leaves the stamp as it was (a click, a cache lease) is no audited change.
+ * write that leaves the stamp as it was (a cache lease) or removes it (a click) is no audited change.
  */
 export interface AuditStamp {
   id: string;
