@@ -29,14 +29,77 @@ export interface QueueConsumer {
   invoke(event: unknown): Promise<unknown>;
 }
 
+/**
+ * One event source mapping's poller, woken by what can make a message deliverable (one sent, a batch settled) and
+ * by a timer for the earliest delayed or retried message, never on a fixed beat: an idle local stack then spends
+ * nothing on its queues (a 20-ms beat per mapping was most of the stack's idle CPU).
+ */
+class QueuePoller {
+  private running = 0;
+  private woken = false;
+  private stopped = false;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly messages: Message[],
+    private readonly batchSize: number,
+    private readonly concurrency: number,
+    private readonly deliver: (batch: Message[]) => Promise<void>,
+  ) {}
+
+  /** Pumps once the current turn is over, so that the messages of one SendMessageBatch travel together. */
+  wake(): void {
+    if (this.woken || this.stopped) return;
+    this.woken = true;
+    setImmediate(() => {
+      this.woken = false;
+      this.pump();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    while (this.running < this.concurrency) {
+      const now = Date.now();
+      const batch = this.messages.filter((message) => !message.inFlight && message.visibleAt <= now).slice(0, this.batchSize);
+      if (batch.length === 0) break;
+      for (const message of batch) {
+        message.inFlight = true;
+        message.receiveCount += 1;
+      }
+      this.running += 1;
+      void this.deliver(batch).finally(() => {
+        this.running -= 1;
+        this.wake();
+      });
+    }
+    this.wakeAtNextVisible();
+  }
+
+  /** A timer for the earliest message that waits out a delay or a visibility timeout; none when nothing waits. */
+  private wakeAtNextVisible(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const now = Date.now();
+    const next = this.messages.reduce((earliest, message) => (!message.inFlight && message.visibleAt > now ? Math.min(earliest, message.visibleAt) : earliest), Infinity);
+    if (next === Infinity) return;
+    this.timer = setTimeout(() => this.pump(), next - now);
+    this.timer.unref();
+  }
+}
+
 export class SqsStandIn {
-  private readonly queues = new Map<string, { spec: QueueSpec; messages: Message[] }>();
-  private readonly pumps: NodeJS.Timeout[] = [];
+  private readonly queues = new Map<string, { spec: QueueSpec; messages: Message[]; consumers: QueuePoller[] }>();
   private server?: Server;
 
   /** `retryScale` shortens the wait before a failed message is offered again (LOCAL_WEBHOOK_TIME_SCALE). */
   constructor(specs: readonly QueueSpec[], private readonly region: string, private readonly retryScale = 1) {
-    for (const spec of specs) this.queues.set(spec.id, { spec, messages: [] });
+    for (const spec of specs) this.queues.set(spec.id, { spec, messages: [], consumers: [] });
   }
 
   /** Messages waiting or in flight (tests and the CLI's status read it). */
@@ -55,6 +118,7 @@ export class SqsStandIn {
     const now = Date.now();
     const id = randomUUID();
     queue.messages.push({ id, body, sentAt: now, visibleAt: now + delaySeconds * 1000, receiveCount: 0, inFlight: false });
+    for (const consumer of queue.consumers) consumer.wake();
     return id;
   }
 
@@ -66,25 +130,9 @@ export class SqsStandIn {
     const queue = this.queues.get(source.queueId);
     if (!queue) throw new Error(`event source on unknown queue ${source.queueId}`);
     const concurrency = Math.min(LAMBDA_SQS_POLLERS, source.maxConcurrency ?? LAMBDA_SQS_POLLERS);
-    let running = 0;
-    const pump = () => {
-      while (running < concurrency) {
-        const now = Date.now();
-        const batch = queue.messages.filter((message) => !message.inFlight && message.visibleAt <= now).slice(0, source.batchSize);
-        if (batch.length === 0) return;
-        for (const message of batch) {
-          message.inFlight = true;
-          message.receiveCount += 1;
-        }
-        running += 1;
-        void this.invoke(queue.spec, batch, source, consumer, log).finally(() => {
-          running -= 1;
-        });
-      }
-    };
-    const timer = setInterval(pump, 20);
-    timer.unref();
-    this.pumps.push(timer);
+    const poller = new QueuePoller(queue.messages, source.batchSize, concurrency, (batch) => this.invoke(queue.spec, batch, source, consumer, log));
+    queue.consumers.push(poller);
+    poller.wake();
   }
 
   private async invoke(spec: QueueSpec, batch: Message[], source: QueueSourceSpec, consumer: QueueConsumer, log: (message: string) => void): Promise<void> {
@@ -154,7 +202,7 @@ export class SqsStandIn {
 
   /** No more batches handed out (before the consuming functions stop). */
   stopConsuming(): void {
-    for (const timer of this.pumps.splice(0)) clearInterval(timer);
+    for (const queue of this.queues.values()) for (const consumer of queue.consumers.splice(0)) consumer.stop();
   }
 
   close(): Promise<void> {

@@ -95,6 +95,39 @@ describe('the SQS stand-in', () => {
     expect(calls).toBe(2);
     await stand.close();
   });
+
+  it('keeps no timer while nothing waits: a send wakes the poller, a delay sets one timer for its end', async () => {
+    jest.useFakeTimers();
+    const stand = new SqsStandIn([{ id: 'Work', visibilityTimeoutSeconds: 1 }], 'us-east-1');
+    // Lets the poller's wake-ups and a batch's settling run (a millisecond a turn: fake immediates need the clock to move).
+    const settle = async () => {
+      for (let turn = 0; turn < 3; turn++) await jest.advanceTimersByTimeAsync(1);
+    };
+    try {
+      const received: string[] = [];
+      stand.consume({ functionId: 'fn', queueId: 'Work', batchSize: 10, reportBatchItemFailures: true }, { invoke: async (event) => {
+        received.push(...(event as { Records: Array<{ body: string }> }).Records.map((record) => record.body));
+        return {};
+      } }, () => undefined);
+      await settle();
+      expect(jest.getTimerCount()).toBe(0);
+
+      stand.send('Work', 'now');
+      stand.send('Work', 'in two seconds', 2);
+      await settle();
+      expect(received).toEqual(['now']);
+      expect(jest.getTimerCount()).toBe(1);
+      await jest.advanceTimersByTimeAsync(1_990);
+      expect(received).toEqual(['now']);
+      await jest.advanceTimersByTimeAsync(10);
+      await settle();
+      expect(received).toEqual(['now', 'in two seconds']);
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      stand.stopConsuming();
+      jest.useRealTimers();
+    }
+  });
 });
 
 describe('Lambda event filter patterns', () => {
