@@ -1,5 +1,6 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { StackOutputs } from './stack-outputs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { type Construct } from 'constructs';
@@ -146,6 +147,7 @@ export class ServiceStack extends Stack {
       description: 'GET, HEAD and POST /{code}: visitors',
       environment: { [EnvNames.flagsPrefix]: flags.prefix, ...originSecretEnvironment, ...clientKeyEnvironment },
       reservedConcurrentExecutions: config.reservedConcurrency.redirect,
+      systemLogLevel: SystemLogLevel.WARN,
       removalPolicy,
     });
     // No attribute condition on the redirect's updates (the aggregator has one): its conditional click, tombstone and

@@ -297,6 +297,13 @@ describe('click counting', () => {
     dev.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'logs.amazonaws.com', FunctionName: { 'Fn::GetAtt': [functionId(dev, 'aggregator'), 'Arn'] } });
   });
 
+  it('keeps Lambda\'s own start and report lines out of the redirect\'s log group, and only there', () => {
+    const redirect = dev.toJSON().Resources[functionId(dev, 'redirect')].Properties;
+    expect(redirect.LoggingConfig).toEqual(expect.objectContaining({ LogFormat: 'JSON', SystemLogLevel: 'WARN' }));
+    // The other functions keep their report lines: they are called far less, and a report is how one is debugged.
+    dev.resourcePropertiesCountIs('AWS::Lambda::Function', { LoggingConfig: Match.objectLike({ SystemLogLevel: Match.anyValue() }) }, 1);
+  });
+
   it('retries a failed delivery twice, then keeps it in a dead-letter queue', () => {
     dev.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       MaximumRetryAttempts: 2,
