@@ -1,6 +1,6 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, LoggingFormat, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, LoggingFormat, type SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
