@@ -1,6 +1,7 @@
 import { DynamoImportStore } from '../../functions/shared/adapters/dynamo-import-store';
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
-import { importChunk, prepareImport, summaryOf, type ImportedLinkRecord, type ImportMarker } from '../../functions/shared/domain/imports/import-job';
+import { importChunk, summaryOf, type ImportedLinkRecord, type ImportMarker } from '../../functions/shared/domain/imports/import-job';
+import { prepareImport } from '../../functions/shared/domain/imports/import-planning';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { auditStamp } from '../../functions/shared/domain/audit/audit-stamp';
 import { StackOutputs } from '../../lib/stack-outputs';

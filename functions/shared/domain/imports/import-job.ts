@@ -1,15 +1,13 @@
 import { MAX_BATCH_ITEMS } from '../links/batch-limits';
 import type { LinkRecord } from '../links/link';
 import { auditStamp, type AuditStamp, type ChangeAuthor } from '../audit/audit-stamp';
-import { InvalidRequest } from '../errors';
 import { ImportMessages } from '../messages';
 import type { ImportSource, RowProblem } from './import-record';
-import { IMPORT_PARSERS } from './import-parsers';
-import { firstPlacement, planImport, settleConflict, type ImportDraft, type OnConflict, type Placement } from './link-mapping';
+import { firstPlacement, settleConflict, type ImportDraft, type OnConflict, type Placement } from './link-mapping';
 
 /**
  * An import as a job (issue 31): the file is read and mapped when it is accepted (a file it cannot read is refused
- * then, 400), its drafts cut into chunks the worker takes one queue message at a time. Each chunk's outcome is a
+ * then, 400; import-planning.ts), its drafts cut into chunks the worker takes one queue message at a time. Each chunk's outcome is a
  * function of what is stored (each link is written with its import marker in one transaction), so a chunk retried
  * after a crash settles the same rows the same way and never makes a link twice.
  */
@@ -94,35 +92,6 @@ export interface ImportSummary {
 
 /** Every import is one call per 50 links against the monthly quota, as its rows sent through the batch route would be. */
 export const importCallCount = (rows: number): number => Math.max(1, Math.ceil(rows / MAX_BATCH_ITEMS));
-
-/** The file read and mapped into a job and its chunks; a file no parser can read throws (ImportFileUnreadable, 400). */
-export function prepareImport(
-  request: { id: string; owner: string; source: ImportSource; onConflict: OnConflict; content: string; author?: ChangeAuthor },
-  context: { nowMs: number; workspaceDomains: ReadonlySet<string>; maxRows?: number },
-): { job: ImportJob; chunks: ImportChunk[] } {
-  const parsed = IMPORT_PARSERS[request.source](request.content, { nowMs: context.nowMs });
-  // Counted before the rows are mapped: a file over the limit costs its reading only.
-  if (context.maxRows !== undefined && parsed.records.length + parsed.problems.length > context.maxRows) throw new InvalidRequest(ImportMessages.tooManyRows(context.maxRows));
-  const plan = planImport(parsed, { source: request.source, workspaceDomains: context.workspaceDomains, nowMs: context.nowMs });
-  const chunks: ImportChunk[] = [];
-  for (let start = 0; start < plan.drafts.length; start += IMPORT_CHUNK_ROWS) {
-    chunks.push({ jobId: request.id, index: chunks.length, drafts: plan.drafts.slice(start, start + IMPORT_CHUNK_ROWS) });
-  }
-  return {
-    job: {
-      id: request.id,
-      owner: request.owner,
-      source: request.source,
-      onConflict: request.onConflict,
-      createdAt: new Date(context.nowMs).toISOString(),
-      read: parsed.records.length + parsed.problems.length,
-      chunkCount: chunks.length,
-      problems: plan.problems,
-      ...(request.author === undefined ? {} : { author: request.author }),
-    },
-    chunks,
-  };
-}
 
 /** Tries for one row: its slug, then generated codes (each collides about once in 3.5e12). */
 const ATTEMPTS = 5;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { importCallCount, importChunk, prepareImport, summaryOf, IMPORT_CHUNK_ROWS, type ImportedLinkRecord, type ImportedLinkWriter, type ImportMarker, type ImportWrite } from '../../../../functions/shared/domain/imports/import-job';
+import { importCallCount, importChunk, summaryOf, IMPORT_CHUNK_ROWS, type ImportedLinkRecord, type ImportedLinkWriter, type ImportMarker, type ImportWrite } from '../../../../functions/shared/domain/imports/import-job';
+import { prepareImport } from '../../../../functions/shared/domain/imports/import-planning';
 import { ImportFileUnreadable } from '../../../../functions/shared/domain/imports/import-record';
 import { keyOf } from '../../../../functions/shared/domain/links/link';
 import type { AuditStamp } from '../../../../functions/shared/domain/audit/audit-stamp';

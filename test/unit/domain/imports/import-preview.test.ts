@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { prepareImport } from '../../../../functions/shared/domain/imports/import-job';
+import { prepareImport } from '../../../../functions/shared/domain/imports/import-planning';
 import { previewImport, PREVIEW_ROWS } from '../../../../functions/shared/domain/imports/import-preview';
 import { ImportFileUnreadable } from '../../../../functions/shared/domain/imports/import-record';
 import { InvalidRequest } from '../../../../functions/shared/domain/errors';
