@@ -21,9 +21,20 @@ const module = await import(pathToFileURL(entryFile).href);
 const handler = module[exportName];
 
 // Events and results cross as JSON text, as Lambda's runtime API carries them: what a function gets and gives is
-// what JSON can hold, and a string crosses threads for less than the structured clone of the object.
-parentPort.on('message', async (message) => {
-  const { id, event } = JSON.parse(message);
+// what JSON can hold, and a string crosses threads for less than the structured clone of the object. Both ways a
+// message holds every invocation (or answer) of one turn of the event loop: a message per visit woke the other
+// thread once per visit (lambda-runtime.ts).
+const answers = [];
+function answer(text) {
+  if (answers.length === 0) setImmediate(() => parentPort.postMessage(`[${answers.splice(0).join(',')}]`));
+  answers.push(text);
+}
+
+parentPort.on('message', (message) => {
+  for (const invocation of JSON.parse(message)) void invoke(invocation);
+});
+
+async function invoke({ id, event }) {
   const deadline = Date.now() + timeoutSeconds * 1000;
   const context = {
     awsRequestId: `local-${id}`,
@@ -36,12 +47,10 @@ parentPort.on('message', async (message) => {
     callbackWaitsForEmptyEventLoop: false,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
-  let answer;
   try {
-    answer = JSON.stringify({ id, result: await handler(event, context) });
+    answer(JSON.stringify({ id, result: await handler(event, context) }));
   } catch (error) {
-    answer = JSON.stringify({ id, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } });
+    answer(JSON.stringify({ id, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } }));
   }
-  parentPort.postMessage(answer);
-});
+}
 parentPort.postMessage(JSON.stringify({ ready: true }));

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { LocalFunction, workerExecArgv } from '../../../bin/local/lambda-runtime';
 
 describe("a local function's worker flags", () => {
@@ -27,5 +28,56 @@ describe('a local function invoked', () => {
     const result = await fn.invoke({ when: new Date(0), nothing: undefined, text: 'café ✓' });
     expect(result).toEqual({ got: { when: '1970-01-01T00:00:00.000Z', text: 'café ✓' }, at: '1970-01-01T00:00:00.000Z' });
     expect(Object.keys(result as object)).toEqual(['got', 'at']);
+  });
+});
+
+describe("a local function's invocations in one turn of the event loop", () => {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'local-function-'));
+  const entryFile = path.join(directory, 'index.mjs');
+  const runs = path.join(directory, 'runs.txt');
+  // The handler hears every message its thread gets (its listener is added before the runtime's) and notes each run.
+  writeFileSync(
+    entryFile,
+    [
+      "import { appendFileSync } from 'node:fs';",
+      "import { parentPort } from 'node:worker_threads';",
+      'let messages = 0;',
+      "parentPort.on('message', () => { messages += 1; });",
+      'export const handler = async (event) => {',
+      `  appendFileSync(${JSON.stringify(runs)}, event.n + '\\n');`,
+      "  if (event.fail) throw new TypeError('failed ' + event.n);",
+      '  return { n: event.n, messages };',
+      '};',
+    ].join('\n'),
+  );
+  const fn = new LocalFunction({ logicalId: 'TurnFunction', entryFile, exportName: 'handler', environment: {}, timeoutSeconds: 5, runtime: 'nodejs24.x' }, {});
+  afterAll(async () => {
+    await fn.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('cross to the worker in one message and come back in one, each answer to its own caller', async () => {
+    await fn.ready;
+    const emit = jest.spyOn(Worker.prototype, 'emit');
+    const settled = await Promise.allSettled(Array.from({ length: 10 }, (_, n) => fn.invoke({ n, fail: n === 3 })));
+    const answersMessages = emit.mock.calls.filter(([name]) => name === 'message').length;
+    emit.mockRestore();
+    expect(settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : String(outcome.reason)))).toEqual(
+      Array.from({ length: 10 }, (_, n) => (n === 3 ? 'TypeError: failed 3' : { n, messages: 1 })),
+    );
+    expect(answersMessages).toBe(1);
+    // The next turn's invocations are the next message.
+    await expect(fn.invoke({ n: 10 })).resolves.toEqual({ n: 10, messages: 2 });
+  });
+
+  it('not yet posted when the instance crashes fail with it, and the fresh instance never runs them', async () => {
+    await fn.ready;
+    writeFileSync(runs, '');
+    const lost = fn.invoke({ n: 'lost' });
+    const crashed = fn.crash();
+    await expect(lost).rejects.toThrow('TurnFunction crashed');
+    await crashed;
+    await expect(fn.invoke({ n: 'after' })).resolves.toEqual({ n: 'after', messages: 1 });
+    expect(readFileSync(runs, 'utf8')).toBe('after\n');
   });
 });
