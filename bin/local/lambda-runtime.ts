@@ -23,7 +23,14 @@ export function workerExecArgv(execArgv: readonly string[]): string[] {
   return kept;
 }
 
-/** What the worker says of one invocation (lambda-worker.mjs). */
+/** What the worker sends once per turn of its event loop (lambda-worker.mjs): its log, its answers (JSON), or that it is ready. */
+interface WorkerMessage {
+  log?: string;
+  answers?: string;
+  ready?: boolean;
+}
+
+/** What the worker says of one invocation. */
 interface Answer {
   id: number;
   result?: unknown;
@@ -43,6 +50,8 @@ export class LocalFunction {
   private nextId = 0;
   /** Invocations not yet posted to the worker (see `post`). */
   private outbox: string[] = [];
+  /** The end of the log's last line, when a write stopped mid-line. */
+  private partialLine = '';
   ready!: Promise<void>;
 
   /**
@@ -59,34 +68,36 @@ export class LocalFunction {
   }
 
   private start(): void {
-    const { spec, logs } = this;
+    const { spec } = this;
     const worker = new Worker(WORKER_FILE, {
       workerData: { entryFile: spec.entryFile, exportName: spec.exportName, functionName: spec.logicalId, timeoutSeconds: spec.timeoutSeconds },
       execArgv: workerExecArgv(process.execArgv),
       // LAMBDA_TASK_ROOT is where Lambda unpacks the bundle: functions read files shipped beside it from there.
       env: { ...process.env, ...this.sharedEnvironment, ...spec.environment, AWS_LAMBDA_FUNCTION_NAME: spec.logicalId, LAMBDA_TASK_ROOT: path.dirname(spec.entryFile) },
-      stdout: logs !== undefined,
     });
     this.worker = worker;
-    if (logs) {
-      // Chunks are passed on whole and split here: a line per click under load makes per-line streams costly.
-      let partial = '';
-      worker.stdout.on('data', (chunk: Buffer) => {
-        if (logs.echo) process.stdout.write(chunk);
-        const lines = (partial + chunk.toString('utf8')).split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) if (line) logs.onLogLine(line);
-      });
-    }
+    this.partialLine = '';
+    let ready: () => void = () => undefined;
     this.ready = new Promise((resolve, reject) => {
+      ready = resolve;
       worker.once('error', reject);
-      worker.once('message', () => resolve());
     });
-    // Answers come back as the worker finished them, gathered per turn of its event loop (lambda-worker.mjs).
-    worker.on('message', (text: string) => {
-      const answers = JSON.parse(text) as unknown;
-      if (Array.isArray(answers)) for (const answer of answers as Answer[]) this.settle(answer);
+    // One message per turn of the worker's event loop: what it wrote to stdout, then the answers it finished.
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.log) this.wrote(message.log);
+      if (message.answers) for (const answer of JSON.parse(message.answers) as Answer[]) this.settle(answer);
+      if (message.ready) ready();
     });
+  }
+
+  /** The function's log: to our stdout (unless a subscription reads it and echo is off), and line by line to its readers. */
+  private wrote(text: string): void {
+    const { logs } = this;
+    if (!logs || logs.echo) process.stdout.write(text);
+    if (!logs) return;
+    const lines = (this.partialLine + text).split('\n');
+    this.partialLine = lines.pop() ?? '';
+    for (const line of lines) if (line) logs.onLogLine(line);
   }
 
   private settle(answer: Answer): void {

@@ -3,14 +3,24 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 
-// A worker's stdout crosses to the main thread one message per write; a log line per request under load makes
-// that the costliest part of a visit. Writes are gathered and passed on once per turn of the event loop, in order,
-// as Lambda's own log agent ships them apart from the function.
-const write = process.stdout.write.bind(process.stdout);
-let gathered = [];
+// Every message to the other thread wakes it: under load, one per visit made that wake-up (and the thread switches
+// it costs on two cores) the dearest part of a visit. So what the function writes to stdout and the answers it
+// finishes are gathered and cross together, once per turn of the event loop, the log first, as Lambda's own log
+// agent ships a function's lines apart from it (lambda-runtime.ts reads them).
+const gathered = [];
+const answers = [];
+let flushing = false;
+function flushSoon() {
+  if (flushing) return;
+  flushing = true;
+  setImmediate(() => {
+    flushing = false;
+    parentPort.postMessage({ log: gathered.splice(0).join(''), answers: answers.length > 0 ? `[${answers.splice(0).join(',')}]` : undefined });
+  });
+}
 process.stdout.write = (chunk, encoding, callback) => {
-  if (gathered.length === 0) setImmediate(() => write(gathered.splice(0).join('')));
   gathered.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8'));
+  flushSoon();
   if (typeof encoding === 'function') encoding();
   else if (typeof callback === 'function') callback();
   return true;
@@ -21,15 +31,8 @@ const module = await import(pathToFileURL(entryFile).href);
 const handler = module[exportName];
 
 // Events and results cross as JSON text, as Lambda's runtime API carries them: what a function gets and gives is
-// what JSON can hold, and a string crosses threads for less than the structured clone of the object. Both ways a
-// message holds every invocation (or answer) of one turn of the event loop: a message per visit woke the other
-// thread once per visit (lambda-runtime.ts).
-const answers = [];
-function answer(text) {
-  if (answers.length === 0) setImmediate(() => parentPort.postMessage(`[${answers.splice(0).join(',')}]`));
-  answers.push(text);
-}
-
+// what JSON can hold, and a string crosses threads for less than the structured clone of the object. A message
+// from the other thread holds every invocation of one turn of its event loop.
 parentPort.on('message', (message) => {
   for (const invocation of JSON.parse(message)) void invoke(invocation);
 });
@@ -48,9 +51,11 @@ async function invoke({ id, event }) {
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
   try {
-    answer(JSON.stringify({ id, result: await handler(event, context) }));
+    answers.push(JSON.stringify({ id, result: await handler(event, context) }));
   } catch (error) {
-    answer(JSON.stringify({ id, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } }));
+    answers.push(JSON.stringify({ id, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } }));
   }
+  flushSoon();
 }
-parentPort.postMessage(JSON.stringify({ ready: true }));
+// After the import's own log lines, which the flush already scheduled carries first.
+setImmediate(() => parentPort.postMessage({ ready: true }));

@@ -31,6 +31,9 @@ describe('a local function invoked', () => {
   });
 });
 
+/** A worker's message with answers in it (other workers' start-up messages may arrive meanwhile). */
+const carriesAnswers = ([name, message]: unknown[]) => name === 'message' && typeof (message as { answers?: unknown } | undefined)?.answers === 'string';
+
 describe("a local function's invocations in one turn of the event loop", () => {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'local-function-'));
   const entryFile = path.join(directory, 'index.mjs');
@@ -60,7 +63,7 @@ describe("a local function's invocations in one turn of the event loop", () => {
     await fn.ready;
     const emit = jest.spyOn(Worker.prototype, 'emit');
     const settled = await Promise.allSettled(Array.from({ length: 10 }, (_, n) => fn.invoke({ n, fail: n === 3 })));
-    const answersMessages = emit.mock.calls.filter(([name]) => name === 'message').length;
+    const answersMessages = emit.mock.calls.filter(carriesAnswers).length;
     emit.mockRestore();
     expect(settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : String(outcome.reason)))).toEqual(
       Array.from({ length: 10 }, (_, n) => (n === 3 ? 'TypeError: failed 3' : { n, messages: 1 })),
@@ -79,5 +82,44 @@ describe("a local function's invocations in one turn of the event loop", () => {
     await crashed;
     await expect(fn.invoke({ n: 'after' })).resolves.toEqual({ n: 'after', messages: 1 });
     expect(readFileSync(runs, 'utf8')).toBe('after\n');
+  });
+});
+
+describe("a local function's log", () => {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'local-function-'));
+  const entryFile = path.join(directory, 'index.mjs');
+  writeFileSync(
+    entryFile,
+    [
+      "process.stdout.write('loaded\\n');",
+      'export const handler = async (event) => {',
+      // A line in two writes, and one of several lines at once: readers get whole lines either way.
+      "  process.stdout.write(`{\"n\":${event.n},`);",
+      "  process.stdout.write(`\"café\":\"✓\"}\\nsecond ${event.n}\\n`);",
+      '  return event.n;',
+      '};',
+    ].join('\n'),
+  );
+  const lines: string[] = [];
+  const fn = new LocalFunction(
+    { logicalId: 'LoggingFunction', entryFile, exportName: 'handler', environment: {}, timeoutSeconds: 5, runtime: 'nodejs24.x' },
+    {},
+    { onLogLine: (line) => lines.push(line), echo: false },
+  );
+  afterAll(async () => {
+    await fn.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('reaches its readers line by line, each invocation\'s lines before its answer, in the same message as the answers', async () => {
+    await fn.ready;
+    expect(lines).toEqual(['loaded']);
+    const emit = jest.spyOn(Worker.prototype, 'emit');
+    const seenAtAnswer = await Promise.all([1, 2, 3].map((n) => fn.invoke({ n }).then(() => lines.length)));
+    const messages = emit.mock.calls.filter(carriesAnswers).length;
+    emit.mockRestore();
+    expect(lines).toEqual(['loaded', '{"n":1,"café":"✓"}', 'second 1', '{"n":2,"café":"✓"}', 'second 2', '{"n":3,"café":"✓"}', 'second 3']);
+    expect(seenAtAnswer).toEqual([7, 7, 7]);
+    expect(messages).toBe(1);
   });
 });
