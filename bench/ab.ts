@@ -25,8 +25,13 @@ const { values, positionals } = parseArgs({
     duration: { type: 'string', default: '8' },
     creations: { type: 'string', default: '200' },
     out: { type: 'string', default: 'test-artifacts/bench-ab.json' },
+    // shared: both stacks in this process's session, as they always ran; own: each in a session of its own, as a
+    // stack started in its own terminal (bin/local/child-process.ts). The verdict of a run depends on it (measurements.md).
+    sessions: { type: 'string', default: 'shared' },
   },
 });
+if (values.sessions !== 'shared' && values.sessions !== 'own') throw new Error(`--sessions is shared or own, not ${values.sessions}`);
+const OWN_SESSIONS = values.sessions === 'own';
 const ROUNDS = positiveInteger('rounds');
 const CONNECTIONS = positiveInteger('connections');
 const SECONDS = positiveInteger('duration');
@@ -156,7 +161,7 @@ async function settle(stacks: readonly LocalStackProcess[]): Promise<void> {
 
 async function main(): Promise<void> {
   const ref = positionals[0];
-  if (!ref) throw new Error('usage: npm run bench:ab -- <git ref> [--rounds 3] [--connections 50] [--duration 8] [--creations 200] [--out file]');
+  if (!ref) throw new Error('usage: npm run bench:ab -- <git ref> [--rounds 3] [--connections 50] [--duration 8] [--creations 200] [--sessions shared|own] [--out file]');
   const log = (line: string) => console.error(line);
   const checkout = checkOut(ref, log);
   const oldName = `${ref} (${checkout.sha.slice(0, 7)})`;
@@ -176,8 +181,9 @@ async function main(): Promise<void> {
   try {
     // One after the other: two syntheses and two DynamoDB Locals starting at once would only slow each other.
     const [oldSide, newSide] = sides as [(typeof sides)[number], (typeof sides)[number]];
-    oldSide.stack = await spawnLocalStack(environment, checkout.directory);
-    newSide.stack = await spawnLocalStack(environment);
+    if (OWN_SESSIONS) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+    oldSide.stack = await spawnLocalStack(environment, checkout.directory, { ownSession: OWN_SESSIONS });
+    newSide.stack = await spawnLocalStack(environment, undefined, { ownSession: OWN_SESSIONS });
     for (const side of sides) side.subjects = await prepare(side.stack as LocalStackProcess, txtFile);
 
     for (let round = 0; round <= ROUNDS; round += 1) {
@@ -204,7 +210,7 @@ async function main(): Promise<void> {
     console.log(reportTable(rows, oldName, newName));
     const out = path.resolve(values.out);
     mkdirSync(path.dirname(out), { recursive: true });
-    const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS, idleCpuShare: IDLE_CPU_SHARE };
+    const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS, idleCpuShare: IDLE_CPU_SHARE, sessions: values.sessions };
     writeFileSync(out, `${JSON.stringify({ takenAt: new Date().toISOString(), node: PINNED_NODE, old: { ref, sha: checkout.sha, packages: checkout.packages }, new: newName, settings, paths: rows }, null, 2)}\n`);
     log(`written to ${path.relative(process.cwd(), out)}`);
   } finally {

@@ -46,13 +46,27 @@ const START_LIMIT_MS = 300_000;
  * whose stack runs (bench:ab starts an older commit's beside this one); either way it runs on this tree's pinned
  * Node, so that two stacks compared differ in their code, not in their runtime.
  */
-export async function spawnLocalStack(environment: Record<string, string> = {}, root = ROOT): Promise<LocalStackProcess> {
+export interface SpawnOptions {
+  /**
+   * A session of its own (setsid), as a stack started in another terminal has: with the kernel's autogroups on (the
+   * Linux default for desktops and these machines), its threads then share the CPU with the caller's as one group
+   * instead of one by one. bench:ab measures both ways (--sessions, docs/measurements.md). Such a stack does not get
+   * the terminal's Ctrl-C: it is stopped when this process exits.
+   */
+  ownSession?: boolean;
+}
+
+export async function spawnLocalStack(environment: Record<string, string> = {}, root = ROOT, options: SpawnOptions = {}): Promise<LocalStackProcess> {
   const [port, dynamoDbPort, ssmPort, signInPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const child = spawn(PINNED_NODE, ['--import', 'tsx', 'bin/start-local.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoDbPort), LOCAL_SSM_PORT: String(ssmPort), LOCAL_SIGN_IN_PORT: String(signInPort), LOCAL_IN_MEMORY: '1', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownSession === true,
   });
+  const stopOnExit = () => child.kill('SIGTERM');
+  if (options.ownSession) process.once('exit', stopOnExit);
+  child.once('exit', () => process.removeListener('exit', stopOnExit));
   let output = '';
   const devApiKey = await new Promise<string>((resolve, reject) => {
     // A quiet machine starts it in well under a minute (synth, 21 bundles, DynamoDB Local); a busy one in several.

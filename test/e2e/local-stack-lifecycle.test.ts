@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort, spawnLocalStack } from '../../bin/local/child-process';
@@ -9,14 +9,21 @@ function javaRunningOn(port: number): boolean {
   return processes.split('\n').some((line) => line.includes('DynamoDBLocal.jar') && line.includes(`-port ${port} `));
 }
 
+/** The session a process belongs to (/proc/<pid>/stat, the fourth field after the command's name). */
+function sessionOf(pid: number | undefined): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+}
+
 describe('npm start', () => {
-  it('keeps links, keys and the dev key across a restart, and leaves no java behind on SIGINT or SIGTERM', async () => {
+  it('keeps links, keys and the dev key across a restart, and leaves no java behind on SIGINT or SIGTERM, in our session or its own', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'local-data-'));
     const dynamoDbPort = await freePort();
 
     // On disk this time, on a fixed DynamoDB port so the java process can be found; cdk.out is already there.
     const environment = { LOCAL_DATA_DIR: dataDir, LOCAL_IN_MEMORY: '', LOCAL_SKIP_SYNTH: '1', LOCAL_DYNAMODB_PORT: String(dynamoDbPort) };
     const first = await spawnLocalStack(environment);
+    expect(sessionOf(first.child.pid)).toBe(sessionOf(process.pid));
     const created = await fetch(`${first.url}/v2/shorten`, {
       method: 'POST',
       headers: { authorization: `Bearer ${first.devApiKey}`, 'content-type': 'application/json' },
@@ -28,7 +35,9 @@ describe('npm start', () => {
     expect(await first.stop('SIGINT')).toBe(0);
     expect(javaRunningOn(dynamoDbPort)).toBe(false);
 
-    const second = await spawnLocalStack(environment);
+    // As bench:ab --sessions own starts it: a session of its own, stopped all the same.
+    const second = await spawnLocalStack(environment, undefined, { ownSession: true });
+    expect(sessionOf(second.child.pid)).toBe(second.child.pid);
     expect(second.devApiKey).toBe(first.devApiKey);
     const visit = await fetch(`${second.url}/${shortCode}`, { redirect: 'manual' });
     expect(visit.status).toBe(302);
