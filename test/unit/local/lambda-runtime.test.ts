@@ -13,15 +13,21 @@ describe("a local function's worker flags", () => {
   });
 });
 
-describe('a local function invoked', () => {
+/** A function from the given module source in a directory of its own, stopped and removed after the block's tests. */
+function localFunction(logicalId: string, source: (directory: string) => string, logs?: ConstructorParameters<typeof LocalFunction>[2]): LocalFunction {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'local-function-'));
   const entryFile = path.join(directory, 'index.mjs');
-  writeFileSync(entryFile, 'export const handler = async (event) => ({ got: event, at: new Date(0), gone: undefined });\n');
-  const fn = new LocalFunction({ logicalId: 'EchoFunction', entryFile, exportName: 'handler', environment: {}, timeoutSeconds: 5, runtime: 'nodejs24.x' }, {});
+  writeFileSync(entryFile, source(directory));
+  const fn = new LocalFunction({ logicalId, entryFile, exportName: 'handler', environment: {}, timeoutSeconds: 5, runtime: 'nodejs24.x' }, {}, logs);
   afterAll(async () => {
     await fn.stop();
     rmSync(directory, { recursive: true, force: true });
   });
+  return fn;
+}
+
+describe('a local function invoked', () => {
+  const fn = localFunction('EchoFunction', () => 'export const handler = async (event) => ({ got: event, at: new Date(0), gone: undefined });\n');
 
   it('gets its event and gives its result as JSON, as through Lambda: dates become text, undefined fields vanish', async () => {
     await fn.ready;
@@ -35,13 +41,11 @@ describe('a local function invoked', () => {
 const carriesAnswers = ([name, message]: unknown[]) => name === 'message' && typeof (message as { answers?: unknown } | undefined)?.answers === 'string';
 
 describe("a local function's invocations in one turn of the event loop", () => {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'local-function-'));
-  const entryFile = path.join(directory, 'index.mjs');
-  const runs = path.join(directory, 'runs.txt');
+  let runs = '';
   // The handler hears every message its thread gets (its listener is added before the runtime's) and notes each run.
-  writeFileSync(
-    entryFile,
-    [
+  const fn = localFunction('TurnFunction', (directory) => {
+    runs = path.join(directory, 'runs.txt');
+    return [
       "import { appendFileSync } from 'node:fs';",
       "import { parentPort } from 'node:worker_threads';",
       'let messages = 0;',
@@ -51,12 +55,7 @@ describe("a local function's invocations in one turn of the event loop", () => {
       "  if (event.fail) throw new TypeError('failed ' + event.n);",
       '  return { n: event.n, messages };',
       '};',
-    ].join('\n'),
-  );
-  const fn = new LocalFunction({ logicalId: 'TurnFunction', entryFile, exportName: 'handler', environment: {}, timeoutSeconds: 5, runtime: 'nodejs24.x' }, {});
-  afterAll(async () => {
-    await fn.stop();
-    rmSync(directory, { recursive: true, force: true });
+    ].join('\n');
   });
 
   it('cross to the worker in one message and come back in one, each answer to its own caller', async () => {
@@ -86,30 +85,21 @@ describe("a local function's invocations in one turn of the event loop", () => {
 });
 
 describe("a local function's log", () => {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'local-function-'));
-  const entryFile = path.join(directory, 'index.mjs');
-  writeFileSync(
-    entryFile,
-    [
-      "process.stdout.write('loaded\\n');",
-      'export const handler = async (event) => {',
-      // A line in two writes, and one of several lines at once: readers get whole lines either way.
-      "  process.stdout.write(`{\"n\":${event.n},`);",
-      "  process.stdout.write(`\"café\":\"✓\"}\\nsecond ${event.n}\\n`);",
-      '  return event.n;',
-      '};',
-    ].join('\n'),
-  );
   const lines: string[] = [];
-  const fn = new LocalFunction(
-    { logicalId: 'LoggingFunction', entryFile, exportName: 'handler', environment: {}, timeoutSeconds: 5, runtime: 'nodejs24.x' },
-    {},
+  const fn = localFunction(
+    'LoggingFunction',
+    () =>
+      [
+        "process.stdout.write('loaded\\n');",
+        'export const handler = async (event) => {',
+        // A line in two writes, and one of several lines at once: readers get whole lines either way.
+        "  process.stdout.write(`{\"n\":${event.n},`);",
+        "  process.stdout.write(`\"café\":\"✓\"}\\nsecond ${event.n}\\n`);",
+        '  return event.n;',
+        '};',
+      ].join('\n'),
     { onLogLine: (line) => lines.push(line), echo: false },
   );
-  afterAll(async () => {
-    await fn.stop();
-    rmSync(directory, { recursive: true, force: true });
-  });
 
   it('reaches its readers line by line, each invocation\'s lines before its answer, in the same message as the answers', async () => {
     await fn.ready;
