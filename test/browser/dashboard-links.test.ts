@@ -91,9 +91,9 @@ describe('signing in (issue 29: through the provider, no key typed into the page
     const member = await memberOf(accountId, 'member');
     const { page } = await open();
     await signIn(page, member);
-    // The links page's own requests answered first: one still in flight when the member goes would be the refused one,
-    // and the page would leave for the sign-in before the click below (a slow CI machine did).
-    await page.waitForLoadState('networkidle');
+    // The links page's own request answered first (the new workspace has none): one still in flight when the member
+    // goes would be the refused one, and the page would leave for the sign-in before the click below (a slow CI run did).
+    await page.getByText('No links yet.').waitFor();
     await dynamo().send(new DeleteCommand({ TableName: stackOutput(StackOutputs.membersTable), Key: { pk: `ws#${accountId}`, sk: `member#${member.sub}` } }));
     await page.getByRole('link', { name: 'Usage' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Invalid or inactive API key.');
