@@ -12,6 +12,16 @@ interface EdgeResponse {
   headers?: EdgeHeaders;
   body?: { data?: string } | string;
 }
+/**
+ * CloudFront's `{name: {value}}` headers as `{name: value}`. Objects without a prototype, as the viewer's headers
+ * are: a header a viewer names `__proto__` stays a header.
+ */
+function headerValues(headers: EdgeHeaders): Record<string, string> {
+  const values = Object.create(null) as Record<string, string>;
+  for (const name of Object.keys(headers)) values[name] = (headers[name] as { value: string }).value;
+  return values;
+}
+
 type ViewerRequestHandler = (event: { request: EdgeRequest }) => EdgeRequest | EdgeResponse;
 
 /**
@@ -43,13 +53,15 @@ export class LocalCustomerEdge {
 
   /** The request's headers as the origin gets them, or the edge's own answer. */
   viewerRequest(method: string, uri: string, headers: Record<string, string>): { headers: Record<string, string> } | { response: { statusCode: number; headers: Record<string, string>; body: string } } {
-    const request: EdgeRequest = { method, uri, headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), { value }])) };
-    const result = this.handler({ request });
+    // Plain loops rather than entries/map/fromEntries: this runs on the gateway's thread for every visit on a
+    // customer's domain, the thread the visitor's path waits on (issue 28).
+    const viewerHeaders = Object.create(null) as EdgeHeaders;
+    for (const name of Object.keys(headers)) viewerHeaders[name.toLowerCase()] = { value: headers[name] as string };
+    const result = this.handler({ request: { method, uri, headers: viewerHeaders } });
     if ('statusCode' in result) {
       const body = typeof result.body === 'string' ? result.body : (result.body?.data ?? '');
-      return { response: { statusCode: result.statusCode, headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, header]) => [name, header.value])), body } };
+      return { response: { statusCode: result.statusCode, headers: headerValues(result.headers ?? {}), body } };
     }
-    const forwarded = Object.fromEntries(Object.entries(result.headers).map(([name, header]) => [name, header.value]));
-    return { headers: { ...forwarded, ...this.originHeaders } };
+    return { headers: Object.assign(headerValues(result.headers), this.originHeaders) };
   }
 }

@@ -20,4 +20,15 @@ describe('the local customer edge', () => {
     });
     expect(edge.viewerRequest('GET', '/v2/links', { host: 'go.acme.com' })).toMatchObject({ response: { statusCode: 404 } });
   });
+
+  it('keeps a header named __proto__ a header, beside the others', () => {
+    const headers = JSON.parse('{"host": "go.acme.com", "__proto__": "x"}') as Record<string, string>;
+    const outcome = edge.viewerRequest('GET', '/promo', headers) as { headers: Record<string, string> };
+    expect(Object.entries(outcome.headers).sort()).toEqual([
+      ['__proto__', 'x'],
+      ['host', 'go.acme.com'],
+      ['x-origin-verify', 'the-secret'],
+      ['x-viewer-host', 'go.acme.com'],
+    ]);
+  });
 });
