@@ -12,6 +12,7 @@ interface EdgeResponse {
   headers?: EdgeHeaders;
   body?: { data?: string } | string;
 }
+
 /**
  * CloudFront's `{name: {value}}` headers as `{name: value}`. Objects without a prototype, as the viewer's headers
  * are: a header a viewer names `__proto__` stays a header.
