@@ -46,7 +46,7 @@ function planOption(value: string | undefined): Plan {
 /** `--scopes a,b`: known, distinct scopes (the API's own rule); without it the key holds every scope, as keys always did. */
 function scopesOption(value: string | undefined): { scopes?: Scope[] } {
   if (value === undefined) return {};
-  const result = keyRequestSchema.shape.scopes.safeParse(value.split(',').map((scope) => scope.trim()));
+  const result = keyRequestSchema().shape.scopes.safeParse(value.split(',').map((scope) => scope.trim()));
   if (!result.success) throw new OpsError(`--scopes: ${OwnMessages.keyScopes(SCOPES)}`);
   return { scopes: result.data };
 }
@@ -54,7 +54,7 @@ function scopesOption(value: string | undefined): { scopes?: Scope[] } {
 /** `--expires-at <ISO time>`: in the future and at most a year ahead, as for keys people make. */
 function expiryOption(value: string | undefined, nowMs: number): { expiresAt?: string } {
   if (value === undefined) return {};
-  const result = keyRequestSchema.shape.expiresAt.safeParse(value);
+  const result = keyRequestSchema().shape.expiresAt.safeParse(value);
   const expiresAt = result.success && result.data !== undefined ? keyExpiry(result.data, nowMs) : undefined;
   if (expiresAt === undefined) throw new OpsError(`--expires-at: ${OwnMessages.keyExpiresAt(MAX_KEY_LIFETIME_DAYS)}`);
   return { expiresAt };

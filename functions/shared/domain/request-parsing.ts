@@ -16,6 +16,16 @@ export function wholeNumberParameter(min: number, max: number, message: string) 
   );
 }
 
+/**
+ * A schema built when a request first needs it, not at import: zod/mini builds each schema's checks and internals
+ * as it is constructed, and a function serving many routes would otherwise pay at every cold start for the schemas
+ * of routes its requests may never take (issue 28: several milliseconds of the links function's import).
+ */
+export function builtOnFirstUse<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
 /** Clients often send null for "not set"; treat it as absent rather than as a type error. */
 export const nullAsAbsent = <T extends z.ZodMiniType>(schema: T) =>
   z.pipe(

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { parseOrRefuse, wholeNumberParameter } from '../domain/request-parsing';
+import { builtOnFirstUse, parseOrRefuse, wholeNumberParameter } from '../domain/request-parsing';
 import { OwnMessages } from '../domain/messages';
 import { HSTS_HEADER } from './headers';
 import type { HttpResponse } from './responses';
@@ -8,10 +8,12 @@ export const QR_SIZE = { min: 128, max: 1024, default: 512 } as const;
 export const QR_FORMATS = ['svg', 'png'] as const;
 
 /** GET /v2/links/{code}/qr query parameters; each bad one is a 400 naming it. */
-export const qrQuerySchema = z.object({
-  format: z.optional(z.enum(QR_FORMATS, OwnMessages.formatParameter)),
-  size: z.optional(wholeNumberParameter(QR_SIZE.min, QR_SIZE.max, OwnMessages.sizeParameter)),
-});
+export const qrQuerySchema = builtOnFirstUse(() =>
+  z.object({
+    format: z.optional(z.enum(QR_FORMATS, OwnMessages.formatParameter)),
+    size: z.optional(wholeNumberParameter(QR_SIZE.min, QR_SIZE.max, OwnMessages.sizeParameter)),
+  }),
+);
 
 export interface QrOptions {
   format: (typeof QR_FORMATS)[number];
@@ -19,7 +21,7 @@ export interface QrOptions {
 }
 
 export function parseQrQuery(parameters: Record<string, string | undefined> | null): QrOptions {
-  const { format, size } = parseOrRefuse(qrQuerySchema, parameters ?? {});
+  const { format, size } = parseOrRefuse(qrQuerySchema(), parameters ?? {});
   return { format: format ?? 'svg', size: size ?? QR_SIZE.default };
 }
 

@@ -62,7 +62,7 @@ function creatorOf(actor: Actor): KeyCreator {
 
 /** POST /v2/keys: the one answer that holds the key itself; the table keeps only its hash. */
 export async function createKey(body: object, context: KeyContext, keys: WorkspaceKeyStore): Promise<KeyView & { secret: string }> {
-  const request = parseOrRefuse(keyRequestSchema, body);
+  const request = parseOrRefuse(keyRequestSchema(), body);
   const expiresAt = request.expiresAt === undefined ? undefined : keyExpiry(request.expiresAt, context.nowMs);
   if (request.expiresAt !== undefined && expiresAt === undefined) throw new InvalidRequest(OwnMessages.keyExpiresAt(MAX_KEY_LIFETIME_DAYS));
   const { caller, nowMs } = context;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { OwnMessages } from '../messages';
-import { nullAsAbsent } from '../request-parsing';
+import { builtOnFirstUse, nullAsAbsent } from '../request-parsing';
 import { SCOPES } from './permissions';
 
 /** A key's name, counted in characters (code points): non-ASCII names are as long as they look. */
@@ -16,32 +16,38 @@ export const MAX_KEYS_PER_WORKSPACE = 100;
 const nameMessage = OwnMessages.keyName(MAX_KEY_NAME_LENGTH);
 const scopesMessage = OwnMessages.keyScopes(SCOPES);
 
-/** Control characters would break the CLI's and the operators' tab-separated lines, and mean nothing in a name. */
-const name = z
-  .string({ error: nameMessage })
-  .check(
-    z.trim(),
-    z.refine((text) => text.length > 0 && [...text].length <= MAX_KEY_NAME_LENGTH, nameMessage),
-    z.refine((text) => !/\p{Cc}/u.test(text), nameMessage),
+/** The request schema and its parts, built on first use (request-parsing.ts). */
+const schemas = builtOnFirstUse(() => {
+  /** Control characters would break the CLI's and the operators' tab-separated lines, and mean nothing in a name. */
+  const name = z
+    .string({ error: nameMessage })
+    .check(
+      z.trim(),
+      z.refine((text) => text.length > 0 && [...text].length <= MAX_KEY_NAME_LENGTH, nameMessage),
+      z.refine((text) => !/\p{Cc}/u.test(text), nameMessage),
+    );
+
+  const scopes = z
+    .array(z.enum(SCOPES, { error: scopesMessage }), { error: scopesMessage })
+    .check(
+      z.minLength(1, scopesMessage),
+      z.maxLength(SCOPES.length, scopesMessage),
+      z.refine((chosen) => new Set(chosen).size === chosen.length, scopesMessage),
+    );
+
+  /** Any offset is accepted; the key stores the instant in UTC. Its range is checked against now (keyExpiry). */
+  const expiresAt = z.pipe(
+    z.iso.datetime({ offset: true, error: OwnMessages.keyExpiresAt(MAX_KEY_LIFETIME_DAYS) }),
+    z.transform((value: string) => new Date(value).toISOString()),
   );
 
-const scopes = z
-  .array(z.enum(SCOPES, { error: scopesMessage }), { error: scopesMessage })
-  .check(
-    z.minLength(1, scopesMessage),
-    z.maxLength(SCOPES.length, scopesMessage),
-    z.refine((chosen) => new Set(chosen).size === chosen.length, scopesMessage),
-  );
+  /** POST /v2/keys. */
+  const keyRequestSchema = z.object({ name, scopes, expiresAt: z.optional(nullAsAbsent(expiresAt)) });
+  return { keyRequestSchema };
+});
+export const keyRequestSchema = () => schemas().keyRequestSchema;
 
-/** Any offset is accepted; the key stores the instant in UTC. Its range is checked against now (keyExpiry). */
-const expiresAt = z.pipe(
-  z.iso.datetime({ offset: true, error: OwnMessages.keyExpiresAt(MAX_KEY_LIFETIME_DAYS) }),
-  z.transform((value: string) => new Date(value).toISOString()),
-);
-
-/** POST /v2/keys. */
-export const keyRequestSchema = z.object({ name, scopes, expiresAt: z.optional(nullAsAbsent(expiresAt)) });
-export type KeyRequest = z.output<typeof keyRequestSchema>;
+export type KeyRequest = z.output<ReturnType<typeof keyRequestSchema>>;
 
 /** In the future, at most MAX_KEY_LIFETIME_DAYS ahead; undefined when out of range. */
 export function keyExpiry(expiresAt: string, nowMs: number): string | undefined {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
+import { builtOnFirstUse, parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import { keyOf } from '../links/link';
 import { ownedLink, type ManagementContext, type ManagementDeps } from '../links/link-viewing';
@@ -14,11 +14,13 @@ export const STATS_FORMATS = ['json', 'csv'] as const;
 export const STATS_BOTS = ['include', 'exclude'] as const;
 
 /** GET /v2/links/{code}/stats query parameters. */
-export const statsQuerySchema = z.object({
-  days: z.optional(wholeNumberParameter(STATS_DAYS.min, STATS_DAYS.max, OwnMessages.daysParameter)),
-  format: z.optional(z.enum(STATS_FORMATS, { error: OwnMessages.statsFormatParameter })),
-  bots: z.optional(z.enum(STATS_BOTS, { error: OwnMessages.botsParameter })),
-});
+export const statsQuerySchema = builtOnFirstUse(() =>
+  z.object({
+    days: z.optional(wholeNumberParameter(STATS_DAYS.min, STATS_DAYS.max, OwnMessages.daysParameter)),
+    format: z.optional(z.enum(STATS_FORMATS, { error: OwnMessages.statsFormatParameter })),
+    bots: z.optional(z.enum(STATS_BOTS, { error: OwnMessages.botsParameter })),
+  }),
+);
 
 export interface StatsQuery {
   days: number;
@@ -27,7 +29,7 @@ export interface StatsQuery {
 }
 
 export function parseStatsQuery(parameters: Record<string, string | undefined> | null): StatsQuery {
-  const query = parseOrRefuse(statsQuerySchema, parameters ?? {});
+  const query = parseOrRefuse(statsQuerySchema(), parameters ?? {});
   return { days: query.days ?? STATS_DAYS.default, format: query.format ?? 'json', includeBots: query.bots === 'include' };
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { parseOrRefuse, wholeNumberParameter } from '../request-parsing';
+import { builtOnFirstUse, parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import { TAG_PATTERN } from '../links/link-request';
 import { asciiDomain } from '../domains/host-name';
@@ -12,12 +12,14 @@ import { windowStats, type WindowStats } from './window-stats';
 export const TOP_LINKS = 10;
 
 /** GET /v2/stats query parameters. */
-export const workspaceStatsQuerySchema = z.object({
-  days: z.optional(wholeNumberParameter(STATS_DAYS.min, STATS_DAYS.max, OwnMessages.daysParameter)),
-  bots: z.optional(z.enum(STATS_BOTS, { error: OwnMessages.botsParameter })),
-  domain: z.optional(z.string().check(z.refine((value) => asciiDomain(value) !== undefined, OwnMessages.statsDomainParameter))),
-  tag: z.optional(z.string().check(z.regex(TAG_PATTERN, OwnMessages.tagParameter))),
-});
+export const workspaceStatsQuerySchema = builtOnFirstUse(() =>
+  z.object({
+    days: z.optional(wholeNumberParameter(STATS_DAYS.min, STATS_DAYS.max, OwnMessages.daysParameter)),
+    bots: z.optional(z.enum(STATS_BOTS, { error: OwnMessages.botsParameter })),
+    domain: z.optional(z.string().check(z.refine((value) => asciiDomain(value) !== undefined, OwnMessages.statsDomainParameter))),
+    tag: z.optional(z.string().check(z.regex(TAG_PATTERN, OwnMessages.tagParameter))),
+  }),
+);
 
 export interface WorkspaceStatsQuery {
   days: number;
@@ -29,7 +31,7 @@ export interface WorkspaceStatsQuery {
 }
 
 export function parseWorkspaceStatsQuery(parameters: Record<string, string | undefined> | null): WorkspaceStatsQuery {
-  const query = parseOrRefuse(workspaceStatsQuerySchema, parameters ?? {});
+  const query = parseOrRefuse(workspaceStatsQuerySchema(), parameters ?? {});
   const domain = query.domain === undefined ? undefined : asciiDomain(query.domain);
   return { days: query.days ?? STATS_DAYS.default, includeBots: query.bots === 'include', ...(domain ? { domain } : {}), ...(query.tag ? { tag: query.tag.toLowerCase() } : {}) };
 }

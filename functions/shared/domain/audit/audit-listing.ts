@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { InvalidRequest } from '../errors';
 import { OwnMessages } from '../messages';
 import type { AuditFilter, AuditLog } from '../ports';
-import { LIST_LIMIT, parseOrRefuse, wholeNumberParameter } from '../request-parsing';
+import { builtOnFirstUse, LIST_LIMIT, parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import type { AuditRecord } from './audit-record';
 
 /** A page reads at most this many records; the cursor then carries on where it stopped (as the links listing does). */
@@ -33,27 +33,32 @@ function realDay(value: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** An ISO 8601 date-time with its zone, as the records' own times are compared: turned into UTC with milliseconds. */
-const isoTime = (name: string) =>
-  z.pipe(
-    z.string().check(
-      z.maxLength(40, OwnMessages.auditTimeParameter(name)),
-      z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, OwnMessages.auditTimeParameter(name)),
-      z.refine((value) => !Number.isNaN(Date.parse(value)) && realDay(value), OwnMessages.auditTimeParameter(name)),
-    ),
-    z.transform((value: string) => new Date(value).toISOString()),
-  );
+/** The schemas below, built on first use (request-parsing.ts). */
+const schemas = builtOnFirstUse(() => {
+  /** An ISO 8601 date-time with its zone, as the records' own times are compared: turned into UTC with milliseconds. */
+  const isoTime = (name: string) =>
+    z.pipe(
+      z.string().check(
+        z.maxLength(40, OwnMessages.auditTimeParameter(name)),
+        z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, OwnMessages.auditTimeParameter(name)),
+        z.refine((value) => !Number.isNaN(Date.parse(value)) && realDay(value), OwnMessages.auditTimeParameter(name)),
+      ),
+      z.transform((value: string) => new Date(value).toISOString()),
+    );
 
-/** GET /v2/audit-log query parameters, as API Gateway passes them (strings); each bad one is a 400 naming it. */
-export const auditQuerySchema = z.object({
-  limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),
-  cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
-  actor: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_.@:-]{1,128}$/, OwnMessages.auditActorParameter))),
-  action: z.optional(z.string().check(z.regex(/^[a-z]{1,20}\.[a-z-]{1,40}$/, OwnMessages.auditActionParameter))),
-  target: z.optional(z.string().check(z.regex(/^[^\u0000-\u001f\u007f]{1,300}$/u, OwnMessages.auditTargetParameter))),
-  from: z.optional(isoTime('from')),
-  to: z.optional(isoTime('to')),
+  /** GET /v2/audit-log query parameters, as API Gateway passes them (strings); each bad one is a 400 naming it. */
+  const auditQuerySchema = z.object({
+    limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),
+    cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
+    actor: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_.@:-]{1,128}$/, OwnMessages.auditActorParameter))),
+    action: z.optional(z.string().check(z.regex(/^[a-z]{1,20}\.[a-z-]{1,40}$/, OwnMessages.auditActionParameter))),
+    target: z.optional(z.string().check(z.regex(/^[^\u0000-\u001f\u007f]{1,300}$/u, OwnMessages.auditTargetParameter))),
+    from: z.optional(isoTime('from')),
+    to: z.optional(isoTime('to')),
+  });
+  return { auditQuerySchema };
 });
+export const auditQuerySchema = () => schemas().auditQuerySchema;
 
 export interface AuditQuery {
   limit: number;
@@ -62,7 +67,7 @@ export interface AuditQuery {
 }
 
 export function parseAuditQuery(parameters: Record<string, string | undefined> | null): AuditQuery {
-  const { limit, cursor, actor, action, target, from, to } = parseOrRefuse(auditQuerySchema, parameters ?? {});
+  const { limit, cursor, actor, action, target, from, to } = parseOrRefuse(auditQuerySchema(), parameters ?? {});
   if (from !== undefined && to !== undefined && from > to) throw new InvalidRequest(OwnMessages.auditRangeParameter);
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   return {

@@ -71,10 +71,10 @@ const conditions = strictObject(
   z.refine((when: RuleConditions) => when.after === undefined || when.before === undefined || when.after < when.before, OwnMessages.windowEmpty),
 );
 
-const rule = strictObject({ url: destination, when: conditions }, OwnMessages.rulesList, () => OwnMessages.ruleFields);
+const rule = strictObject({ url: destination(), when: conditions }, OwnMessages.rulesList, () => OwnMessages.ruleFields);
 
 const variant = strictObject(
-  { url: destination, weight: z.int({ error: OwnMessages.variantWeight }).check(z.minimum(1, OwnMessages.variantWeight), z.maximum(VARIANT_WEIGHT_TOTAL - 1, OwnMessages.variantWeight)) },
+  { url: destination(), weight: z.int({ error: OwnMessages.variantWeight }).check(z.minimum(1, OwnMessages.variantWeight), z.maximum(VARIANT_WEIGHT_TOTAL - 1, OwnMessages.variantWeight)) },
   OwnMessages.variantsList,
   () => OwnMessages.variantFields,
 );
@@ -94,7 +94,7 @@ const fields = {
   utm: strictObject(Object.fromEntries(UTM_FIELDS.map((field) => [field, z.optional(utmValue)])) as Record<(typeof UTM_FIELDS)[number], z.ZodMiniOptional<typeof utmValue>>, OwnMessages.utmObject, () => OwnMessages.utmObject).check(
     z.refine((utm) => Object.values(utm).some((value) => value !== undefined), OwnMessages.utmObject),
   ),
-  expiredUrl: destination,
+  expiredUrl: destination(),
 };
 
 /** The fields on creation (null: absent) and in an edit (null: removed), for the requests and the OpenAPI document. */

@@ -7,7 +7,7 @@ import { findUnsafe } from '../links/destination-safety';
 import { normaliseDestination } from '../links/url-policy';
 import { OwnMessages } from '../messages';
 import type { DomainAttachments, DomainSettings, DomainStore, SafetyChecker, TxtRecords } from '../ports';
-import { parseOrRefuse } from '../request-parsing';
+import { builtOnFirstUse, parseOrRefuse } from '../request-parsing';
 import { toDomainView, type DomainRecord, type DomainView } from './custom-domain';
 import type { ClaimableDomain } from './domain-name';
 import { asciiDomain } from './host-name';
@@ -43,7 +43,7 @@ const WAITING_FOR_FIRST_CHECK = 'Waiting for the first check of its DNS records'
 /** How long a removed, verified name stays its former owner's to claim again (issue 27): nobody else may meanwhile. */
 export const HOLD_AFTER_REMOVAL_MS = 7 * 24 * 60 * 60_000;
 
-export const domainRequestSchema = z.object({ domain: z.string({ error: OwnMessages.domainInvalid }) });
+export const domainRequestSchema = builtOnFirstUse(() => z.object({ domain: z.string({ error: OwnMessages.domainInvalid }) }));
 
 /**
  * POST /v2/domains: claims the name for the account with a new claim id (its TXT record's value); its first check
@@ -51,7 +51,7 @@ export const domainRequestSchema = z.object({ domain: z.string({ error: OwnMessa
  */
 export async function addDomain(body: object, context: DomainContext, deps: DomainDeps): Promise<DomainView> {
   assertCustomDomainsEnabled(context.flags);
-  const domain = (await deps.claimable())(parseOrRefuse(domainRequestSchema, body).domain, context.ownHosts);
+  const domain = (await deps.claimable())(parseOrRefuse(domainRequestSchema(), body).domain, context.ownHosts);
   if (!domain) throw new InvalidRequest(OwnMessages.domainInvalid);
   const { plan } = context.caller;
   assertPlanIncludes(plan, 'customDomains');
@@ -97,22 +97,27 @@ export async function viewDomain(name: string, context: DomainContext, deps: Pic
 
 const SETTINGS = ['rootUrl', 'notFoundUrl', 'expiredUrl'] as const;
 
-const settingUrl = (field: string) =>
-  z.optional(
-    z.nullable(
-      z.pipe(
-        z.string({ error: OwnMessages.domainUrl(field) }).check(z.refine((url) => normaliseDestination(url.trim()) !== undefined, OwnMessages.domainUrl(field))),
-        z.transform((url: string) => normaliseDestination(url.trim()) as string),
+/** The schemas below, built on first use (request-parsing.ts). */
+const schemas = builtOnFirstUse(() => {
+  const settingUrl = (field: string) =>
+    z.optional(
+      z.nullable(
+        z.pipe(
+          z.string({ error: OwnMessages.domainUrl(field) }).check(z.refine((url) => normaliseDestination(url.trim()) !== undefined, OwnMessages.domainUrl(field))),
+          z.transform((url: string) => normaliseDestination(url.trim()) as string),
+        ),
       ),
-    ),
-  );
+    );
 
-export const domainPatchSchema = z.object({
-  isDefault: z.optional(z.boolean({ error: OwnMessages.domainFieldType('isDefault') })),
-  rootUrl: settingUrl('rootUrl'),
-  notFoundUrl: settingUrl('notFoundUrl'),
-  expiredUrl: settingUrl('expiredUrl'),
+  const domainPatchSchema = z.object({
+    isDefault: z.optional(z.boolean({ error: OwnMessages.domainFieldType('isDefault') })),
+    rootUrl: settingUrl('rootUrl'),
+    notFoundUrl: settingUrl('notFoundUrl'),
+    expiredUrl: settingUrl('expiredUrl'),
+  });
+  return { domainPatchSchema };
 });
+export const domainPatchSchema = () => schemas().domainPatchSchema;
 
 /** The domain as the settings leave it: a value sets a URL, null removes it. */
 function withSettings(record: DomainRecord, settings: DomainSettings): DomainRecord {
@@ -131,7 +136,7 @@ function withSettings(record: DomainRecord, settings: DomainSettings): DomainRec
  */
 export async function editDomain(name: string, body: object, context: DomainContext, deps: DomainDeps): Promise<DomainView> {
   const record = await ownedDomain(name, context, deps.domains);
-  const patch = parseOrRefuse(domainPatchSchema, body);
+  const patch = parseOrRefuse(domainPatchSchema(), body);
   if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.domainPatchEmpty);
   const urls = SETTINGS.flatMap((field) => (typeof patch[field] === 'string' ? [[field, patch[field]] as const] : []));
   const unsafe = await findUnsafe(urls.map(([, url]) => url), deps.safety);

@@ -6,7 +6,7 @@ import { ImportNotFound } from '../errors';
 import { countMonthlyCalls, type RateLimitStatus } from '../limits/rate-limits';
 import { ImportMessages } from '../messages';
 import type { DomainStore, UsageCounter } from '../ports';
-import { parseOrRefuse } from '../request-parsing';
+import { builtOnFirstUse, parseOrRefuse } from '../request-parsing';
 import { importCallCount, summaryOf, type ImportChunk, type ImportJob, type ImportSummary, type RowResult } from './import-job';
 import { prepareImport } from './import-planning';
 import { IMPORT_SOURCES } from './import-record';
@@ -18,11 +18,13 @@ export const MAX_IMPORT_ROWS = 100_000;
 /** Jobs `GET /v2/imports` lists, newest first. */
 export const LISTED_IMPORTS = 20;
 
-export const importRequestSchema = z.object({
-  source: z.enum(IMPORT_SOURCES, { error: ImportMessages.sourceInvalid }),
-  content: z.string({ error: ImportMessages.contentInvalid }),
-  onConflict: z.optional(z.enum(ON_CONFLICT, { error: ImportMessages.onConflictInvalid })),
-});
+export const importRequestSchema = builtOnFirstUse(() =>
+  z.object({
+    source: z.enum(IMPORT_SOURCES, { error: ImportMessages.sourceInvalid }),
+    content: z.string({ error: ImportMessages.contentInvalid }),
+    onConflict: z.optional(z.enum(ON_CONFLICT, { error: ImportMessages.onConflictInvalid })),
+  }),
+);
 
 export interface ImportJobs {
   saveJob(job: ImportJob, chunks: readonly ImportChunk[], nowMs: number): Promise<void>;
@@ -58,7 +60,7 @@ const newImportId = () => `imp_${randomBytes(12).toString('base64url')}`;
  * the job stored, its chunks queued; the worker makes the links.
  */
 export async function startImport(body: unknown, context: ImportContext, deps: ImportDeps): Promise<{ id: string }> {
-  const request = parseOrRefuse(importRequestSchema, body);
+  const request = parseOrRefuse(importRequestSchema(), body);
   const owner = context.caller.owner;
   const active = (await deps.domains.listByOwner(owner)).filter((domain) => domain.status === 'active').map((domain) => domain.domain);
   const id = newImportId();
@@ -72,7 +74,7 @@ export async function startImport(body: unknown, context: ImportContext, deps: I
 
 /** POST /v2/imports/preview: the first rows mapped as the import would make them, on the caller's active domains. */
 export async function previewImportOf(body: unknown, context: Pick<ImportContext, 'caller' | 'nowMs'>, deps: Pick<ImportDeps, 'domains'>): Promise<ImportPreview> {
-  const request = parseOrRefuse(importRequestSchema, body);
+  const request = parseOrRefuse(importRequestSchema(), body);
   const active = (await deps.domains.listByOwner(context.caller.owner)).filter((domain) => domain.status === 'active').map((domain) => domain.domain);
   return previewImport(request, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
 }

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { InvalidRequest } from '../errors';
 import { BulkMessages } from '../messages';
 import type { LinkPosition } from '../ports';
-import { parseOrRefuse } from '../request-parsing';
+import { builtOnFirstUse, parseOrRefuse } from '../request-parsing';
 import { decodeCursor, listQuerySchema, type LinkFilter } from './link-listing';
 import { MAX_TAGS, TAG_PATTERN } from './link-request';
 
@@ -18,50 +18,55 @@ export const MAX_BULK_FILTER_LINKS = 10_000;
  */
 export const BULK_TIME_BUDGET_MS = 6_000;
 
-/** The tags to add or remove: as PATCH takes them (lower-cased, repeats dropped), at least one. */
-const bulkTags = z.pipe(
-  z.array(z.string({ error: BulkMessages.tagsInvalid }).check(z.regex(TAG_PATTERN, BulkMessages.tagsInvalid)), { error: BulkMessages.tagsInvalid }).check(
-    z.minLength(1, BulkMessages.tagsInvalid),
-    z.maxLength(MAX_TAGS, BulkMessages.tagsInvalid),
-  ),
-  z.transform((given: string[]) => [...new Set(given.map((tag) => tag.toLowerCase()))]),
-);
-
-/** The list route's filters (GET /v2/links), with its messages, in a JSON body. */
-const filter = z.object(
-  { tag: listQuerySchema.shape.tag, search: listQuerySchema.shape.search, domain: listQuerySchema.shape.domain, status: listQuerySchema.shape.status },
-  { error: BulkMessages.filterInvalid },
-);
-
-const target = {
-  codes: z.optional(
-    z.array(z.string({ error: BulkMessages.codesInvalid(MAX_BULK_CODES) }), { error: BulkMessages.codesInvalid(MAX_BULK_CODES) }).check(
-      z.minLength(1, BulkMessages.codesInvalid(MAX_BULK_CODES)),
-      z.maxLength(MAX_BULK_CODES, BulkMessages.codesInvalid(MAX_BULK_CODES)),
+/** The parts every action shares, built on first use (request-parsing.ts). */
+const parts = builtOnFirstUse(() => {
+  const listQuery = listQuerySchema();
+  /** The tags to add or remove: as PATCH takes them (lower-cased, repeats dropped), at least one. */
+  const tags = z.pipe(
+    z.array(z.string({ error: BulkMessages.tagsInvalid }).check(z.regex(TAG_PATTERN, BulkMessages.tagsInvalid)), { error: BulkMessages.tagsInvalid }).check(
+      z.minLength(1, BulkMessages.tagsInvalid),
+      z.maxLength(MAX_TAGS, BulkMessages.tagsInvalid),
     ),
-  ),
-  filter: z.optional(filter),
-  /** A previous answer's `cursor`: where the filter's last call stopped. */
-  cursor: listQuerySchema.shape.cursor,
-};
+    z.transform((given: string[]) => [...new Set(given.map((tag) => tag.toLowerCase()))]),
+  );
+  /** The list route's filters (GET /v2/links), with its messages, in a JSON body. */
+  const filter = z.object(
+    { tag: listQuery.shape.tag, search: listQuery.shape.search, domain: listQuery.shape.domain, status: listQuery.shape.status },
+    { error: BulkMessages.filterInvalid },
+  );
+  const target = {
+    codes: z.optional(
+      z.array(z.string({ error: BulkMessages.codesInvalid(MAX_BULK_CODES) }), { error: BulkMessages.codesInvalid(MAX_BULK_CODES) }).check(
+        z.minLength(1, BulkMessages.codesInvalid(MAX_BULK_CODES)),
+        z.maxLength(MAX_BULK_CODES, BulkMessages.codesInvalid(MAX_BULK_CODES)),
+      ),
+    ),
+    filter: z.optional(filter),
+    /** A previous answer's `cursor`: where the filter's last call stopped. */
+    cursor: listQuery.shape.cursor,
+  };
+  return { tags, target };
+});
 
 /**
  * POST /v2/links/bulk: the links (codes or a filter) and one action. `changes` is PATCH's body: the document shows
  * its schema, while the handler passes it whole to PATCH's own parsing (link-management.ts changesOfPatch).
  */
-export const bulkRequestSchema = <Changes extends z.ZodMiniType>(changes: Changes) =>
-  z.discriminatedUnion(
+export const bulkRequestSchema = <Changes extends z.ZodMiniType>(changes: Changes) => {
+  const { tags, target } = parts();
+  return z.discriminatedUnion(
     'action',
     [
       z.object({ ...target, action: z.literal('delete') }),
       z.object({ ...target, action: z.literal('update'), changes }),
-      z.object({ ...target, action: z.literal('addTags'), tags: bulkTags }),
-      z.object({ ...target, action: z.literal('removeTags'), tags: bulkTags }),
+      z.object({ ...target, action: z.literal('addTags'), tags }),
+      z.object({ ...target, action: z.literal('removeTags'), tags }),
     ],
     { error: BulkMessages.actionInvalid },
   );
+};
 
-const parsingSchema = bulkRequestSchema(z.looseObject({}, { error: BulkMessages.changesInvalid }));
+const parsingSchema = builtOnFirstUse(() => bulkRequestSchema(z.looseObject({}, { error: BulkMessages.changesInvalid })));
 
 export type BulkAction =
   | { action: 'delete' }
@@ -74,7 +79,7 @@ export type BulkTarget = { codes: string[] } | { filter: LinkFilter; after?: Lin
 export type BulkRequest = BulkAction & { target: BulkTarget };
 
 export function parseBulkRequest(body: unknown): BulkRequest {
-  const request = parseOrRefuse(parsingSchema, body);
+  const request = parseOrRefuse(parsingSchema(), body);
   const { codes, filter: chosen, cursor } = request;
   if ((codes === undefined) === (chosen === undefined)) throw new InvalidRequest(BulkMessages.targetInvalid(MAX_BULK_CODES));
   if (cursor !== undefined && chosen === undefined) throw new InvalidRequest(BulkMessages.cursorWithoutFilter);

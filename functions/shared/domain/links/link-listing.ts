@@ -1,6 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import * as z from 'zod/mini';
-import { LIST_LIMIT, parseOrRefuse, wholeNumberParameter } from '../request-parsing';
+import { builtOnFirstUse, LIST_LIMIT, parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
 import type { LinkPosition, ManagedLinkStore } from '../ports';
 import { InvalidRequest } from '../errors';
@@ -42,15 +42,17 @@ export function decodeCursor(cursor: string): LinkPosition | undefined {
 }
 
 /** GET /v2/links query parameters, as API Gateway passes them (strings); each bad one is a 400 naming it. */
-export const listQuerySchema = z.object({
-  limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),
-  cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
-  status: z.optional(z.enum(LINK_STATUSES, OwnMessages.statusParameter)),
-  domain: z.optional(z.string().check(z.maxLength(300, OwnMessages.domainParameter))),
-  search: z.optional(z.string().check(z.minLength(1, OwnMessages.searchParameter), z.maxLength(200, OwnMessages.searchParameter))),
-  tag: z.optional(z.string().check(z.regex(TAG_PATTERN, OwnMessages.tagParameter))),
-  health: z.optional(z.enum(['broken'], OwnMessages.healthParameter)),
-});
+export const listQuerySchema = builtOnFirstUse(() =>
+  z.object({
+    limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),
+    cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
+    status: z.optional(z.enum(LINK_STATUSES, OwnMessages.statusParameter)),
+    domain: z.optional(z.string().check(z.maxLength(300, OwnMessages.domainParameter))),
+    search: z.optional(z.string().check(z.minLength(1, OwnMessages.searchParameter), z.maxLength(200, OwnMessages.searchParameter))),
+    tag: z.optional(z.string().check(z.regex(TAG_PATTERN, OwnMessages.tagParameter))),
+    health: z.optional(z.enum(['broken'], OwnMessages.healthParameter)),
+  }),
+);
 
 export interface ListQuery {
   limit: number;
@@ -67,7 +69,7 @@ export interface ListQuery {
 }
 
 export function parseListQuery(parameters: Record<string, string | undefined> | null): ListQuery {
-  const { limit, cursor, status, domain, search, tag, health } = parseOrRefuse(listQuerySchema, parameters ?? {});
+  const { limit, cursor, status, domain, search, tag, health } = parseOrRefuse(listQuerySchema(), parameters ?? {});
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   return {
     limit: limit ?? LIST_LIMIT.default,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN } from './aliases';
 import { InvalidRequest } from '../errors';
-import { nullAsAbsent, parseOrRefuse } from '../request-parsing';
+import { builtOnFirstUse, nullAsAbsent, parseOrRefuse } from '../request-parsing';
 import { Messages, OwnMessages } from '../messages';
 import { destination } from './destination-schema';
 import { carriesSmartFields } from '../destinations/smart-link';
@@ -13,59 +13,70 @@ export const MIN_EXPIRES_IN_SECONDS = 60;
 export const MAX_EXPIRES_IN_SECONDS = 315_360_000;
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
 
-const alias = z
-  .string({ error: OwnMessages.fieldType('alias', 'string') })
-  .check(z.minLength(ALIAS_MIN_LENGTH, Messages.aliasLength), z.maxLength(ALIAS_MAX_LENGTH, Messages.aliasLength), z.regex(ALIAS_PATTERN, OwnMessages.aliasCharacters));
-const password = z
-  .string({ error: OwnMessages.fieldType('password', 'string') })
-  .check(z.minLength(PASSWORD_MIN_LENGTH, Messages.passwordLength), z.maxLength(PASSWORD_MAX_LENGTH, Messages.passwordLength));
-const expiresIn = z
-  .int({ error: OwnMessages.expiresInInvalid })
-  .check(z.minimum(MIN_EXPIRES_IN_SECONDS, Messages.expiresInTooShort), z.maximum(MAX_EXPIRES_IN_SECONDS, OwnMessages.expiresInTooLarge));
 /** Tags (issue 20): up to 10, each 1–32 letters, digits, `-` or `_`; stored lower-cased, repeats dropped. */
 export const MAX_TAGS = 10;
 export const TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
-const tags = z.pipe(
-  z.array(z.string({ error: OwnMessages.tagsInvalid }).check(z.regex(TAG_PATTERN, OwnMessages.tagsInvalid)), { error: OwnMessages.tagsInvalid }).check(z.maxLength(MAX_TAGS, OwnMessages.tagsInvalid)),
-  z.transform((given: string[]) => [...new Set(given.map((tag) => tag.toLowerCase()))]),
-);
-const maxClicks = z
-  .int({ error: OwnMessages.maxClicksInvalid })
-  .check(z.minimum(1, OwnMessages.maxClicksInvalid), z.maximum(MAX_CLICKS_LIMIT, OwnMessages.maxClicksTooLarge));
 
 /**
- * One link as both endpoints accept it (spec 2.1 and 2.3). Fields are checked in spec order, so the first
- * problem found is the one reported; unknown fields are ignored. zod/mini keeps the bundle small (issue 6).
+ * The spec's fields of a link, built on first use (request-parsing.ts): `request` is one link as both endpoints accept
+ * it, `patch` the fields PATCH takes.
  */
-export const linkRequestSchema = z.object({
-  url: destination,
-  alias: nullAsAbsent(alias),
-  password: nullAsAbsent(password),
-  expiresIn: nullAsAbsent(expiresIn),
-  maxClicks: nullAsAbsent(maxClicks),
-  /** The custom domain (issue 17): checked against the caller's domains when the link is stored (domains/link-domains.ts). */
-  domain: nullAsAbsent(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.domainParameter))),
-  tags: nullAsAbsent(tags),
+const schemas = builtOnFirstUse(() => {
+  const alias = z
+    .string({ error: OwnMessages.fieldType('alias', 'string') })
+    .check(z.minLength(ALIAS_MIN_LENGTH, Messages.aliasLength), z.maxLength(ALIAS_MAX_LENGTH, Messages.aliasLength), z.regex(ALIAS_PATTERN, OwnMessages.aliasCharacters));
+  const password = z
+    .string({ error: OwnMessages.fieldType('password', 'string') })
+    .check(z.minLength(PASSWORD_MIN_LENGTH, Messages.passwordLength), z.maxLength(PASSWORD_MAX_LENGTH, Messages.passwordLength));
+  const expiresIn = z
+    .int({ error: OwnMessages.expiresInInvalid })
+    .check(z.minimum(MIN_EXPIRES_IN_SECONDS, Messages.expiresInTooShort), z.maximum(MAX_EXPIRES_IN_SECONDS, OwnMessages.expiresInTooLarge));
+  const tags = z.pipe(
+    z.array(z.string({ error: OwnMessages.tagsInvalid }).check(z.regex(TAG_PATTERN, OwnMessages.tagsInvalid)), { error: OwnMessages.tagsInvalid }).check(z.maxLength(MAX_TAGS, OwnMessages.tagsInvalid)),
+    z.transform((given: string[]) => [...new Set(given.map((tag) => tag.toLowerCase()))]),
+  );
+  const maxClicks = z
+    .int({ error: OwnMessages.maxClicksInvalid })
+    .check(z.minimum(1, OwnMessages.maxClicksInvalid), z.maximum(MAX_CLICKS_LIMIT, OwnMessages.maxClicksTooLarge));
+
+  /**
+   * One link as both endpoints accept it (spec 2.1 and 2.3). Fields are checked in spec order, so the first
+   * problem found is the one reported; unknown fields are ignored. zod/mini keeps the bundle small (issue 6).
+   */
+  const request = z.object({
+    url: destination(),
+    alias: nullAsAbsent(alias),
+    password: nullAsAbsent(password),
+    expiresIn: nullAsAbsent(expiresIn),
+    maxClicks: nullAsAbsent(maxClicks),
+    /** The custom domain (issue 17): checked against the caller's domains when the link is stored (domains/link-domains.ts). */
+    domain: nullAsAbsent(z.string({ error: OwnMessages.fieldType('domain', 'string') }).check(z.maxLength(1000, OwnMessages.domainParameter))),
+    tags: nullAsAbsent(tags),
+  });
+
+  /**
+   * PATCH /v2/links/{code}: the same fields with the same rules and messages, each optional; null removes an
+   * expiry, a click limit, a password or a smart-link field, and `rules` or `variants` are replaced as a whole (a link
+   * always has a destination(), and its code never changes).
+   */
+  const patch = z.object({
+    url: z.optional(destination()),
+    expiresIn: z.optional(z.nullable(expiresIn)),
+    maxClicks: z.optional(z.nullable(maxClicks)),
+    password: z.optional(z.nullable(password)),
+    /** Replaces the link's tags; `null` or `[]` removes them. */
+    tags: z.optional(z.nullable(tags)),
+  });
+  return { request, patch };
 });
 
-/**
- * PATCH /v2/links/{code}: the same fields with the same rules and messages, each optional; null removes an
- * expiry, a click limit, a password or a smart-link field, and `rules` or `variants` are replaced as a whole (a link
- * always has a destination, and its code never changes).
- */
-export const linkPatchSchema = z.object({
-  url: z.optional(destination),
-  expiresIn: z.optional(z.nullable(expiresIn)),
-  maxClicks: z.optional(z.nullable(maxClicks)),
-  password: z.optional(z.nullable(password)),
-  /** Replaces the link's tags; `null` or `[]` removes them. */
-  tags: z.optional(z.nullable(tags)),
-});
+export const linkRequestSchema = () => schemas().request;
+export const linkPatchSchema = () => schemas().patch;
 
 /** Besides these, a request and an edit may carry the smart-link fields (destinations/smart-link-request.ts). */
-export type LinkPatch = z.infer<typeof linkPatchSchema> & Partial<SmartLinkPatch>;
+export type LinkPatch = z.infer<ReturnType<typeof linkPatchSchema>> & Partial<SmartLinkPatch>;
 
-export type LinkRequest = z.infer<typeof linkRequestSchema> & Partial<SmartLinkRequest>;
+export type LinkRequest = z.infer<ReturnType<typeof linkRequestSchema>> & Partial<SmartLinkRequest>;
 
 /** The smart-link fields' parsers, a bundle of their own: needed only by requests that carry one of them. */
 function smartParsers(parsers: SmartFieldParsers | undefined): SmartFieldParsers {
@@ -86,7 +97,7 @@ export function parseLinkRequest(input: unknown, smart?: SmartFieldParsers): Lin
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new InvalidRequest(OwnMessages.itemNotObject);
   }
-  const request = parseOrRefuse(linkRequestSchema, input);
+  const request = parseOrRefuse(linkRequestSchema(), input);
   return carriesSmartFields(input, false) ? { ...request, ...accepted(smartParsers(smart).request(input)) } : request;
 }
 
@@ -96,7 +107,7 @@ export function parseLinkRequest(input: unknown, smart?: SmartFieldParsers): Lin
  */
 export function parseLinkPatch(input: object, smart?: SmartFieldParsers): LinkPatch {
   if ('alias' in input) throw new InvalidRequest(OwnMessages.aliasUnchangeable);
-  const spec = parseOrRefuse(linkPatchSchema, input);
+  const spec = parseOrRefuse(linkPatchSchema(), input);
   const patch: LinkPatch = carriesSmartFields(input, true) ? { ...spec, ...accepted(smartParsers(smart).patch(input)) } : spec;
   if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.patchEmpty);
   return patch;

@@ -99,7 +99,7 @@ function assertHealthEventsAllowed(events: readonly SubscribableEvent[], context
 /** POST /v2/webhooks: the one answer that shows the secret (the table keeps it sealed). */
 export async function addWebhook(body: object, context: WebhookContext, deps: WebhookDeps): Promise<WebhookView & { secret: string }> {
   allowed(context);
-  const request = parseOrRefuse(webhookRequestSchema, body);
+  const request = parseOrRefuse(webhookRequestSchema(), body);
   assertHealthEventsAllowed(request.events, context);
   const url = await checkedUrl(request.url, context, deps.safety);
   const now = new Date(context.nowMs).toISOString();
@@ -150,7 +150,7 @@ async function changed(record: WebhookRecord, action: string, context: WebhookCo
 /** PATCH: `enabled: true` restarts a webhook the service turned off (its reason and failure streak go). */
 export async function editWebhook(id: string, body: object, context: WebhookContext, deps: WebhookDeps): Promise<WebhookView> {
   const record = await owned(id, context, deps.webhooks);
-  const patch = parseOrRefuse(webhookPatchSchema, body);
+  const patch = parseOrRefuse(webhookPatchSchema(), body);
   if (Object.values(patch).every((value) => value === undefined)) throw new InvalidRequest(OwnMessages.webhookPatchEmpty);
   assertHealthEventsAllowed(patch.events ?? [], context);
   const changes: WebhookChanges = {
@@ -175,7 +175,7 @@ export async function removeWebhook(id: string, context: WebhookContext, deps: P
  */
 export async function rotateSecret(id: string, body: object, context: WebhookContext, deps: Pick<WebhookDeps, 'webhooks' | 'secrets'>): Promise<WebhookView & { secret: string }> {
   const record = await owned(id, context, deps.webhooks);
-  const { expirePrevious } = parseOrRefuse(webhookRotationSchema, body);
+  const { expirePrevious } = parseOrRefuse(webhookRotationSchema(), body);
   const secret = newSigningSecret();
   const previousSecret = expirePrevious === true ? null : { secret: record.secret, until: context.nowMs + PREVIOUS_SECRET_KEPT_MS * context.timeScale };
   const updated = await changed(record, 'webhook.secret-rotated', context, deps.webhooks, { secret: await deps.secrets.seal(secret, record.id), previousSecret });
@@ -201,7 +201,7 @@ export async function listDeliveries(
   deps: Pick<WebhookDeps, 'webhooks'>,
 ): Promise<{ deliveries: DeliveryAttempt[]; nextCursor?: string }> {
   const record = await owned(id, context, deps.webhooks);
-  const query = parseOrRefuse(deliveriesQuerySchema, parameters ?? {});
+  const query = parseOrRefuse(deliveriesQuerySchema(), parameters ?? {});
   const page = await deps.webhooks.deliveries(record.id, query.limit ?? LIST_LIMIT.default, query.cursor);
   if (!page) throw new InvalidRequest(OwnMessages.cursorParameter);
   return { deliveries: page.items, ...(page.next ? { nextCursor: page.next } : {}) };

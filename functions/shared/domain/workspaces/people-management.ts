@@ -105,7 +105,7 @@ export async function viewWorkspace(context: PeopleContext, deps: Pick<PeopleDep
  */
 export async function updateWorkspace(body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'workspaces'>): Promise<WorkspaceView> {
   const manager = managerOf(context.caller.actor);
-  const { name, analytics, security } = parseOrRefuse(workspacePatchSchema, body);
+  const { name, analytics, security } = parseOrRefuse(workspacePatchSchema(), body);
   if (security && !roleAllows(manager.role, 'security:manage')) throw new NotPermitted('security:manage', OwnMessages.roleForbids(manager.role, 'security:manage'));
   if (security?.mfaRequired && !context.caller.mfa?.used) throw new MfaRequired(OwnMessages.mfaBeforeRequiring);
   const { accountId, owner, plan } = context.caller;
@@ -147,7 +147,7 @@ async function memberOf(userId: string, context: PeopleContext, members: MemberS
 /** PATCH /v2/members/{userId}: the role (`member.role_changed`). */
 export async function changeMemberRole(userId: string, body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<MemberView> {
   const manager = managerOf(context.caller.actor);
-  const { role } = parseOrRefuse(memberPatchSchema, body);
+  const { role } = parseOrRefuse(memberPatchSchema(), body);
   for (let decision = 0; decision < MAX_DECISIONS; decision += 1) {
     const target = await memberOf(userId, context, deps.members);
     assertMayManage(manager.role, target.role, role);
@@ -194,7 +194,7 @@ async function signOutEverywhere(userId: string, people: PeopleDirectory): Promi
  */
 export async function invite(body: object, context: PeopleContext, deps: PeopleDeps): Promise<InvitationView> {
   const manager = managerOf(context.caller.actor);
-  const { email, role } = parseOrRefuse(invitationRequestSchema, body);
+  const { email, role } = parseOrRefuse(invitationRequestSchema(), body);
   assertMayManage(manager.role, role);
   const { accountId, plan } = context.caller;
   const emailKey = emailKeyOf(email);

@@ -37,7 +37,7 @@ const jsonContent = (schema: z.ZodMiniType) => ({ 'application/json': { schema: 
 /** Each request body as the handlers parse it; a batch's items are link requests, judged one by one. */
 function requestBody(kind: NonNullable<OperationDoc['body']>): Json {
   if (kind !== 'batch') return { required: !OPTIONAL_BODIES.has(kind), content: { 'application/json': { schema: jsonSchema(REQUEST_BODIES[kind], 'input') } } };
-  const batch = jsonSchema(batchRequestSchema, 'input') as { properties: { urls: Json } };
+  const batch = jsonSchema(batchRequestSchema(), 'input') as { properties: { urls: Json } };
   batch.properties.urls = { ...batch.properties.urls, items: jsonSchema(REQUEST_BODIES.link, 'input') };
   return { required: true, content: { 'application/json': { schema: batch } } };
 }
@@ -188,7 +188,7 @@ function parameters(route: string, doc: OperationDoc): Json[] {
           in: 'header',
           required: false,
           description: `Makes retries safe: a repeat with the same key and body within ${IDEMPOTENCY_TTL_SECONDS / 3600} hours gets the first answer again, creating nothing. Scoped to the account (to the source address on v1).`,
-          schema: jsonSchema(idempotencyKeySchema),
+          schema: jsonSchema(idempotencyKeySchema()),
         },
       ]
     : [];
