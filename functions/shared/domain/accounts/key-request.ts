@@ -16,8 +16,8 @@ export const MAX_KEYS_PER_WORKSPACE = 100;
 const nameMessage = OwnMessages.keyName(MAX_KEY_NAME_LENGTH);
 const scopesMessage = OwnMessages.keyScopes(SCOPES);
 
-/** The request schema and its parts, built on first use (request-parsing.ts). */
-const schemas = builtOnFirstUse(() => {
+/** POST /v2/keys. */
+export const keyRequestSchema = builtOnFirstUse(() => {
   /** Control characters would break the CLI's and the operators' tab-separated lines, and mean nothing in a name. */
   const name = z
     .string({ error: nameMessage })
@@ -41,11 +41,8 @@ const schemas = builtOnFirstUse(() => {
     z.transform((value: string) => new Date(value).toISOString()),
   );
 
-  /** POST /v2/keys. */
-  const keyRequestSchema = z.object({ name, scopes, expiresAt: z.optional(nullAsAbsent(expiresAt)) });
-  return { keyRequestSchema };
+  return z.object({ name, scopes, expiresAt: z.optional(nullAsAbsent(expiresAt)) });
 });
-export const keyRequestSchema = () => schemas().keyRequestSchema;
 
 export type KeyRequest = z.output<ReturnType<typeof keyRequestSchema>>;
 

@@ -33,8 +33,8 @@ function realDay(value: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** The schemas below, built on first use (request-parsing.ts). */
-const schemas = builtOnFirstUse(() => {
+/** GET /v2/audit-log query parameters, as API Gateway passes them (strings); each bad one is a 400 naming it. */
+export const auditQuerySchema = builtOnFirstUse(() => {
   /** An ISO 8601 date-time with its zone, as the records' own times are compared: turned into UTC with milliseconds. */
   const isoTime = (name: string) =>
     z.pipe(
@@ -46,8 +46,7 @@ const schemas = builtOnFirstUse(() => {
       z.transform((value: string) => new Date(value).toISOString()),
     );
 
-  /** GET /v2/audit-log query parameters, as API Gateway passes them (strings); each bad one is a 400 naming it. */
-  const auditQuerySchema = z.object({
+  return z.object({
     limit: z.optional(wholeNumberParameter(LIST_LIMIT.min, LIST_LIMIT.max, OwnMessages.limitParameter)),
     cursor: z.optional(z.string().check(z.maxLength(512, OwnMessages.cursorParameter), z.refine((cursor) => decodeCursor(cursor) !== undefined, OwnMessages.cursorParameter))),
     actor: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_.@:-]{1,128}$/, OwnMessages.auditActorParameter))),
@@ -56,9 +55,7 @@ const schemas = builtOnFirstUse(() => {
     from: z.optional(isoTime('from')),
     to: z.optional(isoTime('to')),
   });
-  return { auditQuerySchema };
 });
-export const auditQuerySchema = () => schemas().auditQuerySchema;
 
 export interface AuditQuery {
   limit: number;

@@ -97,8 +97,7 @@ export async function viewDomain(name: string, context: DomainContext, deps: Pic
 
 const SETTINGS = ['rootUrl', 'notFoundUrl', 'expiredUrl'] as const;
 
-/** The schemas below, built on first use (request-parsing.ts). */
-const schemas = builtOnFirstUse(() => {
+export const domainPatchSchema = builtOnFirstUse(() => {
   const settingUrl = (field: string) =>
     z.optional(
       z.nullable(
@@ -109,15 +108,13 @@ const schemas = builtOnFirstUse(() => {
       ),
     );
 
-  const domainPatchSchema = z.object({
+  return z.object({
     isDefault: z.optional(z.boolean({ error: OwnMessages.domainFieldType('isDefault') })),
     rootUrl: settingUrl('rootUrl'),
     notFoundUrl: settingUrl('notFoundUrl'),
     expiredUrl: settingUrl('expiredUrl'),
   });
-  return { domainPatchSchema };
 });
-export const domainPatchSchema = () => schemas().domainPatchSchema;
 
 /** The domain as the settings leave it: a value sets a URL, null removes it. */
 function withSettings(record: DomainRecord, settings: DomainSettings): DomainRecord {
