@@ -40,11 +40,11 @@ const CONNECTIONS = positiveInteger('connections');
 const SECONDS = positiveInteger('duration');
 const CREATIONS = positiveInteger('creations');
 /**
- * Runs before the counted rounds, per path and side: the stacks' JIT and DynamoDB Local's settle first. As long as a
- * counted run: after 2 s, the maxClicks link's first counted round was the slowest of its three on both sides in each
- * of four runs (535–791 req/s against 822–1,395 after), DynamoDB Local's conditional writes still being compiled.
+ * Runs before the counted rounds, per path and side: the stacks' JIT and DynamoDB Local's settle first. The maxClicks
+ * link's first counted round is the slowest on both sides whether this is 2 s or 8 s (issue 28's twelfth pass), so a
+ * longer warm-up buys nothing; each round's pair is what the ratio compares.
  */
-const WARM_UP_SECONDS = 8;
+const WARM_UP_SECONDS = 2;
 /**
  * Before each run both stacks finish what the run before left them (the aggregator's clicks, the webhook router's
  * stream records of 1,200 new links, DynamoDB Local's own work): each stack's processes together below this share
