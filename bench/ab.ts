@@ -21,7 +21,8 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     // Even: the order within a pair flips from round to round, so each side runs first in as many rounds as the other
-    // on every path (with 3, the hot plain link had this tree first twice, the maxClicks link the old commit).
+    // on every path. Going first was worth 13-17 % (issue 28's twelfth pass); with 3, the hot plain link had this tree
+    // first twice, the maxClicks link the old commit.
     rounds: { type: 'string', default: '4' },
     connections: { type: 'string', default: '50' },
     duration: { type: 'string', default: '8' },
@@ -42,15 +43,20 @@ const CREATIONS = positiveInteger('creations');
 /**
  * Runs before the counted rounds, per path and side: the stacks' JIT and DynamoDB Local's settle first. The maxClicks
  * link's first counted round is the slowest on both sides whether this is 2 s or 8 s (issue 28's twelfth pass), so a
- * longer warm-up buys nothing; each round's pair is what the ratio compares.
+ * longer warm-up buys nothing: that round is slow on both sides alike.
  */
 const WARM_UP_SECONDS = 2;
 /**
  * Before each run both stacks finish what the run before left them (the aggregator's clicks, the webhook router's
  * stream records of 1,200 new links, DynamoDB Local's own work): each stack's processes together below this share
- * of one core over a quarter second, or after 20 s.
+ * of one core in every quarter second for QUIET_MS in a row, or after 20 s.
  */
 const IDLE_CPU_SHARE = 0.15;
+/**
+ * Longer than the local log subscription's delivery interval and a quiet stream's poll (1 s each): one quiet quarter
+ * second could fall between two deliveries of the last run's clicks, whose counting then ran beside the next run.
+ */
+const QUIET_MS = 1_500;
 const SETTLE_LIMIT_MS = 20_000;
 
 function positiveInteger(name: 'rounds' | 'connections' | 'duration' | 'creations'): number {
@@ -156,12 +162,14 @@ function stackCpuSeconds(stack: LocalStackProcess): number | undefined {
  */
 async function settle(stacks: readonly LocalStackProcess[]): Promise<void> {
   const started = Date.now();
+  let quietSince = started;
   for (;;) {
     const before = stacks.map(stackCpuSeconds);
     await new Promise((resolve) => setTimeout(resolve, 250));
     if (before.some((value) => value === undefined)) return new Promise((resolve) => setTimeout(resolve, 2_000));
     const busiest = Math.max(...stacks.map((stack, index) => ((stackCpuSeconds(stack) ?? 0) - (before[index] ?? 0)) / 0.25));
-    if (busiest < IDLE_CPU_SHARE) return;
+    if (busiest >= IDLE_CPU_SHARE) quietSince = Date.now();
+    else if (Date.now() - quietSince >= QUIET_MS) return;
     if (Date.now() - started > SETTLE_LIMIT_MS) return console.error(`a stack still used ${Math.round(busiest * 100)} % of a core after ${SETTLE_LIMIT_MS / 1000} s: run anyway`);
   }
 }
@@ -217,7 +225,7 @@ async function main(): Promise<void> {
     console.log(reportTable(rows, oldName, newName));
     const out = path.resolve(values.out);
     mkdirSync(path.dirname(out), { recursive: true });
-    const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS, idleCpuShare: IDLE_CPU_SHARE, sessions: values.sessions };
+    const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS, idleCpuShare: IDLE_CPU_SHARE, quietMs: QUIET_MS, sessions: values.sessions };
     writeFileSync(out, `${JSON.stringify({ takenAt: new Date().toISOString(), node: PINNED_NODE, old: { ref, sha: checkout.sha, packages: checkout.packages }, new: newName, settings, paths: rows }, null, 2)}\n`);
     log(`written to ${path.relative(process.cwd(), out)}`);
   } finally {
