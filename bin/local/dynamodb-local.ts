@@ -15,33 +15,6 @@ import type { TableSpec } from './template';
 /** Amazon's DynamoDB Local, as shipped inside the amplify-dynamodb-simulator package. */
 const EMULATOR_DIR = path.join(path.dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
 
-/**
- * The JVM's own options, which java reads only before `-jar` (after it they would be DynamoDB Local's, and ignored).
- * The throughput collector, not G1 (the JVM's choice on two cores or more): DynamoDB Local's heap is small and its
- * requests' garbage dies young, and G1's write barriers and concurrent threads cost CPU the stack's other threads
- * need on a two-core machine. Two stacks of one tree side by side, alternating 8-s rounds (issue 28): a maxClicks
- * link 1.10 and a plain link 1.21 of G1's visits a second.
- */
-export const JVM_OPTIONS = ['-XX:+UseParallelGC'] as const;
-
-/**
- * `java`'s arguments. -disableTelemetry: DynamoDB Local otherwise reports usage to AWS in the background; a
- * developer's machine and CI send nothing anywhere (and have no route out to, here).
- */
-export function javaArguments(port: number, storage: readonly string[]): string[] {
-  return [
-    ...JVM_OPTIONS,
-    `-Djava.library.path=${path.join(EMULATOR_DIR, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    path.join(EMULATOR_DIR, 'DynamoDBLocal.jar'),
-    '-port',
-    String(port),
-    '-sharedDb',
-    '-disableTelemetry',
-    ...storage,
-  ];
-}
-
 export interface DynamoDbLocalOptions {
   port: number;
   /** Undefined keeps data in memory only. */
@@ -63,7 +36,13 @@ export class DynamoDbLocal {
   async start(): Promise<void> {
     const storage = this.options.dataDir ? ['-dbPath', this.options.dataDir] : ['-inMemory'];
     if (this.options.dataDir) mkdirSync(this.options.dataDir, { recursive: true });
-    const java = spawn('java', javaArguments(this.options.port, storage), { stdio: ['ignore', 'ignore', 'pipe'] });
+    // -disableTelemetry: DynamoDB Local otherwise reports usage to AWS in the background; a developer's machine and
+    // CI send nothing anywhere (and have no route out to, here).
+    const java = spawn(
+      'java',
+      [`-Djava.library.path=${path.join(EMULATOR_DIR, 'DynamoDBLocal_lib')}`, '-jar', path.join(EMULATOR_DIR, 'DynamoDBLocal.jar'), '-port', String(this.options.port), '-sharedDb', '-disableTelemetry', ...storage],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     this.process = java;
     // Should this process die without a clean stop, java must not outlive it.
     process.once('exit', () => java.kill('SIGKILL'));
