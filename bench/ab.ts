@@ -42,8 +42,8 @@ const SECONDS = positiveInteger('duration');
 const CREATIONS = positiveInteger('creations');
 /**
  * Runs before the counted rounds, per path and side: the stacks' JIT and DynamoDB Local's settle first. The maxClicks
- * link's first counted round is the slowest on both sides whether this is 2 s or 8 s (issue 28's twelfth pass), so a
- * longer warm-up buys nothing: that round is slow on both sides alike.
+ * link's first counted round is the slowest on both sides whether this is 2 s or 8 s (issue 28's twelfth pass): a
+ * longer warm-up buys nothing.
  */
 const WARM_UP_SECONDS = 2;
 /**
