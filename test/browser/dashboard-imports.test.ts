@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { http, jsonHeaders } from '../support/local-stack';
-import { dashboardBrowser, recordPage, signIn, tabTo, workspaceWithOwner } from '../support/dashboard';
+import { dashboardBrowser, recordPage, signIn, tabTo, watchFocusOnArrival, workspaceWithOwner } from '../support/dashboard';
 
 /**
  * Issue 31: the import wizard in headless Chromium against the local stack, driven with the keyboard (the file chooser
@@ -47,12 +47,10 @@ describe('the import wizard', () => {
     await page.keyboard.press('ArrowDown');
     await expect(page.getByLabel('Make it under a new code and say which').isChecked()).resolves.toBe(true);
     await tabTo(page, 'Preview');
-    await page.keyboard.press('Enter');
-
-    const heading = page.getByRole('heading', { name: '2. The first 20 of 25 rows, as they will be imported' });
-    await heading.waitFor();
     // The step's heading takes the focus, for keyboard and screen-reader users.
-    await expect(heading.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    const step = await watchFocusOnArrival(page, '2. The first 20 of 25 rows, as they will be imported');
+    await page.keyboard.press('Enter');
+    await expect(step.focusedOnArrival()).resolves.toBe(true);
     const rows = page.locator('table.import-preview tbody tr');
     await expect(rows.count()).resolves.toBe(20);
     await expect(rows.nth(0).innerText()).resolves.toMatch(new RegExp(`w${run}-1\\s+https://example-shop.com/p/1\\s+Produit 1 été\\s+shop, row-1\\s+.+\\s+10`));

@@ -145,6 +145,31 @@ export async function tabTo(page: Page, name: string | RegExp, limit = 80): Prom
 }
 
 /**
+ * Watches for a heading whose text is `text`, to say whether it had the focus the moment it appeared. A
+ * MutationObserver checks in the microtask after the heading is added, before any later frame or timer could move
+ * the focus there: a focus that lags a frame behind would let a key press land elsewhere, and passes a check made after
+ * waiting. Arm it before the action that shows the heading; `focusedOnArrival()` then waits for it.
+ */
+export async function watchFocusOnArrival(page: Page, text: string): Promise<{ focusedOnArrival: () => Promise<boolean> }> {
+  // The handle holds an object around the promise, so arming returns at once instead of waiting for the heading.
+  const watch = await page.evaluateHandle((wanted) => {
+    const headingNow = () => [...document.querySelectorAll('h1, h2, h3, h4')].find((heading) => heading.textContent === wanted);
+    if (headingNow()) throw new Error(`${wanted} is on the page already: arm the watch before it appears`);
+    const arrival = new Promise<boolean>((resolve) => {
+      const observer = new MutationObserver(() => {
+        const heading = headingNow();
+        if (!heading) return;
+        observer.disconnect();
+        resolve(heading === document.activeElement);
+      });
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    return { arrival };
+  }, text);
+  return { focusedOnArrival: () => watch.evaluate(({ arrival }) => arrival) };
+}
+
+/**
  * One headless Chromium for a test file (its hooks registered here) and a fresh tab per `open()`; after each test
  * the tabs are closed and the test fails if any of them trespassed.
  */

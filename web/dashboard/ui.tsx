@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Problem } from './api';
 
 /** A refusal in the API's words, announced to screen readers, with the upgrade link when the plan is the reason. */
@@ -64,4 +64,17 @@ export function saveFile(blob: Blob, fileName: string): void {
 /** The file name a Content-Disposition header gives, or `fallback`. */
 export function fileNameOf(response: Response, fallback: string): string {
   return /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
+}
+
+/**
+ * The element takes the focus when `shown` turns true, so keyboard and screen-reader users land on what appeared.
+ * A layout effect, not an effect: the focus moves in the same task as the element appears, never a frame later, so
+ * nothing (a key press, a test reading the focus) sees the page in between with the focus fallen to the body.
+ */
+export function useFocusOnAppear<T extends HTMLElement>(shown: boolean) {
+  const ref = useRef<T>(null);
+  useLayoutEffect(() => {
+    if (shown) ref.current?.focus();
+  }, [shown]);
+  return ref;
 }

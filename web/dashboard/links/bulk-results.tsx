@@ -1,12 +1,11 @@
-import { useEffect, useRef } from 'preact/hooks';
-import { formatNumber, ProblemNote } from '../ui';
+import { formatNumber, ProblemNote, useFocusOnAppear } from '../ui';
 import type { BulkRun } from './bulk-requests';
 
 /** A bulk action's outcome: how many links changed, and each one that did not with the API's reason. */
 export function BulkResults({ run }: { run: BulkRun }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  // Focus moves to the outcome, so a keyboard or screen reader user hears it without looking for it.
-  useEffect(() => heading.current?.focus(), [run]);
+  // Focus moves to the outcome, so a keyboard or screen reader user hears it without looking for it. Each run mounts
+  // this anew (the page clears the last outcome when a run starts), so appearing is enough.
+  const heading = useFocusOnAppear<HTMLHeadingElement>(true);
   const failed = run.results.filter((result) => !result.success);
   const changed = run.results.length - failed.length;
   return (

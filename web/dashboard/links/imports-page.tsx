@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../../../clients/typescript/src/schema';
 import { IMPORT_SOURCES, type ImportSource } from '../../../functions/shared/domain/imports/import-record';
 import { describeBytes, MAX_BODY_BYTES } from '../../../functions/shared/http/body-limits';
 import { csvText } from '../../../functions/shared/http/csv';
 import { call, type Api, type Problem } from '../api';
 import { hrefOf } from '../router';
-import { formatDateTime, formatNumber, ProblemNote, saveFile } from '../ui';
+import { formatDateTime, formatNumber, ProblemNote, saveFile, useFocusOnAppear } from '../ui';
 import { SOURCE_FILES } from './import-sources';
 
 type ImportBody = paths['/v2/imports']['post']['requestBody']['content']['application/json'];
@@ -15,15 +15,6 @@ type OnConflict = NonNullable<ImportBody['onConflict']>;
 
 /** How often a running import is read again. */
 const POLL_MS = 1_000;
-
-/** A step's heading takes the focus when the step appears, so keyboard and screen-reader users land on it. */
-function useFocusOnAppear<T extends HTMLElement>(shown: boolean) {
-  const ref = useRef<T>(null);
-  useEffect(() => {
-    if (shown) ref.current?.focus();
-  }, [shown]);
-  return ref;
-}
 
 /** The results file: each failed, renamed or skipped row with its reason, every cell safe to open in a spreadsheet. */
 function resultsFile(summary: Summary): Blob {
