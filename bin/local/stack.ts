@@ -7,7 +7,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config, EnvNames, SECRETS_MANAGER_REFERENCE_PREFIX } from '../../functions/shared/config';
 import { StackOutputs } from '../../lib/stack-outputs';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
-import { LOCAL_REQUEST_TIMEOUT_MS } from '../../functions/shared/adapters/outages';
+import { LOCAL_SDK_TIMEOUT_MS } from '../../functions/shared/adapters/outages';
 import { DynamoAccountStore } from '../../functions/shared/adapters/dynamo-account-store';
 import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member-store';
 import { accountOfKey, hashApiKey } from '../../functions/shared/domain/accounts/api-keys';
@@ -101,8 +101,8 @@ export function localAwsEnvironment(dynamoDbPort: number, ssmPort: number, stand
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoDbPort}`,
     AWS_ENDPOINT_URL_SSM: `http://127.0.0.1:${ssmPort}`,
-    // DynamoDB Local runs writes one at a time: a burst waits seconds where DynamoDB answers in milliseconds (outages.ts).
-    [EnvNames.localRequestTimeoutMs]: String(LOCAL_REQUEST_TIMEOUT_MS),
+    // A burst waits seconds for DynamoDB Local (its backlog, its one writer) where DynamoDB answers in ms (outages.ts).
+    [EnvNames.localSdkTimeoutMs]: String(LOCAL_SDK_TIMEOUT_MS),
   };
 }
 

@@ -91,7 +91,7 @@ export const EnvNames = {
   healthQueueUrl: 'HEALTH_QUEUE_URL',
   localHealthAllow: 'LOCAL_HEALTH_ALLOW',
   localHealthTimeScale: 'LOCAL_HEALTH_TIME_SCALE',
-  localRequestTimeoutMs: 'LOCAL_REQUEST_TIMEOUT_MS',
+  localSdkTimeoutMs: 'LOCAL_SDK_TIMEOUT_MS',
 } as const;
 
 export const config = {

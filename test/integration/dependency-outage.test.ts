@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { LOCAL_REQUEST_TIMEOUT_MS, TRANSPORT_LIMITS } from '../../functions/shared/adapters/outages';
+import { LOCAL_SDK_TIMEOUT_MS, TRANSPORT_LIMITS } from '../../functions/shared/adapters/outages';
 import { devApiKey, eventually, http, jsonHeaders, uniqueLoopbackAddress } from '../support/local-stack';
 
 /**
@@ -8,7 +8,7 @@ import { devApiKey, eventually, http, jsonHeaders, uniqueLoopbackAddress } from 
  * longer limit) as a 503 with Retry-After, links in the redirect's memory keep redirecting, and service is normal
  * right after the thaw.
  */
-const BOUND_MS = TRANSPORT_LIMITS.maxAttempts * LOCAL_REQUEST_TIMEOUT_MS + 1_100;
+const BOUND_MS = TRANSPORT_LIMITS.maxAttempts * LOCAL_SDK_TIMEOUT_MS + 1_100;
 
 function dynamoDbLocalPid(): number {
   const port = process.env.LOCAL_DYNAMODB_PORT;
