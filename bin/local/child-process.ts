@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { createServer } from 'node:net';
 
@@ -54,6 +55,11 @@ export interface SpawnOptions {
    * the terminal's Ctrl-C: it is stopped when this process exits.
    */
   ownSession?: boolean;
+  /**
+   * Everything the stack writes, start-up and functions' logs alike, goes to this file (made afresh), where a failed
+   * test's cause can be read afterwards: without it the output after start-up is read and dropped.
+   */
+  logFile?: string;
 }
 
 export async function spawnLocalStack(environment: Record<string, string> = {}, root = ROOT, options: SpawnOptions = {}): Promise<LocalStackProcess> {
@@ -67,13 +73,20 @@ export async function spawnLocalStack(environment: Record<string, string> = {}, 
   const stopOnExit = () => child.kill('SIGTERM');
   if (options.ownSession) process.once('exit', stopOnExit);
   child.once('exit', () => process.removeListener('exit', stopOnExit));
+  const log = options.logFile === undefined ? undefined : openLog(options.logFile);
+  if (log) {
+    child.stdout?.on('data', (chunk: Buffer) => log.write(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => log.write(chunk));
+    // After the last output: 'close' comes once the pipes are drained, 'exit' may come before.
+    child.once('close', () => log.end());
+  }
   let output = '';
   const devApiKey = await new Promise<string>((resolve, reject) => {
     // A quiet machine starts it in well under a minute (synth, 21 bundles, DynamoDB Local); a busy one in several.
     const timer = setTimeout(() => reject(new Error(`local stack did not start in time:\n${output}`)), START_LIMIT_MS);
     let ready = false;
     child.stdout?.on('data', (chunk: Buffer) => {
-      // Once the stack is up its stdout is the functions' logs (a line per click, under load): drained, not kept.
+      // Once the stack is up its stdout is the functions' logs (a line per click, under load): not kept here (see logFile).
       if (ready) return;
       output = (output + chunk.toString()).slice(-20_000);
       const key = /Dev API key:\s+(\S+)/.exec(output)?.[1];
@@ -100,6 +113,11 @@ export async function spawnLocalStack(environment: Record<string, string> = {}, 
   const devUser = /Dev user:\s+(\S+) \/ (\S+)/.exec(output);
   const signIn = issuer && devUser?.[1] && devUser[2] ? { issuer, devUser: { email: devUser[1], password: devUser[2] } } : undefined;
   return { child, url: `http://localhost:${port}`, port, dynamoDbPort, ssmPort, devApiKey, ...(signIn ? { signIn } : {}), pid, stop };
+}
+
+function openLog(file: string): WriteStream {
+  mkdirSync(path.dirname(file), { recursive: true });
+  return createWriteStream(file);
 }
 
 /** The variables through which tests and benchmarks find a running local stack (see test/support/local-stack.ts). */

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort, spawnLocalStack } from '../../bin/local/child-process';
+import { eventually } from '../support/local-stack';
 
 function javaRunningOn(port: number): boolean {
   const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
@@ -35,13 +36,18 @@ describe('npm start', () => {
     expect(await first.stop('SIGINT')).toBe(0);
     expect(javaRunningOn(dynamoDbPort)).toBe(false);
 
-    // As bench:ab --sessions own starts it: a session of its own, stopped all the same.
-    const second = await spawnLocalStack(environment, undefined, { ownSession: true });
+    // As bench:ab --sessions own starts it: a session of its own, stopped all the same. Its output kept in a file, as
+    // the tests' stack keeps it: start-up and the functions' lines after it.
+    const logFile = path.join(dataDir, 'logs', 'stack.log');
+    const second = await spawnLocalStack(environment, undefined, { ownSession: true, logFile });
     expect(sessionOf(second.child.pid)).toBe(second.child.pid);
     expect(second.devApiKey).toBe(first.devApiKey);
     const visit = await fetch(`${second.url}/${shortCode}`, { redirect: 'manual' });
     expect(visit.status).toBe(302);
     expect(visit.headers.get('location')).toBe('https://example.com/kept');
+    expect(readFileSync(logFile, 'utf8')).toMatch(new RegExp(`Dev API key:\\s+${second.devApiKey}`));
+    // The visit's click, written by the redirect function after start-up (the line crosses threads first).
+    await eventually(async () => expect(readFileSync(logFile, 'utf8')).toContain(`"code":"${shortCode}"`), 5_000);
     expect(await second.stop('SIGTERM')).toBe(0);
     expect(javaRunningOn(dynamoDbPort)).toBe(false);
   }, 90_000);

@@ -4,6 +4,9 @@ import * as path from 'node:path';
 import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-process';
 import { portForLaterListener } from './listener-port';
 
+/** Where the test run's local stack writes everything it prints, kept after the run. */
+export const LOCAL_STACK_LOG = path.join(__dirname, '..', '..', 'test-artifacts', 'local-stack.log');
+
 /**
  * Starts the local stack exactly as `npm start` does (synth included, data in memory, free ports) and hands
  * its addresses to the tests through the environment.
@@ -39,7 +42,8 @@ export default async function globalSetup(): Promise<void> {
     LOCAL_HEALTH_TIME_SCALE: '0.0001',
     HEALTH_DESTINATION_PORT: String(healthDestinationPort),
   };
-  const stack = await spawnLocalStack(testEnvironment);
+  // What the stack and its functions write, for the cause of a failed test (.ci/run prints its errors on failure).
+  const stack = await spawnLocalStack(testEnvironment, undefined, { logFile: LOCAL_STACK_LOG });
   Object.assign(process.env, localStackEnvironment(stack), testEnvironment);
   (globalThis as { localStack?: LocalStackProcess }).localStack = stack;
 }
