@@ -7,6 +7,7 @@ import { PINNED_NODE, spawnLocalStack, type LocalStackProcess } from '../bin/loc
 import { checkOut, workingTreeName } from './ab-checkout';
 import { cpuSeconds, processTree } from './process-cpu';
 import { reportTable, summarise, type Sample } from './ab-report';
+import { selectPaths, type PathName } from './ab-paths';
 import { load, type LoadResult } from './support';
 import { CUSTOM_DOMAIN, SMART_LINK, SMART_VISITOR } from './visit-fixtures';
 
@@ -32,10 +33,13 @@ const { values, positionals } = parseArgs({
     // shared: both in this process's session, as every run before issue 28's tenth pass. With the kernel's autogroups
     // on, the verdict depends on it: measurements.md says why own is the default.
     sessions: { type: 'string', default: 'own' },
+    // Comma-separated short names (bench/ab-paths.ts): only those paths run, and the hot plain link.
+    paths: { type: 'string' },
   },
 });
 if (values.sessions !== 'shared' && values.sessions !== 'own') throw new Error(`--sessions is shared or own, not ${values.sessions}`);
 const OWN_SESSIONS = values.sessions === 'own';
+const PATHS = selectPaths(values.paths);
 const ROUNDS = positiveInteger('rounds');
 const CONNECTIONS = positiveInteger('connections');
 const SECONDS = positiveInteger('duration');
@@ -72,9 +76,6 @@ interface Subject {
   /** Creation runs a fixed number of requests over one connection, the visitor's paths the load for the duration. */
   creation: boolean;
 }
-
-const PATHS = ['hot plain link', 'maxClicks link (limit 10⁹)', 'smart link (20 rules, 4 variants)', 'custom-domain link', "password link's form", 'single creation', '50-item batch'] as const;
-type PathName = (typeof PATHS)[number];
 
 async function api(stack: LocalStackProcess, method: string, route: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(`${stack.url}${route}`, {
@@ -176,7 +177,7 @@ async function settle(stacks: readonly LocalStackProcess[]): Promise<void> {
 
 async function main(): Promise<void> {
   const ref = positionals[0];
-  if (!ref) throw new Error('usage: npm run bench:ab -- <git ref> [--rounds 4] [--connections 50] [--duration 8] [--creations 200] [--sessions own|shared] [--out file]');
+  if (!ref) throw new Error('usage: npm run bench:ab -- <git ref> [--rounds 4] [--connections 50] [--duration 8] [--creations 200] [--sessions own|shared] [--paths hot,maxClicks,…] [--out file]');
   const log = (line: string) => console.error(line);
   const checkout = checkOut(ref, log);
   const oldName = `${ref} (${checkout.sha.slice(0, 7)})`;
@@ -225,7 +226,7 @@ async function main(): Promise<void> {
     console.log(reportTable(rows, oldName, newName));
     const out = path.resolve(values.out);
     mkdirSync(path.dirname(out), { recursive: true });
-    const settings = { rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS, idleCpuShare: IDLE_CPU_SHARE, quietMs: QUIET_MS, sessions: values.sessions };
+    const settings = { paths: PATHS, rounds: ROUNDS, connections: CONNECTIONS, durationSeconds: SECONDS, creations: CREATIONS, warmUpSeconds: WARM_UP_SECONDS, idleCpuShare: IDLE_CPU_SHARE, quietMs: QUIET_MS, sessions: values.sessions };
     writeFileSync(out, `${JSON.stringify({ takenAt: new Date().toISOString(), node: PINNED_NODE, old: { ref, sha: checkout.sha, packages: checkout.packages }, new: newName, settings, paths: rows }, null, 2)}\n`);
     log(`written to ${path.relative(process.cwd(), out)}`);
   } finally {
