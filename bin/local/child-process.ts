@@ -38,6 +38,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The log file's line where the stack was asked to stop (see SpawnOptions.logFile). */
+export const STOP_MARK = '--- the local stack was asked to stop ---';
+
 /** How long a stack may take to say it is up before the run gives up on it. */
 const START_LIMIT_MS = 300_000;
 
@@ -104,6 +107,8 @@ export async function spawnLocalStack(environment: Record<string, string> = {}, 
   });
   const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+    // What follows is the stack going down (its functions losing DynamoDB Local): .ci/run reads the log up to here.
+    log?.write(`${STOP_MARK}\n`);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill(signal);
     return exited;

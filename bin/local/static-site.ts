@@ -47,6 +47,11 @@ function patternRegExp(pattern: string): RegExp {
  * policy. Its default behavior, the API, on the dashboard's host only: the template's viewer-request function, then
  * the request as CloudFront forwards it (the viewer's address, the origin's headers).
  */
+/** CloudFront's answer (403, text/plain) to a method the dashboard's behaviors do not allow. */
+export const METHOD_REFUSED_BODY = 'This distribution is not configured to allow the HTTP request method that was used for this request.';
+/** S3's answer (403, application/xml) to a file the bucket does not hold, for a reader that may not list it. */
+export const ACCESS_DENIED_BODY = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
+
 export class LocalStaticSite {
   private readonly behaviors: Array<FileBehaviorSpec & { matches: RegExp; viewerRequest?: ViewerRequestHandler }>;
   private readonly apiViewerRequest?: ViewerRequestHandler;
@@ -98,7 +103,7 @@ export class LocalStaticSite {
     if (!behavior) return false;
     if (method !== 'GET' && method !== 'HEAD') {
       response.writeHead(403, { 'content-type': 'text/plain' });
-      response.end('This distribution is not configured to allow the HTTP request method that was used for this request.');
+      response.end(METHOD_REFUSED_BODY);
       return true;
     }
     const outcome = behavior.viewerRequest ? behavior.viewerRequest({ request: { method, uri: pathname, headers: {} } }) : { uri: pathname };
@@ -114,7 +119,7 @@ export class LocalStaticSite {
     const inside = file !== undefined && path.resolve(file).startsWith(path.resolve(this.spec.filesDir) + path.sep);
     if (!inside || !existsSync(file) || !statSync(file).isFile()) {
       response.writeHead(403, { 'content-type': 'application/xml', ...behavior.headers });
-      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+      response.end(ACCESS_DENIED_BODY);
       return true;
     }
     const body = readFileSync(file);

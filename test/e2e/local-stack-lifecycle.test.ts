@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { freePort, spawnLocalStack } from '../../bin/local/child-process';
+import { freePort, spawnLocalStack, STOP_MARK } from '../../bin/local/child-process';
 import { eventually } from '../support/local-stack';
 
 function javaRunningOn(port: number): boolean {
@@ -50,5 +50,7 @@ describe('npm start', () => {
     await eventually(async () => expect(readFileSync(logFile, 'utf8')).toContain(`"code":"${shortCode}"`), 5_000);
     expect(await second.stop('SIGTERM')).toBe(0);
     expect(javaRunningOn(dynamoDbPort)).toBe(false);
+    // Where the stop was asked, for .ci/run, which reads the log's errors up to it and not the shutdown's after it.
+    await eventually(async () => expect(readFileSync(logFile, 'utf8').split('\n')).toContain(STOP_MARK), 5_000);
   }, 90_000);
 });

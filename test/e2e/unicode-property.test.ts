@@ -162,7 +162,15 @@ describe('full Unicode everywhere', () => {
           expectServiceShape(response, method);
         },
       ),
-      { numRuns: RUNS.paths, interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS },
+      {
+        numRuns: RUNS.paths,
+        interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS,
+        // The dashboard's paths, answered by its distribution and bucket: a run found the first (seed 949383220).
+        examples: [
+          ['DELETE', ['app', ''], 'text/html'],
+          ['GET', ['app', 'missing.js'], '*/*'],
+        ],
+      },
     );
   });
 });
