@@ -39,6 +39,11 @@ function patternRegExp(pattern: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/** CloudFront's answer (403, text/plain) to a method the dashboard's behaviors do not allow. */
+export const METHOD_REFUSED_BODY = 'This distribution is not configured to allow the HTTP request method that was used for this request.';
+/** S3's answer (403, application/xml) to a file the bucket does not hold, for a reader that may not list it. */
+export const ACCESS_DENIED_BODY = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
+
 /**
  * Plays the dashboard's CloudFront distribution on the local gateway. Its file behaviors, on every host (the
  * dashboard at localhost's /app too): the first behavior whose pattern matches runs the template's viewer-request
@@ -47,11 +52,6 @@ function patternRegExp(pattern: string): RegExp {
  * policy. Its default behavior, the API, on the dashboard's host only: the template's viewer-request function, then
  * the request as CloudFront forwards it (the viewer's address, the origin's headers).
  */
-/** CloudFront's answer (403, text/plain) to a method the dashboard's behaviors do not allow. */
-export const METHOD_REFUSED_BODY = 'This distribution is not configured to allow the HTTP request method that was used for this request.';
-/** S3's answer (403, application/xml) to a file the bucket does not hold, for a reader that may not list it. */
-export const ACCESS_DENIED_BODY = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
-
 export class LocalStaticSite {
   private readonly behaviors: Array<FileBehaviorSpec & { matches: RegExp; viewerRequest?: ViewerRequestHandler }>;
   private readonly apiViewerRequest?: ViewerRequestHandler;
