@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { localStackEnvironment, spawnLocalStack, type LocalStackProcess } from '../../bin/local/child-process';
 import { portForLaterListener } from './listener-port';
 
-/** Where the test run's local stack writes everything it prints, kept after the run. */
-export const LOCAL_STACK_LOG = path.join(__dirname, '..', '..', 'test-artifacts', 'local-stack.log');
+/** Where the test run's local stack writes everything it prints, kept after the run (`.ci/run` names it too). */
+const LOCAL_STACK_LOG = path.join(__dirname, '..', '..', 'test-artifacts', 'local-stack.log');
 
 /**
  * Starts the local stack exactly as `npm start` does (synth included, data in memory, free ports) and hands
