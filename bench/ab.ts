@@ -48,9 +48,9 @@ const CREATIONS = positiveInteger('creations');
 const WARM_UP_SECONDS = 2;
 /**
  * The maxClicks link writes on every visit, and DynamoDB Local's JIT needs about 30,000 conditional updates to reach
- * its steady rate: 290 a second in the first 5 s, 1,100 after 14,000, 1,600–1,800 from 30,000 on (50 in flight on one
+ * its steady rate: 290 a second in the first 5 s, 1,100 after 14,000, 1,500–1,840 from 30,000 on (50 in flight on one
  * item of a streamed, indexed table, issue 28's fifteenth pass). With 2 s of warm-up its counted rounds 1 and 2 ran
- * at 60–70 % of rounds 3 and 4 on both sides, and the median mixed the two regimes.
+ * at 60–80 % of rounds 3 and 4 on both sides, and the median mixed the two regimes.
  */
 const WRITE_WARM_UP_VISITS = 30_000;
 /**
