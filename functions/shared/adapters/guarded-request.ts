@@ -49,11 +49,24 @@ function safeRead(file: string): string {
   }
 }
 
+/**
+ * The system resolver's answer within the exchange's deadline. A lookup cannot be called off, so a name server that
+ * never answers is simply no longer waited for: the deadline stays the whole exchange's, DNS included.
+ */
+function lookupWithin(name: string, timeoutMs: number): Promise<LookupAddress[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('no answer in time'), { code: 'ETIMEOUT' })), timeoutMs);
+  });
+  return Promise.race([lookup(name, { all: true }), late]).finally(() => clearTimeout(timer));
+}
+
 /** The name's addresses now, the local run's hosts file first as DNS would be: tests point names at this machine. */
-async function resolveAddresses(hostname: string, allowPrivate: boolean, hostsFile: string | undefined): Promise<LookupAddress[]> {
+async function resolveAddresses(hostname: string, options: GuardOptions): Promise<LookupAddress[]> {
+  const { allowPrivate, hostsFile } = options;
   const bare = hostname.replace(/^\[|\]$/g, '');
   const listed = hostsFile ? parseHostsFile(safeRead(hostsFile)).get(bare.toLowerCase()) : undefined;
-  const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : listed ? listed.map((address) => ({ address, family: isIP(address) })) : await lookup(bare, { all: true });
+  const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : listed ? listed.map((address) => ({ address, family: isIP(address) })) : await lookupWithin(bare, options.timeoutMs);
   if (addresses.length === 0) throw Object.assign(new Error('no address'), { code: 'ENOTFOUND' });
   if (!allowPrivate && addresses.some((answer) => !isPublicAddress(answer.address))) throw new RefusedAddress();
   return addresses;
@@ -89,7 +102,7 @@ export async function guardedRequest(url: string, request: GuardedRequest, optio
   if (!options.allowPrivate && isIP(literal) && !isPublicAddress(literal)) return { failure: 'refused', durationMs: 0 };
   let addresses: LookupAddress[];
   try {
-    addresses = await resolveAddresses(target.hostname, options.allowPrivate, options.hostsFile);
+    addresses = await resolveAddresses(target.hostname, options);
   } catch (error) {
     if (error instanceof RefusedAddress) return { failure: 'refused', durationMs: durationMs() };
     const code = (error as { code?: string }).code;
