@@ -119,12 +119,15 @@ export async function deliverTasks(tasks: readonly DeliveryTask[], deps: Deliver
             for (const later of rest) results.set(later, 'busy');
             break;
           }
-          if (!stillWanted(task, webhook)) {
-            results.set(task, 'dropped');
-            continue;
-          }
           try {
-            const done: { result: TaskResult; webhook: WebhookRecord } = await attempt(task, webhook, deps);
+            // Read again before every attempt but the first: a DELETE, a new URL or a secret expired since the
+            // batch began (up to 12 s ago) holds from the next attempt on, never signed or sent with the old one.
+            const current = index === 0 ? webhook : await deps.webhooks.find(task.owner, task.webhookId);
+            if (!current || !stillWanted(task, current)) {
+              results.set(task, 'dropped');
+              continue;
+            }
+            const done: { result: TaskResult; webhook: WebhookRecord } = await attempt(task, current, deps);
             webhook = done.webhook;
             results.set(task, done.result);
           } catch (error) {

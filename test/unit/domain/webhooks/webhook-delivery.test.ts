@@ -175,6 +175,27 @@ describe('delivering one task', () => {
     expect(gone.sent).toHaveLength(1);
   });
 
+  it('reads the webhook again before each later attempt of a batch: a DELETE or a new URL holds from the next attempt on', async () => {
+    const tasks = (webhook: WebhookRecord) => [1, 2, 3].map((index) => taskFor(webhook.id, { event: { id: `evt_${index}`, type: 'link.created', timestamp: '', data: {} } }));
+
+    const deleted = setup();
+    const doomed = webhookRecord();
+    await deleted.webhooks.add(doomed, 10);
+    const deleteDuringFirst = { ...deleted.deps, send: async (...args: Parameters<DeliveryDeps['send']>) => (await deleted.webhooks.remove(doomed.owner, doomed.id), deleted.deps.send(...args)) };
+    expect(await deliverTasks(tasks(doomed), deleteDuringFirst)).toEqual(['done', 'dropped', 'dropped']);
+    expect(deleted.sent).toHaveLength(1);
+
+    const moved = setup();
+    const hook = webhookRecord();
+    await moved.webhooks.add(hook, 10);
+    const moveDuringFirst = {
+      ...moved.deps,
+      send: async (...args: Parameters<DeliveryDeps['send']>) => (await moved.webhooks.update(hook.owner, hook.id, { url: 'https://new.example.org/in' }), moved.deps.send(...args)),
+    };
+    expect(await deliverTasks(tasks(hook), moveDuringFirst)).toEqual(['done', 'done', 'done']);
+    expect(moved.sent.map((delivery) => delivery.url)).toEqual(['https://hooks.example.org/in', 'https://new.example.org/in', 'https://new.example.org/in']);
+  });
+
   it('starts no attempt late in a batch: the rest go back to the queue, due at once, their attempt unspent', async () => {
     const { webhooks, queue, sent, deps } = setup();
     const webhook = webhookRecord();
