@@ -3,6 +3,8 @@ import { header } from './headers';
 import { timingSafeEqual } from 'node:crypto';
 import { textDigest } from './same-text';
 import { asciiDomain } from '../domain/domains/host-name';
+import { DependencyUnavailable } from '../domain/errors';
+import { DEPENDENCY_UNAVAILABLE_MESSAGE } from '../domain/messages';
 
 /**
  * The service's CloudFront distribution adds this header, holding a secret generated at deploy time (Secrets
@@ -50,14 +52,20 @@ function digestOfSecret(secret: string): Buffer {
   return digest;
 }
 
+/**
+ * Where a request came from, as far as the origin secret tells: through CloudFront, from elsewhere (no secret, or a
+ * wrong one), or unknown, when the secret itself could not be read.
+ */
+type Provenance = 'cloudFront' | 'elsewhere' | 'unknown';
+
 /** Each request's verdict, so that its host, address and country cost one comparison between them. */
-const verdicts = new WeakMap<APIGatewayProxyEvent, Promise<boolean>>();
+const verdicts = new WeakMap<APIGatewayProxyEvent, Promise<Provenance>>();
 
 /**
  * Whether the request carries one of the origin secrets, compared as sameText does (32-byte digests, constant
  * time, every value compared so timing tells nothing), with the secrets' digests kept: one hash per request.
  */
-function cameThroughCloudFront(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<boolean> {
+function provenanceOf(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<Provenance> {
   let verdict = verdicts.get(event);
   if (!verdict) {
     verdict = compareOriginSecret(event, originSecrets);
@@ -66,12 +74,19 @@ function cameThroughCloudFront(event: APIGatewayProxyEvent, originSecrets: Origi
   return verdict;
 }
 
-async function compareOriginSecret(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<boolean> {
+const cameThroughCloudFront = async (event: APIGatewayProxyEvent, originSecrets: OriginSecrets) => (await provenanceOf(event, originSecrets)) === 'cloudFront';
+
+async function compareOriginSecret(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<Provenance> {
   const presented = header(event, ORIGIN_VERIFY_HEADER);
-  if (!presented) return false;
-  const secrets = await originSecrets().catch(() => []);
+  if (!presented) return 'elsewhere';
+  let secrets: readonly string[];
+  try {
+    secrets = await originSecrets();
+  } catch {
+    return 'unknown';
+  }
   const digest = textDigest(presented);
-  return secrets.map((secret) => timingSafeEqual(digest, digestOfSecret(secret))).includes(true);
+  return secrets.map((secret) => timingSafeEqual(digest, digestOfSecret(secret))).includes(true) ? 'cloudFront' : 'elsewhere';
 }
 
 /** Host names as the redirect has read them, once verified: the tenants of one distribution, a bounded few. */
@@ -89,13 +104,16 @@ function asciiHost(host: string): string {
 /**
  * The customer domain of the request (port dropped, lower-case ASCII), or undefined on the shared domain: only a
  * request that came through CloudFront can name one. Requests without the header (every shared-domain visit) read
- * no secret.
+ * no secret. A request that names a host never falls back to the shared domain, whose codes anyone may claim: named
+ * without the secret (or with an empty name) it is on no domain (''), which knows no link; when the secret cannot be
+ * read, the visit is an outage (503), never a shared link's redirect.
  */
 export async function trustedViewerHost(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<string | undefined> {
   const host = header(event, VIEWER_HOST_HEADER);
-  if (!host) return undefined;
-  if (!(await cameThroughCloudFront(event, originSecrets))) return undefined;
-  return asciiHost(host);
+  if (host === undefined) return undefined;
+  const provenance = await provenanceOf(event, originSecrets);
+  if (provenance === 'unknown') throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+  return provenance === 'cloudFront' && host ? asciiHost(host) : '';
 }
 
 /**

@@ -2,7 +2,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { clickOf } from '../../../functions/shared/http/click-report';
 import { CSRF_COOKIE } from '../../../functions/shared/http/csrf';
 import { callerFrom } from '../../../functions/shared/http/request-info';
-import { ORIGIN_VERIFY_HEADER, trustedViewerCountry, type OriginSecrets } from '../../../functions/shared/http/trusted-viewer';
+import { DependencyUnavailable } from '../../../functions/shared/domain/errors';
+import { ORIGIN_VERIFY_HEADER, trustedViewerCountry, trustedViewerHost, VIEWER_HOST_HEADER, type OriginSecrets } from '../../../functions/shared/http/trusted-viewer';
 import { readVisitorRequest } from '../../../functions/shared/http/visitor-request';
 
 /**
@@ -68,6 +69,29 @@ describe('the viewer\'s country', () => {
     const request = await readVisitorRequest(form, counting, keyClient);
     expect(reads).toBe(1);
     expect(request.visit).toMatchObject({ host: 'go.acme.com', client: 'key(198.51.100.4)', signals: { country: 'DE' } });
+  });
+});
+
+describe('the customer domain a visit names', () => {
+  const unreadable: OriginSecrets = () => Promise.reject(new Error('SSM down'));
+
+  it('is believed beside the origin secret; a request without the header is on the shared domain', async () => {
+    expect(await trustedViewerHost(event({ [VIEWER_HOST_HEADER]: 'Go.Acme.com:443', [ORIGIN_VERIFY_HEADER]: SECRET }), secrets)).toBe('go.acme.com');
+    expect(await trustedViewerHost(event({}), unreadable)).toBeUndefined();
+  });
+
+  it('never falls back to the shared domain, whose codes anyone can claim: forged or empty, it is on no domain', async () => {
+    expect(await trustedViewerHost(event({ [VIEWER_HOST_HEADER]: 'go.acme.com' }), secrets)).toBe('');
+    expect(await trustedViewerHost(event({ [VIEWER_HOST_HEADER]: 'go.acme.com', [ORIGIN_VERIFY_HEADER]: 'a guess' }), secrets)).toBe('');
+    expect(await trustedViewerHost(event({ [VIEWER_HOST_HEADER]: '', [ORIGIN_VERIFY_HEADER]: SECRET }), secrets)).toBe('');
+    // A rotation gone wrong (CloudFront sending a value that is neither current nor previous) is a wrong secret too.
+    expect((await readVisitorRequest(event({ [VIEWER_HOST_HEADER]: 'go.acme.com', [ORIGIN_VERIFY_HEADER]: 'old-secret' }), secrets, keyClient)).visit.host).toBe('');
+  });
+
+  it('is an outage when the secret cannot be read: the visit fails (503), it is never served a shared link', async () => {
+    const visit = event({ [VIEWER_HOST_HEADER]: 'go.acme.com', [ORIGIN_VERIFY_HEADER]: SECRET });
+    await expect(trustedViewerHost(visit, unreadable)).rejects.toBeInstanceOf(DependencyUnavailable);
+    await expect(readVisitorRequest(visit, unreadable, keyClient)).rejects.toBeInstanceOf(DependencyUnavailable);
   });
 });
 
