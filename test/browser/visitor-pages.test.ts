@@ -49,7 +49,9 @@ async function screenshot(page: Page, name: string): Promise<void> {
 describe('a visitor in Chromium', () => {
   it('opens a password link, sees the form, is told a wrong password is wrong, and lands on the destination with the right one', async () => {
     const shortUrl = await createLink({ password: 'open sesame', maxClicks: 5 });
-    const page = await browser.newPage();
+    // A person's browser: a bot (headless Chromium's own User-Agent) is shown a limited link's card, never its redirect.
+    const person = await browser.newContext({ userAgent: PERSON_USER_AGENT });
+    const page = await person.newPage();
     const response = await page.goto(shortUrl);
     expect(response?.status()).toBe(200);
     await expect(page.title()).resolves.toBe('Password required');
@@ -65,7 +67,7 @@ describe('a visitor in Chromium', () => {
     await Promise.all([page.waitForURL(`http://${DESTINATION_HOST}:${destinationPort}/landing`), page.click('button[type=submit]')]);
     await expect(page.textContent('h1')).resolves.toBe('You made it to the destination');
     await screenshot(page, 'password-landed');
-    await page.close();
+    await person.close();
   });
 
   it('opens a link whose password is 100 emoji, the longest the API accepts, typed into the form whole', async () => {
@@ -140,5 +142,22 @@ describe('a visitor in Chromium', () => {
     await expect(page.textContent('h1')).resolves.toBe('Shared link');
     await screenshot(page, 'preview-card');
     await context.close();
+  });
+
+  it('shows any bot a one-time link\'s card, as often as it asks, and leaves the click to the person', async () => {
+    // Headless Chromium's own User-Agent says HeadlessChrome: a bot to isbot, as curl is.
+    const once = await createLink({ maxClicks: 1 });
+    const page = await browser.newPage();
+    for (let i = 0; i < 2; i += 1) {
+      const response = await page.goto(once);
+      expect([response?.status(), page.url()]).toEqual([200, once]);
+      await expect(page.textContent('h1')).resolves.toBe('Shared link');
+    }
+    await page.close();
+    const person = await browser.newContext({ userAgent: PERSON_USER_AGENT });
+    const personPage = await person.newPage();
+    await personPage.goto(once);
+    expect(personPage.url()).toBe(`http://${DESTINATION_HOST}:${destinationPort}/landing`);
+    await person.close();
   });
 });

@@ -70,7 +70,7 @@ export interface VisitDeps {
  * Where a visit leads (spec section 3). A plain link costs one read (none when cached). A maxClicks link is
  * counted by one conditional update, which is also what decides between redirect and 410; the visit that uses
  * the last click retires the link; once a container has read it, that update is the visit's only round trip
- * (see `countedStraightAway`). Preview bots and HEAD requests never use up a click.
+ * (see `countedStraightAway`). Bots, preview fetchers and HEAD requests never use up a click, nor get its redirect.
  */
 export async function resolveVisit(visit: Visit, deps: VisitDeps, nowMs: number): Promise<VisitOutcome> {
   const flags = await deps.flags.current();
@@ -180,11 +180,9 @@ async function visitLink(visit: Visit, key: string, deps: VisitDeps, flags: Flag
 
   if (link.maxClicks === undefined) return redirectTo(link, visit, flags.smartLinks, nowMs);
   if (visit.method === 'HEAD') return { kind: 'preview' };
-  // A bot goes where a person would, from the link as just read, and leaves the clicks to people.
-  if (visit.bot === true) {
-    if (link.clicks >= link.maxClicks) return ended(link.expiredUrl, { kind: 'gone', reason: 'usedUp' });
-    return { ...redirectTo(link, visit, flags.smartLinks, nowMs), cacheable: false };
-  }
+  // A bot leaves the clicks to people, and a redirect it was given would be one past the spec's "maximum redirects
+  // allowed" (a one-time link fetched by curl as often as wanted): it gets the card a preview fetcher gets.
+  if (visit.bot === true) return link.clicks >= link.maxClicks ? ended(link.expiredUrl, { kind: 'gone', reason: 'usedUp' }) : { kind: 'preview' };
 
   const click = await deps.links.consumeClick(key, nowMs);
   if (click.kind === 'disabled') return { kind: 'gone', reason: 'disabled' };

@@ -60,10 +60,14 @@ describe('resolving a visit', () => {
     expect(await setup({}).visit({ previewBot: true })).toMatchObject({ kind: 'redirect' });
   });
 
-  it('redirects a bot isbot knows as a person, without using up a maxClicks click, and answers 410 once people did', async () => {
+  it('redirects a bot isbot knows from a plain link, as a person', async () => {
+    expect(await setup({}).visit({ bot: true })).toMatchObject({ kind: 'redirect', url: 'https://example.com/', counted: false });
+  });
+
+  it('shows a bot a maxClicks link\'s card, never its redirect (one past the spec\'s maximum), spends no click, and answers 410 once people used them', async () => {
     const { visit, links } = setup({ maxClicks: 1 });
-    expect(await visit({ bot: true })).toMatchObject({ kind: 'redirect', url: 'https://example.com/', cacheable: false, counted: false });
-    expect(await visit({ bot: true })).toMatchObject({ kind: 'redirect' });
+    expect(await visit({ bot: true })).toEqual({ kind: 'preview' });
+    expect(await visit({ bot: true })).toEqual({ kind: 'preview' });
     expect(links.links.get('abc123')?.clicks).toBe(0);
     expect(await visit()).toMatchObject({ kind: 'redirect', counted: true });
     expect(await visit({ bot: true })).toEqual({ kind: 'gone', reason: 'usedUp' });
@@ -269,10 +273,10 @@ describe('a maxClicks link a container has read before', () => {
     expect(await visit()).toEqual({ kind: 'gone', reason: 'usedUp' });
   });
 
-  it('is never counted for a bot: the bot reads the link and goes where a person would', async () => {
+  it('is never counted for a bot: the bot reads the link and gets its card', async () => {
     const { links, visit } = remembered({});
     await visit();
-    expect(await visit({ bot: true })).toMatchObject({ kind: 'redirect', counted: false });
+    expect(await visit({ bot: true })).toEqual({ kind: 'preview' });
     expect([links.clickWrites, links.links.get('abc123')?.clicks]).toEqual([1, 1]);
   });
 
