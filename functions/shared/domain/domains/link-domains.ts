@@ -33,7 +33,8 @@ export async function defaultDomain(caller: Caller, flags: Flags, domains: LinkD
  * name for a whole batch. A refusal is a 400 naming `domain`.
  */
 export function creationDomains(caller: Caller, flags: Flags, shortBaseUrl: string, domains: LinkDomains): (requested: string | undefined) => Promise<LinkPlace | undefined> {
-  const answers = new Map<string, Promise<LinkPlace | undefined>>();
+  // Keyed by what was asked, "no domain" (undefined) apart from "" (a domain named empty, which is refused).
+  const answers = new Map<string | undefined, Promise<LinkPlace | undefined>>();
   const usable = async (name: string): Promise<LinkPlace> => {
     const record = await domains.find(name);
     if (caller.kind !== 'apiKey' || record?.owner !== caller.owner || record.status !== 'active') throw new InvalidRequest(OwnMessages.domainNotUsable(name));
@@ -51,11 +52,10 @@ export function creationDomains(caller: Caller, flags: Flags, shortBaseUrl: stri
     return usable(name);
   };
   return (requested) => {
-    const memo = requested ?? '';
-    let answer = answers.get(memo);
+    let answer = answers.get(requested);
     if (!answer) {
       answer = decide(requested);
-      answers.set(memo, answer);
+      answers.set(requested, answer);
     }
     return answer;
   };

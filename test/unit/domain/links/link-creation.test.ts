@@ -205,6 +205,16 @@ describe('creating links on custom domains', () => {
     expect(outcome).toMatchObject({ ok: true, link: { shortUrl: expect.stringMatching(/^https:\/\/go\.acme\.com\/[A-Za-z0-9]{7}$/) } });
   });
 
+  it('answers an item with an empty domain on its own, whatever comes before or after it in the batch', async () => {
+    const { create } = withDomains();
+    for (const items of [[{ url: 'https://example.com/a', domain: '' }, { url: 'https://example.com/b' }], [{ url: 'https://example.com/b' }, { url: 'https://example.com/a', domain: '' }]]) {
+      const outcomes = await create(...items);
+      const [empty, none] = items[0]?.domain === '' ? outcomes : [...outcomes].reverse();
+      expect(failure(empty).message).toBe(OwnMessages.domainNotUsable(''));
+      expect(none).toMatchObject({ ok: true, link: { shortUrl: expect.stringMatching(/^https:\/\/sho\.rt\//) } });
+    }
+  });
+
   it('stamps each link made on a custom domain with the domain\'s claim (single, batch, default), none on the shared domain', async () => {
     const { create, active, domains, links } = withDomains();
     active('go.acme.com');
