@@ -170,6 +170,24 @@ describe('a password link', () => {
     expect(right.headers.location).toBe('https://example.com/destination');
   });
 
+  it('keeps the query the visitor came with through the form: a forwarded query reaches the destination after the password', async () => {
+    const code = await createLink({ password: 'correct horse', forwardQuery: true });
+    const address = uniqueLoopbackAddress();
+    const form = await http('GET', `/${code}?ref=news%20letter&lang=%C3%BC`, { headers: BROWSER, localAddress: address });
+    const action = /<form method="post" action="([^"]+)">/.exec(form.text)?.[1]?.replaceAll('&#38;', '&');
+    expect(action).toBe(`/${code}?ref=news%20letter&lang=%C3%BC`);
+    const cookie = String(form.headers['set-cookie']).split(';')[0] ?? '';
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+    const right = await http('POST', action ?? '', {
+      headers: { ...BROWSER, 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({ password: 'correct horse', csrf }).toString(),
+      localAddress: address,
+    });
+    expect(right.status).toBe(302);
+    const landed = new URL(String(right.headers.location));
+    expect([landed.origin + landed.pathname, landed.searchParams.get('ref'), landed.searchParams.get('lang')]).toEqual(['https://example.com/destination', 'news letter', 'ü']);
+  });
+
   it('refuses a post without the CSRF cookie, counting nothing', async () => {
     const code = await createLink({ password: 'correct horse' });
     const address = uniqueLoopbackAddress();

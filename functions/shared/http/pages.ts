@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PASSWORD_MAX_UTF16_UNITS } from '../domain/links/password';
+import type { QueryPairs } from '../domain/destinations/destination-query';
 
 /** The HTML pages visitors see. Every dynamic value goes through `escapeHtml`; no script runs on any page. */
 
@@ -51,13 +52,22 @@ ${body}
 </html>`;
 }
 
-export function passwordPage(code: string, csrfToken: string, error?: string): string {
+/**
+ * Where the form posts: the link itself with the query the visitor came with, so that what reads it (a forwarded
+ * query, a smart link's query rules, the campaign counted) reads the same after the password as without one.
+ */
+function formAction(code: string, query: QueryPairs): string {
+  const search = query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  return `/${encodeURIComponent(code)}${search ? `?${search}` : ''}`;
+}
+
+export function passwordPage(code: string, csrfToken: string, error?: string, query: QueryPairs = []): string {
   return layout(
     'Password required',
     `<h1>This link is protected</h1>
 <p>Enter the password to continue to <span class="code">/${escapeHtml(code)}</span>.</p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="/${encodeURIComponent(code)}">
+<form method="post" action="${escapeHtml(formAction(code, query))}">
 <input type="hidden" name="csrf" value="${escapeHtml(csrfToken)}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required autofocus maxlength="${PASSWORD_MAX_UTF16_UNITS}">

@@ -128,7 +128,7 @@ function render(outcome: VisitOutcome, request: VisitorRequest): APIGatewayProxy
       if (request.wantsJson) return visitorJson(401, { statusCode: 401, message: VisitorMessages.passwordRequired, error: 'Unauthorized' });
       const token = newCsrfToken();
       const error = outcome.wrongPassword ? VisitorMessages.wrongPassword : request.staleForm ? VisitorMessages.formExpired : undefined;
-      return page(request.staleForm && !outcome.wrongPassword ? 403 : refused ? 401 : 200, passwordPage(code, token, error), {
+      return page(request.staleForm && !outcome.wrongPassword ? 403 : refused ? 401 : 200, passwordPage(code, token, error, request.visit.signals.query), {
         'set-cookie': csrfCookie(token, code, request.secure),
       });
     }

@@ -10,6 +10,14 @@ describe('visitor pages', () => {
     expect(page).not.toContain('<b>');
   });
 
+  it('post the password to the link with the query the visitor came with, encoded and escaped', () => {
+    const page = passwordPage('abc', 't', undefined, [['ref', 'news"><img src=x>'], ['utm_source', 'ünï & co'], ['flag', '']]);
+    const action = /<form method="post" action="([^"]*)">/.exec(page)?.[1];
+    expect(action).toBe('/abc?ref=news%22%3E%3Cimg%20src%3Dx%3E&#38;utm_source=%C3%BCn%C3%AF%20%26%20co&#38;flag=');
+    expect(page).not.toContain('<img');
+    expect(passwordPage('abc', 't')).toContain('<form method="post" action="/abc">');
+  });
+
   it('allow no script and no framing', () => {
     expect(PAGE_CONTENT_SECURITY_POLICY).toMatch(/^default-src 'none'/);
     expect(PAGE_CONTENT_SECURITY_POLICY).not.toContain('script-src');
