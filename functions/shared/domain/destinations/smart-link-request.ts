@@ -3,7 +3,7 @@ import { destination } from '../links/destination-schema';
 import { OwnMessages } from '../messages';
 import countries from './countries.json';
 import { nullAsAbsent, parsed } from '../request-parsing';
-import { DEVICES, MAX_RULES, OPERATING_SYSTEMS, SMART_FIELD_NAMES, UTM_FIELDS, VARIANT_COUNT, VARIANT_WEIGHT_TOTAL, type RuleConditions } from './smart-link';
+import { DEVICES, MAX_RULES, MAX_RULES_BYTES, OPERATING_SYSTEMS, SMART_FIELD_NAMES, UTM_FIELDS, VARIANT_COUNT, VARIANT_WEIGHT_TOTAL, type RuleConditions } from './smart-link';
 
 /**
  * The smart-link fields of a link request (issue 18) as zod schemas. Their messages say what is wrong without
@@ -82,7 +82,13 @@ const variant = strictObject(
 const utmValue = z.string({ error: OwnMessages.utmValue }).check(z.trim(), z.minLength(1, OwnMessages.utmValue), z.maxLength(200, OwnMessages.utmValue));
 
 const fields = {
-  rules: z.array(rule, { error: OwnMessages.rulesList }).check(z.minLength(1, OwnMessages.rulesList), z.maxLength(MAX_RULES, OwnMessages.rulesList)),
+  rules: z
+    .array(rule, { error: OwnMessages.rulesList })
+    .check(
+      z.minLength(1, OwnMessages.rulesList),
+      z.maxLength(MAX_RULES, OwnMessages.rulesList),
+      z.refine((rules) => new TextEncoder().encode(JSON.stringify(rules)).length <= MAX_RULES_BYTES, OwnMessages.rulesSize),
+    ),
   variants: z
     .array(variant, { error: OwnMessages.variantsList })
     .check(

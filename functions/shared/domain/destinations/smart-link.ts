@@ -59,6 +59,12 @@ export function carriesSmartFields(input: unknown, nullCounts: boolean): boolean
 }
 
 export const MAX_RULES = 20;
+/**
+ * The rules' size in all, as UTF-8 JSON. Each condition is bounded, but twenty rules of twenty query conditions of
+ * 1,000 characters each would make an item far past DynamoDB's 400 KB: the write would fail after the checks, as a
+ * 500, and a batch's other links would be made (and made again by a retry under the same Idempotency-Key).
+ */
+export const MAX_RULES_BYTES = 64 * 1024;
 export const VARIANT_COUNT = { min: 2, max: 4 } as const;
 export const VARIANT_WEIGHT_TOTAL = 100;
 /** How long a browser keeps the variant it was given (the issue's 30 days). */

@@ -90,6 +90,14 @@ describe('smart-link fields of a link request', () => {
     expect(messageFor(fields)).toBe(message);
   });
 
+  it('hold rules of up to 64 KB, counted in UTF-8 bytes, on creation and in an edit', () => {
+    // One rule of twenty conditions, 1,000 emoji a value (4 bytes each): about 80 KB, over the limit; ten values fit.
+    const heavy = (count: number) => rule({ query: Object.fromEntries(Array.from({ length: count }, (_, q) => [`p${q}`, '😀'.repeat(1000)])) });
+    expect(messageFor({ rules: [heavy(20)] })).toBe(`rules: ${OwnMessages.rulesSize}`);
+    expect(refusal(() => parseLinkPatch({ rules: [heavy(20)] }, smartFieldParsers))).toBe(`rules: ${OwnMessages.rulesSize}`);
+    expect(parseLinkRequest({ url, rules: [heavy(10)] }, smartFieldParsers).rules).toHaveLength(1);
+  });
+
   it('an edit replaces rules or variants as a whole, removes them with null, and counts as a change', () => {
     expect(parseLinkPatch({ rules: null, variants: null, utm: null, expiredUrl: null, forwardQuery: false }, smartFieldParsers)).toEqual({ rules: null, variants: null, utm: null, expiredUrl: null, forwardQuery: false });
     expect(parseLinkPatch({ rules: [rule({ os: ['android'] })] }, smartFieldParsers)).toEqual({ rules: [rule({ os: ['android'] })] });
