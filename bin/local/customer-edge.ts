@@ -52,12 +52,26 @@ export class LocalCustomerEdge {
     return !isSharedHost((hostHeader ?? '').replace(/:\d+$/, '').toLowerCase(), this.sharedHostname);
   }
 
-  /** The request's headers as the origin gets them, or the edge's own answer. */
-  viewerRequest(method: string, uri: string, headers: Record<string, string>): { headers: Record<string, string> } | { response: { statusCode: number; headers: Record<string, string>; body: string } } {
+  /**
+   * The request's headers as the origin gets them, or the edge's own answer. CloudFront's own viewer headers are
+   * CloudFront's: whatever a viewer sent under those names is dropped and the address is the connection's (as the
+   * dashboard's stand-in does), or a visitor on a customer's domain would choose the address its password attempts
+   * count under and the country a smart link's rules read.
+   */
+  viewerRequest(
+    method: string,
+    uri: string,
+    headers: Record<string, string>,
+    viewerAddress: string,
+  ): { headers: Record<string, string> } | { response: { statusCode: number; headers: Record<string, string>; body: string } } {
     // Plain loops rather than entries/map/fromEntries: this runs on the gateway's thread for every visit on a
     // customer's domain, the thread the visitor's path waits on (issue 28).
     const viewerHeaders = Object.create(null) as EdgeHeaders;
-    for (const name of Object.keys(headers)) viewerHeaders[name.toLowerCase()] = { value: headers[name] as string };
+    for (const name of Object.keys(headers)) {
+      const lower = name.toLowerCase();
+      if (!lower.startsWith('cloudfront-viewer-')) viewerHeaders[lower] = { value: headers[name] as string };
+    }
+    viewerHeaders['cloudfront-viewer-address'] = { value: viewerAddress };
     const result = this.handler({ request: { method, uri, headers: viewerHeaders } });
     if ('statusCode' in result) {
       const body = typeof result.body === 'string' ? result.body : (result.body?.data ?? '');

@@ -140,11 +140,12 @@ export class LocalGateway {
     const site = this.options.staticSite;
     const rawPath = (request.url ?? '/').split('?')[0] ?? '/';
     let outcome: ApiBehaviorOutcome | undefined;
+    const viewerAddress = () => `${normaliseIp(request.socket.remoteAddress)}:${request.socket.remotePort ?? 0}`;
     if (site?.servesHost(request.headers.host)) {
       if (site.serve(method, url.pathname, response)) return;
-      outcome = site.toApi(method, rawPath, rawHeaderRecord(request), `${normaliseIp(request.socket.remoteAddress)}:${request.socket.remotePort ?? 0}`);
+      outcome = site.toApi(method, rawPath, rawHeaderRecord(request), viewerAddress());
     } else if (edge?.servesHost(request.headers.host)) {
-      outcome = edge.viewerRequest(method, url.pathname, rawHeaderRecord(request));
+      outcome = edge.viewerRequest(method, url.pathname, rawHeaderRecord(request), viewerAddress());
     } else if (site?.serve(method, url.pathname, response)) return;
     if (outcome && 'response' in outcome) {
       response.writeHead(outcome.response.statusCode, outcome.response.headers);
