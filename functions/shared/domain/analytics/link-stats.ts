@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { builtOnFirstUse, parseOrRefuse, wholeNumberParameter } from '../request-parsing';
 import { OwnMessages } from '../messages';
-import { keyOf } from '../links/link';
+import { firstDayOf, keyOf } from '../links/link';
 import { ownedLink, type ManagementContext, type ManagementDeps } from '../links/link-viewing';
 import type { ClickStatsStore } from '../ports';
 import { statsRows, type StatsRow } from './stats-rows';
@@ -51,11 +51,15 @@ export function statsWindow(days: number, nowMs: number): string[] {
 
 type StatsDeps = { links: ManagementDeps['links']; stats: Pick<ClickStatsStore, 'days'> };
 
-/** The owner's link (the same 404 as its view) and its counted days over the window. */
+/**
+ * The owner's link (the same 404 as its view) and its counted days over the window, none from before the link was
+ * made: its code may have been another's (firstDayOf).
+ */
 async function countedWindow(code: string, days: number, context: ManagementContext, deps: StatsDeps) {
   const link = await ownedLink(code, context, deps.links);
   const window = statsWindow(days, context.nowMs);
-  const counted = await deps.stats.days(keyOf(link), window[0] ?? '', window[window.length - 1] ?? '');
+  const first = firstDayOf(link);
+  const counted = (await deps.stats.days(keyOf(link), window[0] ?? '', window[window.length - 1] ?? '')).filter((counts) => counts.day >= first);
   return { link, window, counted };
 }
 

@@ -45,7 +45,18 @@ export interface LinkRecord extends SmartFields {
   importedClicks?: number;
   /** Where an imported link came from. */
   importedFrom?: ImportOrigin;
+  /**
+   * When this service made the item, where `createdAt` says something else: an imported link's `createdAt` is the
+   * peer's, chosen by whoever wrote the file. Absent: `createdAt` is that instant.
+   */
+  madeAt?: string;
 }
+
+/**
+ * The first UTC day whose counts are this link's: a code freed by the TTL and taken again keeps its day counts for
+ * 400 days, and a new holder must not read the former one's visitors (analytics/link-stats.ts).
+ */
+export const firstDayOf = (link: Pick<LinkRecord, 'createdAt' | 'madeAt'>): string => (link.madeAt ?? link.createdAt).slice(0, 10);
 
 /** The peer, the link's id there (the import's idempotency key) and the import that brought it (absent on the first imports). */
 export interface ImportOrigin {
