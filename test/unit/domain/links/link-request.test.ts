@@ -1,5 +1,6 @@
 import { InvalidRequest } from '../../../../functions/shared/domain/errors';
-import { parseLinkRequest } from '../../../../functions/shared/domain/links/link-request';
+import { linkPatchSchema, parseLinkRequest } from '../../../../functions/shared/domain/links/link-request';
+import { smartLinkPatchShape } from '../../../../functions/shared/domain/destinations/smart-link-request';
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 
 const url = 'https://example.com/';
@@ -89,5 +90,13 @@ describe('a link request', () => {
   it('accepts the boundaries', () => {
     expect(() => parseLinkRequest({ url, alias: 'abc', password: 'abcd', expiresIn: 60, maxClicks: 1 })).not.toThrow();
     expect(() => parseLinkRequest({ url, alias: 'a'.repeat(50), password: 'a'.repeat(100) })).not.toThrow();
+  });
+});
+
+describe('an edit with nothing to change', () => {
+  it('is told every field an edit may set: the link\'s own and the smart-link ones', () => {
+    const fields = [...Object.keys(linkPatchSchema().shape), ...Object.keys(smartLinkPatchShape)];
+    const listed = /at least one of (.+)$/.exec(OwnMessages.patchEmpty)?.[1]?.split(', ');
+    expect(new Set(listed)).toEqual(new Set(fields));
   });
 });
