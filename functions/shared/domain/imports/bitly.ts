@@ -20,8 +20,8 @@ const COLUMNS = {
   clicks: ['clicks', 'total clicks', 'engagements', 'total engagements'],
 } satisfies ColumnNames<string>;
 
-export const parseBitly: ImportParser = (text) => {
-  const table = readCsvTable(text, 'bitly', COLUMNS, ['link', 'url']);
+export const parseBitly: ImportParser = (text, { maxRows }) => {
+  const table = readCsvTable(text, 'bitly', COLUMNS, ['link', 'url'], maxRows);
   return collectRows(table.rows, ({ cell }) => {
     const link = shortLinkParts('link', cell('link'));
     // The first custom back-half (`brand.co/spring`) is the link people know; the bit.ly one stays its id.

@@ -34,12 +34,14 @@ function delimiterOf(text: string): string {
  * The rows of a peer's CSV export, RFC 4180 (quoted commas, quotes and line breaks; a BOM and CRLF ignored; a quote
  * inside an unquoted cell taken as text, as hand-edited files have them), read by the header names in `columns`.
  * A row whose cell count differs from the header's is that row's problem; a quote never closed, or no column for a
- * `required` field, is the file's.
+ * `required` field, is the file's. At most `maxRows` + 1 rows are read (ParseContext).
  */
-export function readCsvTable<Field extends string>(text: string, source: ImportSource, columns: ColumnNames<Field>, required: ReadonlyArray<NoInfer<Field> | ReadonlyArray<NoInfer<Field>>>): CsvTable<Field> {
+export function readCsvTable<Field extends string>(text: string, source: ImportSource, columns: ColumnNames<Field>, required: ReadonlyArray<NoInfer<Field> | ReadonlyArray<NoInfer<Field>>>, maxRows?: number): CsvTable<Field> {
   let records: string[][];
+  // `to` counts the header: csv-parse stops there, before it builds an error object for each short row of the rest.
+  const stop = maxRows === undefined ? {} : { to: maxRows + 2 };
   try {
-    records = parse(text, { bom: true, delimiter: delimiterOf(text.replace(/^\ufeff/, '')), relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
+    records = parse(text, { bom: true, delimiter: delimiterOf(text.replace(/^\ufeff/, '')), relax_column_count: true, relax_quotes: true, skip_empty_lines: true, ...stop }) as string[][];
   } catch (error) {
     throw new ImportFileUnreadable(ImportMessages.notCsv(source, (error as Error).message));
   }

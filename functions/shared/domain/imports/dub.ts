@@ -20,8 +20,8 @@ const COLUMNS = {
   clicks: ['Clicks'],
 } satisfies ColumnNames<string>;
 
-export const parseDub: ImportParser = (text) => {
-  const table = readCsvTable(text, 'dub', COLUMNS, ['link', 'url']);
+export const parseDub: ImportParser = (text, { maxRows }) => {
+  const table = readCsvTable(text, 'dub', COLUMNS, ['link', 'url'], maxRows);
   return collectRows(table.rows, ({ cell }) => {
     const link = shortLinkParts('Short link', cell('link'));
     const url = requiredText('Destination URL', cell('url'));

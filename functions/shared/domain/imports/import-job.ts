@@ -12,7 +12,10 @@ import { firstPlacement, settleConflict, type ImportDraft, type OnConflict, type
  * after a crash settles the same rows the same way and never makes a link twice.
  */
 
-/** Rows per chunk: one queue message of work; a chunk item stays under DynamoDB's 400 KB with 2 KB URLs and 500-character titles. */
+/**
+ * Rows per chunk: one queue message of work. A chunk item stays under DynamoDB's 400 KB with 2 KB URLs, 500-character
+ * titles and 255-character slugs and ids (link-mapping.ts), each in the widest characters.
+ */
 export const IMPORT_CHUNK_ROWS = 50;
 
 export interface ImportJob {

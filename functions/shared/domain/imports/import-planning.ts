@@ -16,8 +16,8 @@ export function prepareImport(
   request: { id: string; owner: string; source: ImportSource; onConflict: OnConflict; content: string; author?: ChangeAuthor },
   context: { nowMs: number; workspaceDomains: ReadonlySet<string>; maxRows?: number },
 ): { job: ImportJob; chunks: ImportChunk[] } {
-  const parsed = IMPORT_PARSERS[request.source](request.content, { nowMs: context.nowMs });
-  // Counted before the rows are mapped: a file over the limit costs its reading only.
+  const parsed = IMPORT_PARSERS[request.source](request.content, { nowMs: context.nowMs, maxRows: context.maxRows });
+  // Counted before the rows are mapped: a file over the limit costs the reading of its first rows only.
   if (context.maxRows !== undefined && parsed.records.length + parsed.problems.length > context.maxRows) throw new InvalidRequest(ImportMessages.tooManyRows(context.maxRows));
   const plan = planImport(parsed, { source: request.source, workspaceDomains: context.workspaceDomains, nowMs: context.nowMs });
   const chunks: ImportChunk[] = [];

@@ -43,7 +43,7 @@ export function previewImport(
   request: { source: ImportSource; content: string },
   context: { nowMs: number; workspaceDomains: ReadonlySet<string>; maxRows: number },
 ): ImportPreview {
-  const parsed = IMPORT_PARSERS[request.source](request.content, { nowMs: context.nowMs });
+  const parsed = IMPORT_PARSERS[request.source](request.content, { nowMs: context.nowMs, maxRows: context.maxRows });
   const read = parsed.records.length + parsed.problems.length;
   if (read > context.maxRows) throw new InvalidRequest(ImportMessages.tooManyRows(context.maxRows));
   const shown = (row: number) => row <= PREVIEW_ROWS;

@@ -36,6 +36,11 @@ export interface ParsedImport {
 /** What a parser may need besides the text: the clock, for a relative expiry (the `csv` source's `expiresIn`). */
 export interface ParseContext {
   nowMs: number;
+  /**
+   * The most rows an import takes: a parser reads one row past it, enough to show the file is over it, and stops (a
+   * hostile file's millions of rows would otherwise hold the function for its whole timeout). Absent: every row.
+   */
+  maxRows?: number;
 }
 
 export type ImportParser = (text: string, context: ParseContext) => ParsedImport;

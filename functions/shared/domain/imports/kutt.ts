@@ -45,7 +45,7 @@ function kuttLink(item: unknown): RowOutcome {
   });
 }
 
-export const parseKutt: ImportParser = (text) => {
-  const items = linksOfPages(parseJsonFile(text, 'kutt'), 'kutt', 'links listing ({"data": [...], "total": …})', (page) => (Array.isArray(page.data) ? page.data : undefined));
+export const parseKutt: ImportParser = (text, { maxRows }) => {
+  const items = linksOfPages(parseJsonFile(text, 'kutt'), 'kutt', 'links listing ({"data": [...], "total": …})', (page) => (Array.isArray(page.data) ? page.data : undefined), maxRows);
   return collectRows(items, ({ item }) => kuttLink(item));
 };

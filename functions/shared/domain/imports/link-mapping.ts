@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN, isReservedAlias } from '../links/aliases';
 import { MAX_EXPIRES_IN_SECONDS, MAX_TAGS, TAG_PATTERN, parseLinkRequest, type LinkRequest } from '../links/link-request';
-import { asciiDomain } from '../domains/host-name';
+import { asciiDomain, MAX_DOMAIN_LENGTH } from '../domains/host-name';
 import { DomainError } from '../errors';
 import { ImportMessages, Messages, OwnMessages } from '../messages';
 import type { ImportedRecord, ImportSource, ParsedImport, RowProblem } from './import-record';
@@ -12,6 +12,18 @@ export type OnConflict = (typeof ON_CONFLICT)[number];
 
 /** Titles are for people; a longer one is a paste gone wrong, and every byte is carried by each listing of the link. */
 export const MAX_TITLE_LENGTH = 500;
+/**
+ * Shlink's short codes hold 255 characters, a database column's usual size: a longer slug is a paste gone wrong, and
+ * the row's problem. A shorter one that our alias rules refuse (over 50) is settled like a taken one, as any refused
+ * slug is.
+ */
+export const MAX_SLUG_LENGTH = 255;
+/**
+ * What a link keeps of its peer's id, for people to see. The id is never compared (the idempotency key is made from the
+ * whole of it), so a longer one is cut rather than its row refused: the `csv` source names a row without a slug by its
+ * destination, up to 2,048 characters, and that row is good. Cut, no id carries a chunk past DynamoDB's 400 KB.
+ */
+export const MAX_SOURCE_ID_LENGTH = 255;
 
 /**
  * One imported row as this service makes links: the creation request's own fields (checked by the same rules and
@@ -27,6 +39,7 @@ export interface ImportDraft {
   expiresAt?: string;
   /** The peer's click total: shown apart from this service's clicks and never counted toward maxClicks. */
   importedClicks: number;
+  /** `sourceId` at most MAX_SOURCE_ID_LENGTH characters; the key below is made from the whole id. */
   importedFrom: { source: ImportSource; sourceId: string };
   /** One link per (workspace, source, original id), however often the file is imported: the key of that promise. */
   idempotencyKey: string;
@@ -63,14 +76,32 @@ function keptTags(given: readonly string[]): { tags: string[]; dropped: number }
   return { tags, dropped: given.length - fitting.length + Math.max(0, new Set(fitting).size - MAX_TAGS) };
 }
 
+/**
+ * Why a row's slug or domain cannot be one at all, whatever our alias rules; undefined when both can. Counted in
+ * characters (code points): an IDN's Unicode form never has more of them than its ASCII form, which DNS caps at 253.
+ */
+function lengthRefusal(record: ImportedRecord): string | undefined {
+  if ([...record.slug].length > MAX_SLUG_LENGTH) return ImportMessages.fieldTooLong('slug', MAX_SLUG_LENGTH);
+  const host = record.domain?.replace(/:\d+$/, '');
+  return host !== undefined && [...host].length > MAX_DOMAIN_LENGTH ? ImportMessages.fieldTooLong('domain', MAX_DOMAIN_LENGTH) : undefined;
+}
+
+/** The peer's id as its link shows it: past MAX_SOURCE_ID_LENGTH characters, cut and ended with `…`. */
+function shownSourceId(sourceId: string): string {
+  const characters = [...sourceId];
+  return characters.length <= MAX_SOURCE_ID_LENGTH ? sourceId : `${characters.slice(0, MAX_SOURCE_ID_LENGTH - 1).join('')}…`;
+}
+
 /** The domain of the same name when the workspace has it, else the shared domain (undefined). */
 function placeOf(domain: string | undefined, workspaceDomains: ReadonlySet<string>): string | undefined {
   const name = domain === undefined ? undefined : asciiDomain(domain.replace(/:\d+$/, ''));
   return name !== undefined && workspaceDomains.has(name) ? name : undefined;
 }
 
-/** A record as a draft link, or the reason the row cannot be one at all (its destination). */
+/** A record as a draft link, or the reason the row cannot be one at all (an over-long slug or domain, its destination). */
 export function draftOf(record: ImportedRecord, context: MappingContext): { ok: true; draft: ImportDraft } | { ok: false; reason: string } {
+  const tooLong = lengthRefusal(record);
+  if (tooLong !== undefined) return { ok: false, reason: tooLong };
   const notes: string[] = [];
   const { tags, dropped } = keptTags(record.tags);
   if (dropped > 0) notes.push(ImportMessages.tagsNotKept(dropped));
@@ -99,7 +130,7 @@ export function draftOf(record: ImportedRecord, context: MappingContext): { ok: 
       createdAt: new Date(Math.min(createdMs, context.nowMs)).toISOString(),
       ...(record.expiresAt === undefined || tooFar ? {} : { expiresAt: record.expiresAt }),
       importedClicks: record.clicks,
-      importedFrom: { source: context.source, sourceId: record.sourceId },
+      importedFrom: { source: context.source, sourceId: shownSourceId(record.sourceId) },
       idempotencyKey: importIdempotencyKey(context.source, record.sourceId),
       notes,
     },

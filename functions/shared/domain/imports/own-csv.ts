@@ -29,8 +29,8 @@ function expiryOf(expiresAt: string | undefined, expiresIn: string | undefined, 
   return /^\d{1,10}$/.test(expiresIn.trim()) ? { ok: true, value: new Date(nowMs + Number(expiresIn.trim()) * 1000).toISOString() } : { ok: false, reason: ImportMessages.fieldType('expiresIn', 'a whole number of seconds') };
 }
 
-export const parseOwnCsv: ImportParser = (text, { nowMs }) => {
-  const table = readCsvTable(text, 'csv', COLUMNS, ['url']);
+export const parseOwnCsv: ImportParser = (text, { nowMs, maxRows }) => {
+  const table = readCsvTable(text, 'csv', COLUMNS, ['url'], maxRows);
   // A row without a slug has no id of its own: its url and how many such rows with that url came before stand in,
   // the same on every run of the same file.
   const seenUrls = new Map<string, number>();

@@ -28,8 +28,8 @@ const COLUMNS = {
 /** Tags joined with `|` since the export changed; files from before join them with `,`. */
 const tagSeparatorOf = (cell: string): RegExp => (cell.includes('|') ? /\|/ : /,/);
 
-function parseShlinkCsv(text: string): ParsedImport {
-  const table = readCsvTable(text, 'shlink', COLUMNS, ['url', ['shortCode', 'shortUrl']]);
+function parseShlinkCsv(text: string, maxRows: number | undefined): ParsedImport {
+  const table = readCsvTable(text, 'shlink', COLUMNS, ['url', ['shortCode', 'shortUrl']], maxRows);
   return collectRows(table.rows, ({ cell }) => {
     const place = placeOf(cell('shortCode'), cell('domain'), cell('shortUrl'));
     const url = requiredText('longUrl', cell('url'));
@@ -92,13 +92,13 @@ function shlinkApiLink(item: unknown): RowOutcome {
   });
 }
 
-function parseShlinkJson(text: string): ParsedImport {
+function parseShlinkJson(text: string, maxRows: number | undefined): ParsedImport {
   const items = linksOfPages(parseJsonFile(text, 'shlink'), 'shlink', 'short URL listing ({"shortUrls": {"data": [...]}})', (page) => {
     const listing = isObject(page.shortUrls) ? page.shortUrls.data : undefined;
     return Array.isArray(listing) ? listing : undefined;
-  });
+  }, maxRows);
   return collectRows(items, ({ item }) => shlinkApiLink(item));
 }
 
 /** JSON when the file starts as JSON does (after a BOM and blanks), CSV otherwise. */
-export const parseShlink: ImportParser = (text) => (/^\ufeff?\s*[[{]/.test(text) ? parseShlinkJson(text) : parseShlinkCsv(text));
+export const parseShlink: ImportParser = (text, { maxRows }) => (/^\ufeff?\s*[[{]/.test(text) ? parseShlinkJson(text, maxRows) : parseShlinkCsv(text, maxRows));

@@ -12,8 +12,8 @@ export type SlugAndDomainColumns = ColumnNames<'id' | 'slug' | 'domain' | 'short
  * row's problem (`urlLabel`, as that export calls the column).
  */
 export function slugAndDomainExport(source: ImportSource, columns: SlugAndDomainColumns, urlLabel: string): ImportParser {
-  return (text) => {
-    const table = readCsvTable(text, source, columns, ['url', ['slug', 'shortUrl']]);
+  return (text, { maxRows }) => {
+    const table = readCsvTable(text, source, columns, ['url', ['slug', 'shortUrl']], maxRows);
     return collectRows(table.rows, ({ cell }) => {
       const place = placeOf(cell('slug'), cell('domain'), cell('shortUrl'));
       const url = requiredText(urlLabel, cell('url'));

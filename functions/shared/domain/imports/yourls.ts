@@ -17,8 +17,8 @@ const COLUMNS = {
   clicks: ['clicks'],
 } satisfies ColumnNames<string>;
 
-export const parseYourls: ImportParser = (text) => {
-  const table = readCsvTable(text, 'yourls', COLUMNS, ['keyword', 'url']);
+export const parseYourls: ImportParser = (text, { maxRows }) => {
+  const table = readCsvTable(text, 'yourls', COLUMNS, ['keyword', 'url'], maxRows);
   return collectRows(table.rows, ({ cell }) => {
     const keyword = requiredText('keyword', cell('keyword'));
     const url = requiredText('url', cell('url'));

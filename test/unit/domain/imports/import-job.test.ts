@@ -29,6 +29,21 @@ class MemoryImportStore implements ImportedLinkWriter {
   }
 }
 
+/** The longest name DNS allows: four labels, 253 characters. */
+const LONGEST_DOMAIN = ['a', 'b', 'c'].map((letter) => letter.repeat(63)).concat('d'.repeat(61)).join('.');
+/**
+ * A rebrandly file of one chunk's rows, each at every bound: a 300-emoji id (cut to 255), a 255-emoji slug, the longest
+ * domain, a 2,048-character URL, a 501-emoji title (cut to 500), ten 32-character tags and one that does not fit, and
+ * a creation time and an expiry that each add a note.
+ */
+function longestRows(): string {
+  const tags = [...Array.from({ length: 10 }, (_, index) => String(index).padEnd(32, 't')), '日本'].join(',');
+  const rows = Array.from({ length: IMPORT_CHUNK_ROWS }, (_, index) =>
+    [`${index}${'😀'.repeat(300)}`, '😀'.repeat(255), LONGEST_DOMAIN, `https://example.com/${index}`.padEnd(2048, 'x'), '😀'.repeat(501), tags, '2030-01-01T00:00:00Z', '2040-01-01T00:00:00Z', '1000000000000000'].map((cell) => `"${cell}"`).join(','),
+  );
+  return `id,slashtag,domain,destination,title,tags,createdAt,expiresAt,clicks\n${rows.join('\n')}\n`;
+}
+
 const codes = () => {
   let next = 0;
   return () => `Gen${String((next += 1)).padStart(4, '0')}`;
@@ -52,6 +67,15 @@ describe('an accepted file becomes a job and its chunks', () => {
   test(`rows go in chunks of ${IMPORT_CHUNK_ROWS}, in file order`, () => {
     const rows = Array.from({ length: 250 }, (_, index) => `https://example.com/${index},code${index}`).join('\n');
     expect(prepare(`url,alias\n${rows}\n`, 'imp_1', 'csv').chunks.map((chunk) => [chunk.index, chunk.drafts.length, chunk.drafts[0]?.row])).toEqual([[0, 50, 1], [1, 50, 51], [2, 50, 101], [3, 50, 151], [4, 50, 201]]);
+  });
+
+  test(`a chunk of ${IMPORT_CHUNK_ROWS} rows, every field at its longest in the widest characters, stays under DynamoDB's 400 KB`, () => {
+    const { chunks } = prepareImport({ id: 'imp_1', owner: 'acct_1', source: 'rebrandly', onConflict: 'rename', content: longestRows() }, { nowMs: NOW_MS, workspaceDomains: new Set([LONGEST_DOMAIN]) });
+    const draft = chunks[0]?.drafts[0]?.draft;
+    expect(chunks.map((chunk) => chunk.drafts.length)).toEqual([IMPORT_CHUNK_ROWS]);
+    expect([[...(draft?.request.alias ?? '')].length, [...(draft?.importedFrom.sourceId ?? '')].length, draft?.request.url.length, draft?.request.domain, draft?.notes.length]).toEqual([255, 255, 2048, LONGEST_DOMAIN, 4]);
+    // JSON counts more than DynamoDB does (quotes, braces, commas), so under 400 KB as JSON is under it as an item.
+    expect(Buffer.byteLength(JSON.stringify(chunks[0]))).toBeLessThan(400 * 1024);
   });
 
   test('a file no parser can read is refused when it is sent, before any job exists', () => {

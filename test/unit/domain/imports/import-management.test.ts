@@ -1,5 +1,13 @@
+/** csv-parse as the parsers call it, telling how many records it handed over: the reading of a file stops at the row limit. */
+const mockCsvRecords = jest.fn<void, [number]>();
+jest.mock('csv-parse/sync', () => {
+  const actual = jest.requireActual('csv-parse/sync');
+  return { ...actual, parse: (...args: unknown[]) => { const records = actual.parse(...args) as unknown[]; mockCsvRecords(records.length); return records; } };
+});
+
 import type { ImportChunk, ImportJob, RowResult } from '../../../../functions/shared/domain/imports/import-job';
-import { listImports, startImport, viewImport, type ImportDeps, type ImportJobs } from '../../../../functions/shared/domain/imports/import-management';
+import { IMPORT_PARSERS } from '../../../../functions/shared/domain/imports/import-parsers';
+import { listImports, MAX_IMPORT_ROWS, startImport, viewImport, type ImportDeps, type ImportJobs } from '../../../../functions/shared/domain/imports/import-management';
 import { ImportNotFound, InvalidRequest, QuotaExceeded } from '../../../../functions/shared/domain/errors';
 import { monthlyQuotaCounter, type RateLimitStatus } from '../../../../functions/shared/domain/limits/rate-limits';
 import type { DomainRecord } from '../../../../functions/shared/domain/domains/custom-domain';
@@ -60,6 +68,16 @@ describe('POST /v2/imports', () => {
     expect(sent).toHaveLength(1);
   });
 
+  test('a job that cannot be stored spends none of the month: the calls counted for its rows are given back', async () => {
+    const { all, jobs, usage, sent } = deps();
+    const counter = monthlyQuotaCounter('acct_1', NOW_MS);
+    usage.counts.set(counter, 7);
+    jest.spyOn(jobs, 'saveJob').mockRejectedValue(new Error('Item size has exceeded the maximum allowed size'));
+    await expect(startImport({ source: 'csv', content: csv(120) }, { caller: caller(), rateLimit, nowMs: NOW_MS }, all)).rejects.toThrow('Item size has exceeded the maximum allowed size');
+    expect(usage.counts.get(counter)).toBe(7);
+    expect(sent).toEqual([]);
+  });
+
   test.each([
     [{ source: 'tinyurl', content: 'x' }, 'source must be one of bitly, rebrandly, shortio, dub, shlink, kutt, yourls, csv'],
     [{ source: 'csv', content: 42 }, 'content must be the text of the file'],
@@ -72,6 +90,23 @@ describe('POST /v2/imports', () => {
     const { all, jobs } = deps();
     await expect(startImport({ source: 'csv', content: `url\n${'https://example.com/\n'.repeat(100_001)}` }, { caller: caller(), rateLimit, nowMs: NOW_MS }, all)).rejects.toThrow('The file has more than 100000 rows: split it');
     expect(jobs.jobs.size).toBe(0);
+  });
+
+  test('a hostile 5 MiB file of 1.75 million one-cell rows is refused as too many, its reading stopped one row past the limit', async () => {
+    const { all, jobs, usage } = deps();
+    mockCsvRecords.mockClear();
+    await expect(startImport({ source: 'bitly', content: `id,long_url\n${'a\n'.repeat(1_750_000)}` }, { caller: caller(), rateLimit, nowMs: NOW_MS }, all)).rejects.toThrow(new InvalidRequest('The file has more than 100000 rows: split it'));
+    // The header, the limit's rows, and the one row that shows the file is over it.
+    expect(mockCsvRecords.mock.calls).toEqual([[MAX_IMPORT_ROWS + 2]]);
+    expect([jobs.jobs.size, usage.counts.size]).toEqual([0, 0]);
+  });
+
+  test('so is a JSON listing of 1.75 million entries, its entries past the limit never looked at', async () => {
+    const { all, jobs } = deps();
+    const content = `[${'{},'.repeat(1_750_000)}{}]`;
+    await expect(startImport({ source: 'kutt', content }, { caller: caller(), rateLimit, nowMs: NOW_MS }, all)).rejects.toThrow(new InvalidRequest('The file has more than 100000 rows: split it'));
+    expect(jobs.jobs.size).toBe(0);
+    expect(IMPORT_PARSERS.kutt(content, { nowMs: NOW_MS, maxRows: MAX_IMPORT_ROWS }).problems).toHaveLength(MAX_IMPORT_ROWS + 1);
   });
 });
 

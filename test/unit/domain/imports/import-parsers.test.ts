@@ -118,6 +118,22 @@ describe('each source\'s sample export becomes exact records, its bad rows exact
   });
 });
 
+describe('a parser given the row limit reads one row past it, no further: enough to show the file is over it', () => {
+  const rows = (count: number, row: string) => Array.from({ length: count }, () => row).join('\n');
+  test.each([
+    ['bitly', (count: number) => `id,long_url\n${rows(count, 'a')}\n`],
+    ['csv', (count: number) => `url\n${rows(count, 'https://example.com/')}\n`],
+    ['shlink', (count: number) => `[{"shortUrls": {"data": [${rows(count, '{}').replaceAll('\n', ',')}]}}, {"shortUrls": {"data": []}}]`],
+    ['kutt', (count: number) => `{"data": [${rows(count, '3').replaceAll('\n', ',')}]}`],
+  ] as const)('%s', (source, file) => {
+    const read = (count: number) => {
+      const parsed = IMPORT_PARSERS[source](file(count), { nowMs: NOW_MS, maxRows: 3 });
+      return parsed.records.length + parsed.problems.length;
+    };
+    expect([read(3), read(4), read(50)]).toEqual([3, 4, 4]);
+  });
+});
+
 describe('a file no parser can read is refused as a whole, with a message that says why', () => {
   test.each([
     ['bitly', 'long_url,title\nhttps://example.com/,x\n', 'The file has no link column (id, bitlink, link, short link, short url): is it a bitly export?'],

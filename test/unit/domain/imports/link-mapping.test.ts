@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { IMPORT_PARSERS } from '../../../../functions/shared/domain/imports/import-parsers';
 import type { ImportedRecord } from '../../../../functions/shared/domain/imports/import-record';
-import { draftOf, firstPlacement, importIdempotencyKey, planImport, settleConflict, type MappingContext } from '../../../../functions/shared/domain/imports/link-mapping';
+import { draftOf, firstPlacement, importIdempotencyKey, MAX_SLUG_LENGTH, MAX_SOURCE_ID_LENGTH, planImport, settleConflict, type MappingContext } from '../../../../functions/shared/domain/imports/link-mapping';
 import { ALIAS_PATTERN } from '../../../../functions/shared/domain/links/aliases';
 import { TAG_PATTERN } from '../../../../functions/shared/domain/links/link-request';
 import { anyText } from '../../../support/unicode-arbitraries';
@@ -85,6 +85,29 @@ describe('a record becomes the creation request and the history it keeps', () =>
     const draft = drafted({ clicks: 5000 });
     expect(draft.importedClicks).toBe(5000);
     expect(draft.request).not.toHaveProperty('maxClicks');
+  });
+});
+
+describe('a slug, domain or id longer than a link can carry', () => {
+  test('a slug past 255 characters or a domain past 253 is the row\'s problem, not a rename; counted in characters', () => {
+    expect(draftOf(record({ slug: 'a'.repeat(256) }), context())).toEqual({ ok: false, reason: 'slug is longer than 255 characters' });
+    expect(draftOf(record({ domain: `${'d'.repeat(250)}.com` }), context())).toEqual({ ok: false, reason: 'domain is longer than 253 characters' });
+    // At the bounds (an emoji is one character, a port no part of the name), the row is a link, its slug renamed or skipped.
+    expect(drafted({ slug: '😀'.repeat(MAX_SLUG_LENGTH), domain: `${'d'.repeat(249)}.com:8080` }).slugRefusal).toBe('the slug cannot be kept here: Alias must be between 3 and 50 characters');
+  });
+
+  test('the bitly row of a 250,000-character short link is refused before it reaches a chunk', () => {
+    const parsed = IMPORT_PARSERS.bitly(`id,long_url\nbit.ly/${'a'.repeat(250_000)},https://example.com/x\n`, { nowMs: NOW_MS });
+    expect(planImport(parsed, context())).toEqual({ drafts: [], problems: [{ row: 1, reason: 'slug is longer than 255 characters' }] });
+  });
+
+  test('a long original id is cut where the link shows it, and the key is made from the whole id', () => {
+    const sourceId = `lnk_${'😀'.repeat(300)}`;
+    const draft = drafted({ sourceId });
+    expect([...draft.importedFrom.sourceId]).toHaveLength(MAX_SOURCE_ID_LENGTH);
+    expect(draft.importedFrom.sourceId).toBe(`lnk_${'😀'.repeat(MAX_SOURCE_ID_LENGTH - 5)}…`);
+    expect(draft.idempotencyKey).toBe(importIdempotencyKey('bitly', sourceId));
+    expect(drafted({ sourceId: 'x'.repeat(MAX_SOURCE_ID_LENGTH) }).importedFrom.sourceId).toBe('x'.repeat(MAX_SOURCE_ID_LENGTH));
   });
 });
 
