@@ -108,7 +108,7 @@ export interface ChunkDeps {
   nowMs: () => number;
 }
 
-function linkOf(draft: ImportDraft, placement: Extract<Placement, { kind: 'create' }>, job: ImportJob, claimId: string | undefined): ImportedLinkRecord {
+function linkOf(draft: ImportDraft, placement: Extract<Placement, { kind: 'create' }>, job: ImportJob, claimId: string | undefined, nowMs: number): ImportedLinkRecord {
   const { request } = draft;
   return {
     code: placement.code,
@@ -116,6 +116,8 @@ function linkOf(draft: ImportDraft, placement: Extract<Placement, { kind: 'creat
     url: request.url,
     isAlias: placement.isAlias,
     createdAt: draft.createdAt,
+    // The peer's createdAt is the file's word: this instant is the one the link's stats count from (links/link.ts firstDayOf).
+    madeAt: new Date(nowMs).toISOString(),
     ...(draft.expiresAt === undefined ? {} : { expiresAt: draft.expiresAt }),
     clicks: 0,
     owner: job.owner,
@@ -150,8 +152,9 @@ async function importRow(job: ImportJob, row: number, draft: ImportDraft, deps: 
       ...(placement.renamed === undefined ? {} : { renamed: placement.renamed }),
     };
     // Recorded as a creation by whoever started the import, in the request that did (audit-events reads the stamp).
-    const stamp = job.author === undefined ? undefined : auditStamp('link.created', job.author, deps.nowMs());
-    const write = await deps.writer.createImported(linkOf(draft, placement, job, domain === undefined ? undefined : deps.claimOf(domain)), marker, stamp);
+    const nowMs = deps.nowMs();
+    const stamp = job.author === undefined ? undefined : auditStamp('link.created', job.author, nowMs);
+    const write = await deps.writer.createImported(linkOf(draft, placement, job, domain === undefined ? undefined : deps.claimOf(domain), nowMs), marker, stamp);
     if (write.outcome === 'imported') return resultOfMarker(row, write.marker, job.id);
     if (write.outcome === 'created') return resultOfMarker(row, marker, job.id);
     if (placement.isAlias) givenUp = ImportMessages.slugTaken;

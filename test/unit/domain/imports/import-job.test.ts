@@ -98,7 +98,7 @@ describe('the worker', () => {
         { row: 3, outcome: 'failed', reason: 'visit_count is not a whole number of clicks' },
       ],
     });
-    expect(store.links.get('aB3dE')).toEqual({ code: 'aB3dE', url: 'https://docs.kutt.it/', isAlias: true, createdAt: '2020-02-13T18:05:04.000Z', clicks: 0, owner: 'acct_1', title: 'Kutt docs', importedClicks: 91, importedFrom: { source: 'kutt', sourceId: '8c5b3c0e-2f9b-4c55-9a55-0c9b3d2d6f10', importId: 'imp_1' } });
+    expect(store.links.get('aB3dE')).toEqual({ code: 'aB3dE', url: 'https://docs.kutt.it/', isAlias: true, createdAt: '2020-02-13T18:05:04.000Z', madeAt: new Date(NOW_MS).toISOString(), clicks: 0, owner: 'acct_1', title: 'Kutt docs', importedClicks: 91, importedFrom: { source: 'kutt', sourceId: '8c5b3c0e-2f9b-4c55-9a55-0c9b3d2d6f10', importId: 'imp_1' } });
     expect(store.links.get('k.example-shop.com/Gen0001')).toMatchObject({ domain: 'k.example-shop.com', claimId: 'claim_1', isAlias: false, expiresAt: '2027-01-01T00:00:00.000Z', importedClicks: 0 });
   });
 
