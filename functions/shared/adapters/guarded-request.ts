@@ -98,6 +98,8 @@ export async function guardedRequest(url: string, request: GuardedRequest, optio
   const started = performance.now();
   const durationMs = () => Math.round(performance.now() - started);
   const target = new URL(url);
+  // Only HTTP is spoken: any other scheme (a destination stored before today's rules) is refused, never thrown.
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') return { failure: 'refused', durationMs: 0 };
   const literal = target.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && isIP(literal) && !isPublicAddress(literal)) return { failure: 'refused', durationMs: 0 };
   let addresses: LookupAddress[];

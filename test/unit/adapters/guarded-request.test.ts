@@ -22,4 +22,10 @@ describe('the deadline of an exchange with a URL someone else chose', () => {
     lookup.mockResolvedValue([{ address: '93.184.215.14', family: 4 }, { address: '169.254.169.254', family: 4 }]);
     await expect(guardedRequest('https://rebinding.example.com/hook', request, { allowPrivate: false, timeoutMs: 200 })).resolves.toMatchObject({ failure: 'refused' });
   });
+
+  it.each(['ftp://files.example.com/a', 'file:///etc/passwd', 'gopher://example.com/'])('refuses %s without connecting or throwing: only HTTP is spoken', async (url) => {
+    lookup.mockClear();
+    await expect(guardedRequest(url, request, { allowPrivate: false, timeoutMs: 200 })).resolves.toMatchObject({ failure: 'refused' });
+    expect(lookup).not.toHaveBeenCalled();
+  });
 });
