@@ -247,9 +247,11 @@ export class ServiceStack extends Stack {
       environment: { [EnvNames.flagsPrefix]: flags.prefix, [EnvNames.upgradeUrl]: config.upgradeUrl, [EnvNames.mailFrom]: config.mailFrom },
       removalPolicy,
     });
-    // Memberships, invitations and seat counts change in transactions with their audit records (dynamo-member-store.ts).
+    // Memberships, invitations and seat counts change in transactions with their audit records (dynamo-member-store.ts);
+    // a person removed or demoted loses the keys they made beyond their new role, each revoked with its record.
     workspace
       .bindTable(tables.members, EnvNames.membersTable, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'])
+      .bindTable(tables.apiKeys, EnvNames.apiKeysTable, ['UpdateItem', 'Query'], { queriedIndex: KEYS_BY_ACCOUNT_INDEX })
       .bindTable(tables.auditLog, EnvNames.auditTable, ['PutItem'])
       .bindTable(tables.accounts, EnvNames.accountsTable, ['GetItem', 'UpdateItem'])
       .bindTable(tables.usage, EnvNames.usageTable, ['UpdateItem']);

@@ -23,7 +23,7 @@ import { count, logger } from './observability';
 export const linkStore = () => new DynamoLinkStore(dynamo(), config.table('linksTable'));
 export const usageCounter = () => new DynamoUsageCounter(dynamo(), config.table('usageTable'));
 export const keyStore = () => new DynamoKeyStore(dynamo(), config.table('apiKeysTable'));
-/** The keys function's: it changes keys, each change beside its audit record. */
+/** The keys and workspace functions': they change keys, each change beside its audit record. */
 export const workspaceKeyStore = () => new DynamoKeyStore(dynamo(), config.table('apiKeysTable'), config.table('auditTable'));
 export const aliasOverrides = () => new DynamoAliasOverrides(dynamo(), config.table('aliasOverridesTable'));
 export const clickStats = () => new DynamoClickStatsStore(dynamo(), config.table('clickStatsTable'), config.table('linksTable'));

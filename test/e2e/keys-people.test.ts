@@ -101,6 +101,39 @@ describe('keys made by people', () => {
   });
 });
 
+describe('keys following their maker', () => {
+  /** A workspace with its operator's key, an owner, and a member who made a links:write key and a links:read one. */
+  async function memberWithKeys() {
+    const { accountId, apiKey: operatorKey } = await createApiKey('PRO');
+    const owner = await personIn('owner', accountId);
+    const member = await personIn('member', accountId);
+    const make = async (scopes: string[]) => (await member.call('POST', '/v2/keys', { name: scopes.join(' '), scopes })).json<{ id: string; secret: string }>();
+    const [writer, reader] = [await make(['links:write']), await make(['links:read'])];
+    expect((await asKey(writer.secret)('POST', '/v2/shorten', { url: 'https://example.com/before-the-change' })).status).toBe(201);
+    return { owner, member, operatorKey, writer, reader };
+  }
+
+  it('a removed member\'s keys are refused on their next request (401), each revocation audited; the operator\'s key still works', async () => {
+    const { owner, member, operatorKey, writer, reader } = await memberWithKeys();
+    expect((await owner.call('DELETE', `/v2/members/${member.user.sub}`)).status).toBe(204);
+    const refused = await asKey(writer.secret)('POST', '/v2/shorten', { url: 'https://example.com/after-removal' });
+    expect([refused.status, refused.json()]).toEqual([401, { statusCode: 401, message: Messages.apiKeyInvalid, error: 'Unauthorized' }]);
+    expect((await asKey(reader.secret)('GET', '/v2/links')).status).toBe(401);
+    expect((await asKey(operatorKey)('POST', '/v2/shorten', { url: 'https://example.com/operator-key' })).status).toBe(201);
+
+    const revoked = (await auditActions(owner.workspaceId)).filter((record) => record.action === 'key.revoked');
+    expect(revoked.map((record) => record.target.id).sort()).toEqual([writer.id, reader.id].sort());
+    for (const record of revoked) expect(record.actor).toMatchObject({ kind: 'user', userId: owner.user.sub });
+  });
+
+  it('a member demoted to viewer loses the keys a viewer could not make (401); their links:read key still works', async () => {
+    const { owner, member, writer, reader } = await memberWithKeys();
+    expect((await owner.call('PATCH', `/v2/members/${member.user.sub}`, { role: 'viewer' })).status).toBe(200);
+    expect((await asKey(writer.secret)('POST', '/v2/shorten', { url: 'https://example.com/after-demotion' })).status).toBe(401);
+    expect((await asKey(reader.secret)('GET', '/v2/links')).status).toBe(200);
+  });
+});
+
 describe('shortener keys', () => {
   const run = promisify(execFile);
   const root = path.join(__dirname, '..', '..');

@@ -1,4 +1,5 @@
 import { Template } from 'aws-cdk-lib/assertions';
+import { KEYS_BY_ACCOUNT_INDEX } from '../../functions/shared/config';
 import { ROUTES } from '../../functions/shared/http/routes';
 import { buildStack } from './app-factory';
 
@@ -45,7 +46,11 @@ describe('the workspace function', () => {
     expect(grantsOn('DataAuditLog')).toEqual(['dynamodb:PutItem']);
     expect(grantsOn('DataAccounts')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
     expect(grantsOn('DataUsage')).toEqual(['dynamodb:UpdateItem']);
-    for (const other of ['DataLinks', 'DataApiKeys', 'DataDomains', 'DataWebhooks']) expect(grantsOn(other)).toEqual([]);
+    // A removed or demoted person's keys: listed from the byAccount index and revoked, never made or read by hash.
+    expect(grantsOn('DataApiKeys')).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
+    const keyQueries = statements.filter((statement) => statement.Action === 'dynamodb:Query' && JSON.stringify(statement.Resource).includes('"DataApiKeys'));
+    expect(keyQueries.map((statement) => JSON.stringify(statement.Resource))).toEqual([expect.stringContaining(`/index/${KEYS_BY_ACCOUNT_INDEX}`)]);
+    for (const other of ['DataLinks', 'DataDomains', 'DataWebhooks']) expect(grantsOn(other)).toEqual([]);
   });
 
   it('reads people\'s verified emails from the user pool (AdminGetUser) and signs removed members out (AdminUserGlobalSignOut), nothing else of it', () => {

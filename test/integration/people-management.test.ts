@@ -1,8 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoMemberStore } from '../../functions/shared/adapters/dynamo-member-store';
 import { DynamoWorkspaceSettings } from '../../functions/shared/adapters/dynamo-workspace-settings';
 import { RECORD_EVERYTHING } from '../../functions/shared/domain/analytics/analytics-switches';
-import type { Role } from '../../functions/shared/domain/accounts/permissions';
+import { verdictFor } from '../../functions/shared/domain/accounts/api-keys';
+import { createKey, type KeyContext } from '../../functions/shared/domain/accounts/key-management';
+import type { Role, Scope } from '../../functions/shared/domain/accounts/permissions';
 import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, MfaRequired, NotPermitted, PlanRequired } from '../../functions/shared/domain/errors';
 import type { Plan } from '../../functions/shared/domain/limits/plans';
 import type { Membership, OutgoingMail } from '../../functions/shared/domain/ports';
@@ -30,6 +33,7 @@ const run = Date.now().toString(36);
 let counter = 0;
 let deps: PeopleDeps;
 let store: DynamoMemberStore;
+let keyStore: DynamoKeyStore;
 let auditTable: string;
 const mailbox: OutgoingMail[] = [];
 /** The user pool's verified emails, by sub: who an acceptance is checked against. */
@@ -42,6 +46,7 @@ beforeAll(async () => {
   const tables = await freshTables();
   auditTable = tables[StackOutputs.auditTable] as string;
   store = new DynamoMemberStore(dynamo(), tables[StackOutputs.membersTable] as string, auditTable);
+  keyStore = new DynamoKeyStore(dynamo(), tables[StackOutputs.apiKeysTable] as string, auditTable);
   const mailer = { send: async (mail: OutgoingMail) => void mailbox.push(mail) };
   const people = {
     verifiedEmailOf: async (userId: string) => verifiedEmails.get(userId),
@@ -50,7 +55,7 @@ beforeAll(async () => {
       signedOut.push(userId);
     },
   };
-  deps = { members: store, workspaces: new DynamoWorkspaceSettings(dynamo(), tables[StackOutputs.accountsTable] as string, auditTable), mailer, people, dashboardUrl: 'http://localhost:3000/app/' };
+  deps = { members: store, keys: keyStore, workspaces: new DynamoWorkspaceSettings(dynamo(), tables[StackOutputs.accountsTable] as string, auditTable), mailer, people, dashboardUrl: 'http://localhost:3000/app/' };
 });
 
 interface Person {
@@ -327,6 +332,63 @@ describe('roles', () => {
     expect(await failure(removeMember('../seats', as(mine, mine.owner, 'owner'), deps))).toEqual(notFound);
     expect(await failure(revokeInvitation(made.id, as(mine, mine.owner, 'owner'), deps))).toEqual(new InvitationNotFound('Invitation not found'));
     expect((await listInvitations(as(theirs, theirs.owner, 'owner'), deps)).invitations).toHaveLength(1);
+  });
+});
+
+describe('a person\'s keys', () => {
+  /** A key `who` makes in the workspace with `scopes`, as POST /v2/keys does. */
+  const keyOf = async (space: { id: string; plan: Plan }, who: Person, role: Role, scopes: Scope[]) => (await createKey({ name: scopes.join(' '), scopes }, as(space, who, role), keyStore)).secret;
+  const operatorKey = async (space: { id: string; plan: Plan }) => {
+    const context: KeyContext = { caller: keyCaller({ keyId: 'key_ops', accountId: space.id, owner: `acct:${space.id}`, plan: space.plan, actor: { kind: 'operator' } }), nowMs: Date.now() };
+    return (await createKey({ name: 'ops', scopes: ['links:write'] }, context, keyStore)).secret;
+  };
+  /** Whether the authorizer, reading the key table as it does, lets the key in. */
+  const works = async (secret: string) => (await verdictFor(`Bearer ${secret}`, (keyHash) => keyStore.findByHash(keyHash), Date.now())).allowed;
+  const revocationsOf = async (workspaceId: string) => (await auditOf(workspaceId)).filter((record) => record.action === 'key.revoked');
+
+  it('are all revoked by their removal, those beyond their new role by a demotion, each audited; other people\'s and operators\' keys stay', async () => {
+    const space = await workspace();
+    const [admin, member] = [person(), person()];
+    await join(space, admin, 'admin');
+    await join(space, member, 'member');
+    const adminWide = await keyOf(space, admin, 'admin', ['links:read', 'domains:write', 'audit:read']);
+    const adminReader = await keyOf(space, admin, 'admin', ['links:read']);
+    const memberWriter = await keyOf(space, member, 'member', ['links:write']);
+    const ownerKey = await keyOf(space, space.owner, 'owner', ['domains:write']);
+    const opsKey = await operatorKey(space);
+
+    await changeMemberRole(admin.userId, { role: 'viewer' }, as(space, space.owner, 'owner'), deps);
+    expect(await Promise.all([adminWide, adminReader, memberWriter].map(works))).toEqual([false, true, true]);
+    await removeMember(member.userId, as(space, space.owner, 'owner'), deps);
+    expect(await works(memberWriter)).toBe(false);
+    // Leaving is a removal too.
+    await removeMember(admin.userId, as(space, admin, 'viewer'), deps);
+    expect(await Promise.all([adminReader, ownerKey, opsKey].map(works))).toEqual([false, true, true]);
+
+    const revoked = await revocationsOf(space.id);
+    expect(revoked).toHaveLength(3);
+    expect(revoked.map((record) => (record.actor as { userId: string }).userId).sort()).toEqual([admin.userId, space.owner.userId, space.owner.userId].sort());
+    for (const record of revoked) expect(record).toMatchObject({ target: { type: 'key' }, changes: { status: { before: 'active', after: 'revoked' } } });
+  });
+
+  it('stay when the change is refused (the last owner\'s); are revoked before a removal that then fails, leaving the member keyless, and its retry finishes', async () => {
+    const space = await workspace();
+    const ownerKey = await keyOf(space, space.owner, 'owner', ['domains:write']);
+    const lastOwner = new MembershipConflict('A workspace must keep at least one owner: make another member an owner first');
+    expect(await failure(changeMemberRole(space.owner.userId, { role: 'member' }, as(space, space.owner, 'owner'), deps))).toEqual(lastOwner);
+    expect(await failure(removeMember(space.owner.userId, as(space, space.owner, 'owner'), deps))).toEqual(lastOwner);
+    expect(await works(ownerKey)).toBe(true);
+
+    const member = person();
+    await join(space, member, 'member');
+    const memberKey = await keyOf(space, member, 'member', ['links:write']);
+    const unreachable = Object.assign(Object.create(store) as DynamoMemberStore, { removeMember: () => Promise.reject(new Error('DynamoDB is unreachable')) });
+    expect(await failure(removeMember(member.userId, as(space, space.owner, 'owner'), { ...deps, members: unreachable }))).toBeInstanceOf(Error);
+    expect(await store.membership(space.id, member.userId)).toMatchObject({ role: 'member' });
+    expect(await works(memberKey)).toBe(false);
+    await removeMember(member.userId, as(space, space.owner, 'owner'), deps);
+    expect(await store.membership(space.id, member.userId)).toBeUndefined();
+    expect(await revocationsOf(space.id)).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,4 @@
-import { auditRecord, fieldChanges } from '../audit/audit-record';
+import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-record';
 import { InvalidRequest, KeyNotFound, NotPermitted } from '../errors';
 import { OwnMessages } from '../messages';
 import type { WorkspaceKeyStore } from '../ports';
@@ -6,7 +6,7 @@ import { parseOrRefuse } from '../request-parsing';
 import { accountOfKey, isExpired, issueApiKey, type ApiKeyRecord, type KeyCreator } from './api-keys';
 import type { Actor, ApiKeyCaller } from './caller';
 import { keyExpiry, keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEYS_PER_WORKSPACE } from './key-request';
-import { ALL_SCOPES, scopesOfRole, type Scope } from './permissions';
+import { ALL_SCOPES, scopesOfRole, type Role, type Scope } from './permissions';
 
 export interface KeyContext {
   caller: ApiKeyCaller;
@@ -98,17 +98,36 @@ const KEY_ID = /^key_[A-Za-z0-9_-]{1,64}$/;
 
 /** DELETE /v2/keys/{id}: refused from the next request on. Another workspace's key and no key at all answer the same. */
 export async function revokeKey(id: string, context: KeyContext, keys: WorkspaceKeyStore): Promise<void> {
-  const { caller, nowMs } = context;
-  const record = KEY_ID.test(id) ? (await keys.keysOf(caller.accountId)).find((candidate) => candidate.keyId === id) : undefined;
+  const record = KEY_ID.test(id) ? (await keys.keysOf(context.caller.accountId)).find((candidate) => candidate.keyId === id) : undefined;
   if (!record) throw new KeyNotFound(OwnMessages.keyNotFound);
-  const audit = auditRecord({
+  if (!(await keys.revoke(record, keyRevokedRecord(record, context)))) throw new KeyNotFound(OwnMessages.keyNotFound);
+}
+
+function keyRevokedRecord(record: ApiKeyRecord, { caller, nowMs, requestId }: KeyContext): AuditRecord {
+  return auditRecord({
     workspaceId: caller.accountId,
     actor: caller.actor,
     action: 'key.revoked',
     target: { type: 'key', id: record.keyId },
     changes: fieldChanges({ status: record.status }, { status: 'revoked' }),
-    ...(context.requestId !== undefined ? { requestId: context.requestId } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
     nowMs,
   });
-  if (!(await keys.revoke(record, audit))) throw new KeyNotFound(OwnMessages.keyNotFound);
+}
+
+const isMadeBy = (record: ApiKeyRecord, userId: string) => record.createdBy?.kind === 'user' && record.createdBy.userId === userId;
+
+/**
+ * A key never outranks the person who made it, after its making too: when a person's role in the workspace changes,
+ * the keys they made there holding a scope `role` does not allow are revoked; when they leave (no role, so no scope),
+ * every key they made there. Revoked rather than narrowed: a key's scopes are fixed when it is made (nothing else
+ * changes them), and a key refused outright is noticed at once where a quietly narrowed one would fail on some calls
+ * only; its maker makes a new one within their new role, if that role makes keys. Keys of operators, and keys from
+ * before makers were recorded, follow no person and stay. Each revocation is a `key.revoked` of its own, by whoever
+ * changed the person, in their request; a key revoked meanwhile is skipped, so running this again changes nothing.
+ */
+export async function revokeKeysBeyondRole(userId: string, role: Role | undefined, context: KeyContext, keys: WorkspaceKeyStore): Promise<void> {
+  const held = role === undefined ? [] : scopesOfRole(role);
+  const beyond = (await keys.keysOf(context.caller.accountId)).filter((record) => isMadeBy(record, userId) && (record.scopes ?? ALL_SCOPES).some((scope) => !held.includes(scope)));
+  await Promise.all(beyond.map((record) => keys.revoke(record, keyRevokedRecord(record, context))));
 }

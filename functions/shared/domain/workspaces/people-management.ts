@@ -1,11 +1,12 @@
 import type { ApiKeyCaller } from '../accounts/caller';
+import { revokeKeysBeyondRole } from '../accounts/key-management';
 import { roleAllows, type Role } from '../accounts/permissions';
 import { RECORD_EVERYTHING, type AnalyticsSwitches } from '../analytics/analytics-switches';
 import { auditRecord, fieldChanges, type AuditRecord } from '../audit/audit-record';
 import { DependencyUnavailable, InvitationNotFound, MemberNotFound, MembershipConflict, MfaRequired, NotPermitted } from '../errors';
 import { seatAllowance, seatLimitReached, type Plan } from '../limits/plans';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, OwnMessages } from '../messages';
-import type { Mailer, Membership, MemberStore, PeopleDirectory, WorkspaceSettings } from '../ports';
+import type { Mailer, Membership, MemberStore, PeopleDirectory, WorkspaceKeyStore, WorkspaceSettings } from '../ports';
 import { parseOrRefuse } from '../request-parsing';
 import {
   emailKeyOf,
@@ -34,6 +35,8 @@ export interface PeopleContext {
 
 export interface PeopleDeps {
   members: MemberStore;
+  /** The workspace's keys: those a person made follow their role here (revokeKeysBeyondRole). */
+  keys: WorkspaceKeyStore;
   workspaces: WorkspaceSettings;
   mailer: Mailer;
   /** Whose email an acceptance is checked against: the pool's verified one. */
@@ -144,14 +147,19 @@ async function memberOf(userId: string, context: PeopleContext, members: MemberS
   return found;
 }
 
-/** PATCH /v2/members/{userId}: the role (`member.role_changed`). */
-export async function changeMemberRole(userId: string, body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members'>): Promise<MemberView> {
+/**
+ * PATCH /v2/members/{userId}: the role (`member.role_changed`). The keys the member made here that the new role does
+ * not allow are revoked first, as on removal.
+ */
+export async function changeMemberRole(userId: string, body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'keys'>): Promise<MemberView> {
   const manager = managerOf(context.caller.actor);
   const { role } = parseOrRefuse(memberPatchSchema(), body);
   for (let decision = 0; decision < MAX_DECISIONS; decision += 1) {
     const target = await memberOf(userId, context, deps.members);
     assertMayManage(manager.role, target.role, role);
     if (target.role === role) return toMemberView(target);
+    await assertKeepsAnOwner(target, role, context, deps.members);
+    await revokeKeysBeyondRole(target.userId, role, context, deps.keys);
     const audit = record(context, { action: 'member.role_changed', target: { type: 'member', id: target.userId }, changes: fieldChanges({ role: target.role }, { role }) });
     const outcome = await deps.members.changeRole(target, role, audit);
     if (outcome === 'lastOwner') conflict(OwnMessages.lastOwner);
@@ -165,19 +173,37 @@ export async function changeMemberRole(userId: string, body: object, context: Pe
  * signed out everywhere first (their refresh tokens revoked: Cognito's are the person's, not the workspace's), so a
  * failure to do it changes nothing and can be retried; their access token is refused at once anyway, the
  * membership being read on every request. Someone leaving keeps their sessions for their other workspaces.
+ *
+ * Every key they made here is revoked next, still before the membership goes: a failure in between leaves them a
+ * member with fewer keys, and the retry finishes; the other order could leave a gone person's key working with
+ * nothing left to retry (the removal answers 404 from then on). Not in the membership's transaction: a person may
+ * hold all of a workspace's 100 keys (MAX_KEYS_PER_WORKSPACE), two items each with its audit record, past the 100
+ * items of a DynamoDB transaction.
  */
-export async function removeMember(userId: string, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'people'>): Promise<void> {
+export async function removeMember(userId: string, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'people' | 'keys'>): Promise<void> {
   const manager = managerOf(context.caller.actor);
   for (let decision = 0; decision < MAX_DECISIONS; decision += 1) {
     const target = await memberOf(userId, context, deps.members);
     assertMayRemove(manager, target);
+    await assertKeepsAnOwner(target, undefined, context, deps.members);
     if (target.userId !== manager.userId) await signOutEverywhere(target.userId, deps.people);
+    await revokeKeysBeyondRole(target.userId, undefined, context, deps.keys);
     const audit = record(context, { action: 'member.removed', target: { type: 'member', id: target.userId }, changes: fieldChanges({ email: target.email, role: target.role }, undefined) });
     const outcome = await deps.members.removeMember(target, audit);
     if (outcome === 'lastOwner') conflict(OwnMessages.lastOwner);
     if (outcome === 'removed') return;
   }
   throw new DependencyUnavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+}
+
+/**
+ * The store keeps a workspace's last owner whatever happens; asked here as well, before anything else is done, so that
+ * a change it would refuse revokes none of that owner's keys. Two owners unmaking each other at once both pass here:
+ * the store lets one through, and the other stays an owner with fewer keys than owners may hold, never with more.
+ */
+async function assertKeepsAnOwner(target: Membership, role: Role | undefined, context: PeopleContext, members: MemberStore): Promise<void> {
+  if (target.role !== 'owner' || role === 'owner') return;
+  if ((await members.seatCount(target.workspaceId, context.nowMs)).owners <= 1) conflict(OwnMessages.lastOwner);
 }
 
 async function signOutEverywhere(userId: string, people: PeopleDirectory): Promise<void> {

@@ -1,7 +1,7 @@
 import { hashApiKey, judgeKey } from '../../../../functions/shared/domain/accounts/api-keys';
-import { createKey, listKeys, revokeKey, type KeyContext } from '../../../../functions/shared/domain/accounts/key-management';
+import { createKey, listKeys, revokeKey, revokeKeysBeyondRole, type KeyContext } from '../../../../functions/shared/domain/accounts/key-management';
 import { MAX_KEY_LIFETIME_DAYS, MAX_KEY_NAME_LENGTH, MAX_KEYS_PER_WORKSPACE } from '../../../../functions/shared/domain/accounts/key-request';
-import { ROLES, SCOPES, scopesOfRole, type Role } from '../../../../functions/shared/domain/accounts/permissions';
+import { ROLES, SCOPES, scopesOfRole, type Role, type Scope } from '../../../../functions/shared/domain/accounts/permissions';
 import { REDACTED } from '../../../../functions/shared/domain/audit/audit-record';
 import { InvalidRequest, KeyNotFound, NotPermitted } from '../../../../functions/shared/domain/errors';
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
@@ -186,5 +186,73 @@ describe('listing and revoking', () => {
     }
     expect(keys.keys.get(hashApiKey(theirs.secret))?.status).toBe('active');
     expect(keys.audit.filter((record) => record.action === 'key.revoked')).toHaveLength(1);
+  });
+});
+
+describe('keys following their maker\'s role', () => {
+  /** `userId`, a person of the workspace with `role` (or of another workspace), making keys or changing people. */
+  const as = (userId: string, role: Role, accountId: string = workspace.accountId): KeyContext => ({
+    caller: keyCaller({ ...workspace, accountId, keyId: `user_${userId}`, scopes: scopesOfRole(role), actor: { kind: 'user', userId, email: `${userId}@example.com`, role } }),
+    nowMs: NOW,
+    requestId: 'req-change',
+  });
+
+  /** Ana's keys (an admin), Bea's, an operator's, one from before makers and scopes, and Ana's key in another workspace. */
+  async function workspaceKeys() {
+    const keys = new MemoryKeyStore();
+    const make = async (context: KeyContext, scopes: Scope[]) => (await createKey({ name: scopes.join(' '), scopes }, context, keys)).secret;
+    const made = {
+      anaWide: await make(as('ana', 'admin'), ['links:read', 'domains:write']),
+      anaNarrow: await make(as('ana', 'admin'), ['links:read', 'links:write']),
+      anaAudit: await make(as('ana', 'admin'), ['audit:read']),
+      bea: await make(as('bea', 'member'), ['links:write']),
+      operator: await make(asOperator, [...SCOPES]),
+      legacy: await make(asOperator, ['links:read']),
+      anaElsewhere: await make(as('ana', 'admin', 'acct_0000000000000002'), ['domains:write']),
+    };
+    const legacy = keys.keys.get(hashApiKey(made.legacy));
+    delete legacy?.scopes;
+    delete legacy?.createdBy;
+    keys.audit.length = 0;
+    const live = (secret: string) => judgeKey(`Bearer ${secret}`, keys.keys.get(hashApiKey(secret)), NOW).allowed;
+    const liveOnes = () => Object.entries(made).filter(([, secret]) => live(secret)).map(([name]) => name);
+    return { keys, made, liveOnes };
+  }
+
+  it('a demotion revokes the keys the person made holding a scope the new role lacks, each with key.revoked by whoever demoted them', async () => {
+    const { keys, made, liveOnes } = await workspaceKeys();
+    await revokeKeysBeyondRole('ana', 'member', as('olga', 'owner'), keys);
+    expect(liveOnes()).toEqual(['anaNarrow', 'bea', 'operator', 'legacy', 'anaElsewhere']);
+    const revokedIds = ['anaWide', 'anaAudit'].map((name) => keys.keys.get(hashApiKey(made[name as keyof typeof made]))?.keyId);
+    expect(keys.audit.map((record) => record.target.id).sort()).toEqual(revokedIds.sort());
+    for (const record of keys.audit) {
+      expect(record).toMatchObject({ workspaceId: workspace.accountId, action: 'key.revoked', changes: { status: { before: 'active', after: 'revoked' } }, requestId: 'req-change' });
+      expect(record.actor).toEqual({ kind: 'user', userId: 'olga', email: 'olga@example.com', role: 'owner' });
+    }
+  });
+
+  it('a demotion to viewer revokes every key the person made holding a write; one within the viewer\'s scopes stays', async () => {
+    const { keys, liveOnes } = await workspaceKeys();
+    const reader = (await createKey({ name: 'reader', scopes: ['links:read', 'stats:read'] }, as('ana', 'admin'), keys)).secret;
+    await revokeKeysBeyondRole('ana', 'viewer', as('olga', 'owner'), keys);
+    expect(liveOnes()).toEqual(['bea', 'operator', 'legacy', 'anaElsewhere']);
+    expect(judgeKey(`Bearer ${reader}`, keys.keys.get(hashApiKey(reader)), NOW).allowed).toBe(true);
+  });
+
+  it('a removal (no role) revokes every key the person made in this workspace; other people\'s, operators\' and older keys stay', async () => {
+    const { keys, liveOnes } = await workspaceKeys();
+    await revokeKeysBeyondRole('ana', undefined, as('olga', 'owner'), keys);
+    expect(liveOnes()).toEqual(['bea', 'operator', 'legacy', 'anaElsewhere']);
+    expect(keys.audit).toHaveLength(3);
+  });
+
+  it('changes nothing when run again, nor for a role that allows every scope the keys hold', async () => {
+    const { keys, liveOnes } = await workspaceKeys();
+    await revokeKeysBeyondRole('ana', 'owner', as('olga', 'owner'), keys);
+    expect(keys.audit).toHaveLength(0);
+    await revokeKeysBeyondRole('ana', undefined, as('olga', 'owner'), keys);
+    await revokeKeysBeyondRole('ana', undefined, as('olga', 'owner'), keys);
+    expect(keys.audit).toHaveLength(3);
+    expect(liveOnes()).toEqual(['bea', 'operator', 'legacy', 'anaElsewhere']);
   });
 });
