@@ -657,7 +657,7 @@ export interface paths {
         head?: never;
         /**
          * Change a member's role
-         * @description Sets `role`. Admins manage admins, members and viewers; only owners make, unmake, invite or remove owners, and a workspace always keeps one owner (409). Another workspace's member and nobody answer the same 404.
+         * @description Sets `role`. Admins manage admins, members and viewers; only owners make, unmake, invite or remove owners, and a workspace always keeps one owner (409). The keys the member made here that hold a scope the new role lacks are revoked. Another workspace's member and nobody answer the same 404.
          *
          *     Permission: `members:manage`, held by signed-in people whose role is owner, admin; API keys are refused (403).
          */
@@ -1278,7 +1278,7 @@ export interface components {
          *     - Request body is not valid JSON
          *     - urls must be an array of link objects
          *     - Each link must be a JSON object
-         *     - Request body must set at least one of url, expiresIn, maxClicks, password, rules, variants, forwardQuery, utm, expiredUrl
+         *     - Request body must set at least one of url, expiresIn, maxClicks, password, tags, rules, variants, forwardQuery, utm, expiredUrl
          *     - Idempotency-Key must be 1 to 255 printable ASCII characters
          *     - Custom domains are currently disabled on this platform
          *     - domain must be a public host name of at least two labels under a public suffix, at most 253 characters: not an IP address, localhost, one of this service's own domains, a cloud provider's hostname or a look-alike name
@@ -3767,7 +3767,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The member was removed: their next request is refused. */
+            /** @description The member was removed: their next request is refused, and every key they made in the workspace is revoked. */
             204: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

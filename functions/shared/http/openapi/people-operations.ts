@@ -44,7 +44,7 @@ export const PEOPLE_OPERATIONS = {
   'PATCH /v2/members/{userId}': peopleRoute({
     operationId: 'changeMemberRole',
     summary: "Change a member's role",
-    description: `Sets \`role\`. ${ROLE_RULES} Another workspace's member and nobody answer the same 404.`,
+    description: `Sets \`role\`. ${ROLE_RULES} The keys the member made here that hold a scope the new role lacks are revoked. Another workspace's member and nobody answer the same 404.`,
     body: 'memberPatch',
     success: { status: 200, description: 'The member as changed.', content: json(memberViewBody) },
     errors: [400, 404, 409, 413, ...PEOPLE_ERRORS],
@@ -53,7 +53,7 @@ export const PEOPLE_OPERATIONS = {
     operationId: 'removeMember',
     summary: 'Remove a member, or leave',
     description: `Anyone may remove themself, except the last owner (409); removing someone else follows the role rules. ${ROLE_RULES}`,
-    success: { status: 204, description: 'The member was removed: their next request is refused.' },
+    success: { status: 204, description: 'The member was removed: their next request is refused, and every key they made in the workspace is revoked.' },
     errors: [404, 409, ...PEOPLE_ERRORS],
   }),
   'GET /v2/invitations': peopleRoute({
