@@ -54,7 +54,8 @@ program
   .option('--out <file>', 'write the results (every row, with shortUrl or error; with --from the rows that failed, were renamed or skipped) there instead of to stdout (with --from: beside the file)')
   .option('--from <source>', `import the export of ${IMPORT_SOURCES.join(', ')} (POST /v2/imports), following the job with a progress bar`)
   .option('--on-conflict <skip|rename>', 'with --from: what to do with a slug already taken (skip by default)')
-  .action(async (file: string, options: { out?: string; from?: string; onConflict?: string }) =>
+  .option('--wait <minutes>', 'with --from: how long to follow the job before leaving it to run and exiting 1 (30 by default)')
+  .action(async (file: string, options: { out?: string; from?: string; onConflict?: string; wait?: string }) =>
     options.from === undefined ? importLinks(await apiClient(caller()), file, options, io) : importFrom(await apiClient(caller()), file, { ...options, from: options.from }, io),
   );
 

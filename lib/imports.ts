@@ -3,6 +3,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DOMAINS_BY_OWNER_INDEX, EnvNames } from '../functions/shared/config';
+import { IMPORT_CHUNK_RECEIVES } from '../functions/shared/domain/imports/import-job';
 import type { DataTables } from './data-tables';
 import { ServiceFunction } from './service-function';
 
@@ -13,8 +14,6 @@ export interface ImportsProps {
   removalPolicy: RemovalPolicy;
 }
 
-/** A chunk is offered this many times when the worker fails on it (DynamoDB down, a crash), then kept aside. */
-export const IMPORT_CHUNK_RECEIVES = 5;
 /** Fifty rows, each one transaction: seconds; the rest is room for a slow table. */
 const WORKER_TIMEOUT_SECONDS = 60;
 /** At most this many chunks at once across the service: imports never crowd out creation's write capacity. */

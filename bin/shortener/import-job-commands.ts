@@ -16,11 +16,20 @@ export interface ImportFromOptions {
   onConflict?: string;
   /** Where the results file goes (`<file>.<import id>.results.csv` beside the input by default). */
   out?: string;
+  /** How many minutes the job is followed (`--wait`) before the command leaves it running and exits 1. */
+  wait?: string;
   /** How often the job is asked how far it is. */
   pollMs?: number;
+  /** The clock the wait is measured by. */
+  nowMs?: () => number;
 }
 
 const POLL_MS = 1000;
+/**
+ * Past the longest a chunk the worker keeps failing on takes to end (four visibility timeouts of 6 minutes before its
+ * last offer, lib/imports.ts), with room: a 100,000-row import takes minutes. Each poll counts against the month.
+ */
+const WAIT_MINUTES = 30;
 
 const settledRows = (job: ImportView) => job.created + job.renamed + job.skipped + job.failed + job.existing;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,6 +37,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function sourceOf(text: string): ImportSource {
   if (!(IMPORT_SOURCES as readonly string[]).includes(text)) throw new UsageError(`--from must be one of ${IMPORT_SOURCES.join(', ')}`);
   return text as ImportSource;
+}
+
+function waitMsOf(text: string | undefined): number {
+  const minutes = text === undefined ? WAIT_MINUTES : Number(text);
+  if (!(minutes > 0)) throw new UsageError('--wait must be a number of minutes above 0');
+  return minutes * 60_000;
 }
 
 function conflictOf(text: string | undefined): (typeof ON_CONFLICT)[number] | undefined {
@@ -44,6 +59,8 @@ function conflictOf(text: string | undefined): (typeof ON_CONFLICT)[number] | un
 export async function importFrom(client: ShortenerClient, file: string, options: ImportFromOptions, io: Io): Promise<void> {
   const source = sourceOf(options.from);
   const onConflict = conflictOf(options.onConflict);
+  const waitMs = waitMsOf(options.wait);
+  const nowMs = options.nowMs ?? Date.now;
   let content: string;
   try {
     content = await readFile(file, 'utf8');
@@ -54,6 +71,7 @@ export async function importFrom(client: ShortenerClient, file: string, options:
   if (!started.data) throw new ApiRefusal(messageOf(started.error, started.response.status));
   const { id } = started.data;
 
+  const deadline = nowMs() + waitMs;
   let job: ImportView | undefined;
   let progress: ReturnType<typeof progressFor> | undefined;
   let shown = { rows: 0, failed: 0 };
@@ -66,8 +84,9 @@ export async function importFrom(client: ShortenerClient, file: string, options:
     const now = { rows: settledRows(job), failed: job.failed };
     if (now.rows > shown.rows) progress.advance(now.rows - shown.rows, now.failed - shown.failed);
     shown = now;
-  } while (job.status === 'running');
+  } while (job.status === 'running' && nowMs() < deadline);
   progress.stop();
+  if (job.status === 'running') throw new ApiRefusal(`import ${id} is still running after ${waitMs / 60_000} minutes and goes on without this command: see how far it is with GET /v2/imports/${id}`);
 
   const out = options.out ?? path.join(path.dirname(file), `${path.basename(file, path.extname(file))}.${id}.results.csv`);
   await writeFile(out, csvText(['row', 'outcome', 'code', 'domain', 'reason'], job.results.map((result) => [result.row, result.outcome, result.code ?? '', result.domain ?? '', result.reason ?? ''])));

@@ -78,4 +78,16 @@ describe('jobs', () => {
     const summary = summaryOf(job, await store.chunkResults(id));
     expect(summary).toMatchObject({ status: 'done', read: 1620, created: 120, failed: 1500 });
   });
+
+  it('stores the results of chunks the queue did not take only where no worker has stored its own', async () => {
+    const id = `imp_missing${unique}`;
+    const worker = [{ row: 1, outcome: 'created' as const, code: 'w1' }];
+    const unfinished = (row: number) => [{ row, outcome: 'failed' as const, reason: 'unfinished' }];
+    await store.saveChunkResults(id, 0, worker, nowMs);
+    await store.saveMissingResults(id, [{ index: 0, results: unfinished(1) }, { index: 1, results: unfinished(51) }], nowMs);
+    expect(await store.chunkResults(id)).toEqual([worker, unfinished(51)]);
+    // A worker that settles the chunk afterwards replaces them.
+    await store.saveChunkResults(id, 1, [{ row: 51, outcome: 'created', code: 'w51' }], nowMs);
+    expect(await store.chunkResults(id)).toEqual([worker, [{ row: 51, outcome: 'created', code: 'w51' }]]);
+  });
 });

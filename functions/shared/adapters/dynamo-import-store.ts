@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { mapWithConcurrency } from '../domain/concurrency';
@@ -63,6 +63,18 @@ export class DynamoImportStore implements ImportedLinkWriter {
   /** A chunk's results, as settled (a retried chunk writes the same results again). */
   async saveChunkResults(jobId: string, index: number, results: readonly RowResult[], nowMs: number): Promise<void> {
     await this.client.send(new PutCommand({ TableName: this.tableName, Item: { pk: jobPk(jobId), sk: `result#${place(index)}`, results, ttl: Math.floor(nowMs / 1000) + JOB_TTL_SECONDS } }));
+  }
+
+  /** Results the API settles for chunks the queue did not take: where a worker settled the chunk anyway, its results stay. */
+  async saveMissingResults(jobId: string, chunks: ReadonlyArray<{ index: number; results: readonly RowResult[] }>, nowMs: number): Promise<void> {
+    const ttl = Math.floor(nowMs / 1000) + JOB_TTL_SECONDS;
+    await mapWithConcurrency(chunks, WRITE_CONCURRENCY, async ({ index, results }) => {
+      try {
+        await this.client.send(new PutCommand({ TableName: this.tableName, Item: { pk: jobPk(jobId), sk: `result#${place(index)}`, results, ttl }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    });
   }
 
   async chunkResults(jobId: string): Promise<RowResult[][]> {

@@ -192,6 +192,7 @@ export const ImportMessages = {
   expiryTooFar: 'the expiry is more than 10 years away and was not kept',
   createdInFuture: 'the creation time is in the future: the import\'s time was kept',
   noFreeCode: 'no free short code was found: try the file again',
+  rowUnfinished: 'the import could not finish this row: import the file again (rows already imported are not made twice)',
   sourceInvalid: 'source must be one of bitly, rebrandly, shortio, dub, shlink, kutt, yourls, csv',
   contentInvalid: 'content must be the text of the file',
   onConflictInvalid: 'onConflict must be skip or rename',

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createShortenerClient } from '../../../clients/typescript/src';
 import { importFrom } from '../../../bin/shortener/import-job-commands';
+import { ApiRefusal } from '../../../bin/shortener/commands';
+import { UsageError } from '../../../bin/shortener/csv-links';
 
 /** `shortener import --from`: one POST, then the job followed until it ends; its results written spreadsheet-safe. */
 const work = mkdtempSync(path.join(tmpdir(), 'import-from-'));
@@ -54,14 +56,34 @@ describe('import --from', () => {
     expect(readFileSync(results, 'utf8')).toBe('row,outcome,code,domain,reason\r\n4,failed,,,"\'=HYPERLINK(""x""), not a URL"\r\n');
   });
 
-  it('stops before any call on an unknown source or conflict rule, and exits 1 on a failed job', async () => {
+  it('stops before any call on an unknown source, conflict rule or wait, and exits 1 on a failed job', async () => {
     const file = path.join(work, 'failing.csv');
     writeFileSync(file, 'x\n');
     const none = recordingClient();
     await expect(importFrom(none.client, file, { from: 'tinyurl' }, { out: () => undefined, err: () => undefined })).rejects.toThrow('--from must be one of bitly, rebrandly');
     await expect(importFrom(none.client, file, { from: 'dub', onConflict: 'overwrite' }, { out: () => undefined, err: () => undefined })).rejects.toThrow('--on-conflict must be skip or rename');
+    for (const wait of ['0', '-5', 'soon']) await expect(importFrom(none.client, file, { from: 'dub', wait }, { out: () => undefined, err: () => undefined })).rejects.toThrow(new UsageError('--wait must be a number of minutes above 0'));
     expect(none.seen).toHaveLength(0);
     const failing = recordingClient(answer(202, { id: 'imp_1' }), answer(200, job('failed', { created: 0, failed: 0 })));
     await expect(importFrom(failing.client, file, { from: 'dub', out: path.join(work, 'r.csv') }, { out: () => undefined, err: () => undefined })).rejects.toThrow(`import imp_1 failed: see ${path.join(work, 'r.csv')}`);
+  });
+
+  it('stops following a job still running when the wait is over, names it and how to look later, and exits 1', async () => {
+    const file = path.join(work, 'slow.csv');
+    writeFileSync(file, 'x\n');
+    const { client, seen } = recordingClient(answer(202, { id: 'imp_1' }), ...Array.from({ length: 5 }, () => answer(200, job('running', { created: 1, failed: 0 }))));
+    // Ten minutes pass between two looks at the clock.
+    let minutes = 0;
+    const nowMs = () => (minutes += 10) * 60_000;
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await expect(importFrom(client, file, { from: 'dub', wait: '25', pollMs: 1, nowMs, out: path.join(work, 'slow.results.csv') }, { out: () => undefined, err: () => undefined })).rejects.toThrow(
+        new ApiRefusal('import imp_1 is still running after 25 minutes and goes on without this command: see how far it is with GET /v2/imports/imp_1'),
+      );
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(seen.slice(1).map((request) => `${request.method} ${request.url}`)).toEqual(Array(3).fill('GET https://api.test/v2/imports/imp_1'));
+    expect(existsSync(path.join(work, 'slow.results.csv'))).toBe(false);
   });
 });

@@ -18,6 +18,12 @@ import { firstPlacement, settleConflict, type ImportDraft, type OnConflict, type
  */
 export const IMPORT_CHUNK_ROWS = 50;
 
+/**
+ * A chunk is offered this many times when the worker fails on it (DynamoDB down, a crash), then kept aside: the chunk
+ * queue's maxReceiveCount (lib/imports.ts), and the offer on which the worker fails rows rather than the chunk.
+ */
+export const IMPORT_CHUNK_RECEIVES = 5;
+
 export interface ImportJob {
   id: string;
   owner: string;
@@ -106,6 +112,11 @@ export interface ChunkDeps {
   claimOf: (domain: string) => string | undefined;
   /** The clock of the links' audit records. */
   nowMs: () => number;
+  /**
+   * Present on the chunk's last offer (its dead-letter queue is next): told why the chunk stopped, while the row that
+   * failed and those after it are reported failed, so the job ends rather than wait on a chunk no worker takes again.
+   */
+  onLastOfferFailure?: (error: unknown) => void;
 }
 
 function linkOf(draft: ImportDraft, placement: Extract<Placement, { kind: 'create' }>, job: ImportJob, claimId: string | undefined, nowMs: number): ImportedLinkRecord {
@@ -163,14 +174,32 @@ async function importRow(job: ImportJob, row: number, draft: ImportDraft, deps: 
   return { row, outcome: 'failed', reason: ImportMessages.noFreeCode };
 }
 
-/** One chunk's rows, in order; a store that fails throws, and the queue hands the chunk back to be settled again. */
+/** Rows no worker will settle (their chunk given up, or never queued): failed, for the file to be imported again. */
+export const unfinishedRows = (drafts: ImportChunk['drafts']): RowResult[] => drafts.map(({ row }) => ({ row, outcome: 'failed', reason: ImportMessages.rowUnfinished }));
+
+/**
+ * One chunk's rows, in order; a store that fails throws, and the queue hands the chunk back to be settled again. On the
+ * last offer the rows after a failure are not tried: a store failing each of them (two attempts of up to 1.2 s per
+ * call) would hold the worker past its timeout, and the chunk would reach the dead-letter queue with no results.
+ */
 export async function importChunk(job: ImportJob, chunk: ImportChunk, deps: ChunkDeps): Promise<RowResult[]> {
   const results: RowResult[] = [];
-  for (const { row, draft } of chunk.drafts) results.push(await importRow(job, row, draft, deps));
+  for (const [at, { row, draft }] of chunk.drafts.entries()) {
+    try {
+      results.push(await importRow(job, row, draft, deps));
+    } catch (error) {
+      if (deps.onLastOfferFailure === undefined) throw error;
+      deps.onLastOfferFailure(error);
+      return [...results, ...unfinishedRows(chunk.drafts.slice(at))];
+    }
+  }
   return results;
 }
 
-/** The job as the API shows it: running until every chunk has its results. */
+/**
+ * The job as the API shows it: running until every chunk has its results, which each gets: from the worker, failed rows
+ * on its last offer (importChunk), or failed rows when the queue never took it (import-management.ts startImport).
+ */
 export function summaryOf(job: ImportJob, chunkResults: ReadonlyArray<readonly RowResult[]>): ImportSummary {
   const rows = [...job.problems.map((problem): RowResult => ({ row: problem.row, outcome: 'failed', reason: problem.reason })), ...chunkResults.flat()];
   const count = (outcome: RowOutcome) => rows.filter((result) => result.outcome === outcome).length;

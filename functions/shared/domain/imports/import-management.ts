@@ -7,7 +7,7 @@ import { countMonthlyCalls, type RateLimitStatus } from '../limits/rate-limits';
 import { ImportMessages } from '../messages';
 import type { DomainStore, UsageCounter } from '../ports';
 import { builtOnFirstUse, parseOrRefuse } from '../request-parsing';
-import { importCallCount, summaryOf, type ImportChunk, type ImportJob, type ImportSummary, type RowResult } from './import-job';
+import { importCallCount, summaryOf, unfinishedRows, type ImportChunk, type ImportJob, type ImportSummary, type RowResult } from './import-job';
 import { prepareImport } from './import-planning';
 import { IMPORT_SOURCES } from './import-record';
 import { ON_CONFLICT } from './link-mapping';
@@ -30,12 +30,15 @@ export interface ImportJobs {
   saveJob(job: ImportJob, chunks: readonly ImportChunk[], nowMs: number): Promise<void>;
   job(jobId: string): Promise<ImportJob | undefined>;
   chunkResults(jobId: string): Promise<RowResult[][]>;
+  /** Chunks' results, each stored only where its chunk has none yet: a worker's, written first, are the truth and stay. */
+  saveMissingResults(jobId: string, chunks: ReadonlyArray<{ index: number; results: readonly RowResult[] }>, nowMs: number): Promise<void>;
   jobIds(owner: string, limit: number): Promise<string[]>;
 }
 
 /** Where the worker's chunks wait: one message per chunk. */
 export interface ImportQueue {
-  sendChunks(jobId: string, chunkCount: number): Promise<void>;
+  /** The indexes of the chunks it could not queue (none when all went). */
+  sendChunks(jobId: string, chunkCount: number): Promise<number[]>;
 }
 
 export interface ImportDeps {
@@ -77,6 +80,12 @@ function refundable(counter: UsageCounter): { counter: UsageCounter; refund: () 
 /**
  * POST /v2/imports: the file read and mapped now (a file no parser can read is a 400 and no job), the quota charged,
  * the job stored (or the charge given back), its chunks queued; the worker makes the links.
+ *
+ * The job is listed once stored, so a chunk the queue did not take would hold it `running` for ever. Its rows are failed
+ * instead, there and then, and the answer is the job's id as usual: its results name those rows, and sending the file
+ * again imports them (the others are found already imported: imports are idempotent per source id). Undoing the job
+ * would not do: chunks the queue did take may have made links already. Should a send whose answer was lost have queued
+ * the chunk after all, the worker's results replace these, or stand if written first.
  */
 export async function startImport(body: unknown, context: ImportContext, deps: ImportDeps): Promise<{ id: string }> {
   const request = parseOrRefuse(importRequestSchema(), body);
@@ -94,7 +103,9 @@ export async function startImport(body: unknown, context: ImportContext, deps: I
     await charge.refund();
     throw error;
   }
-  await deps.queue.sendChunks(id, chunks.length);
+  const unqueued = new Set(await deps.queue.sendChunks(id, chunks.length));
+  const failed = chunks.filter((chunk) => unqueued.has(chunk.index)).map((chunk) => ({ index: chunk.index, results: unfinishedRows(chunk.drafts) }));
+  if (failed.length > 0) await deps.jobs.saveMissingResults(id, failed, context.nowMs);
   return { id };
 }
 

@@ -160,6 +160,37 @@ describe('the worker', () => {
     expect(retried.slice(0, 17)).toEqual(expected.slice(0, 17));
   });
 
+  test('on its last offer, a chunk that fails again reports the failing row and those after it failed, and its job ends', async () => {
+    const rows = Array.from({ length: 30 }, (_, index) => `https://example.com/${index},${index % 3 === 0 ? `é${index}` : `code${index}`}`).join('\n');
+    const prepared = prepare(`url,alias\n${rows}\n`, 'imp_1', 'csv');
+    const [chunk] = prepared.chunks;
+    const expected = await importChunk(prepared.job, chunk!, { writer: new MemoryImportStore(), generateCode: codes(), claimOf: () => undefined, nowMs: () => NOW_MS });
+
+    const failing = new MemoryImportStore();
+    failing.crashAfter = 17;
+    const told: unknown[] = [];
+    const results = await importChunk(prepared.job, chunk!, { writer: failing, generateCode: codes(), claimOf: () => undefined, nowMs: () => NOW_MS, onLastOfferFailure: (error) => told.push(error) });
+
+    expect(told).toEqual([new Error('the worker stopped')]);
+    // Rows made before the failure keep their outcomes and codes; the rest are not tried.
+    expect(results.slice(0, 17)).toEqual(expected.slice(0, 17));
+    expect(results.slice(17)).toEqual(Array.from({ length: 13 }, (_, index) => ({ row: 18 + index, outcome: 'failed', reason: 'the import could not finish this row: import the file again (rows already imported are not made twice)' })));
+    expect(failing.links.size).toBe(17);
+    expect(summaryOf(prepared.job, [results])).toMatchObject({ status: 'done', read: 30, failed: 13, created: 11, renamed: 6 });
+  });
+
+  test('the file sent again after a chunk was given up imports its unfinished rows, and only those', async () => {
+    const content = `url,alias\n${Array.from({ length: 10 }, (_, index) => `https://example.com/${index},code${index}`).join('\n')}\n`;
+    const store = new MemoryImportStore();
+    store.crashAfter = 4;
+    const first = prepare(content, 'imp_1', 'csv');
+    const givenUp = await importChunk(first.job, first.chunks[0]!, { writer: store, generateCode: codes(), claimOf: () => undefined, nowMs: () => NOW_MS, onLastOfferFailure: () => undefined });
+    expect(summaryOf(first.job, [givenUp])).toMatchObject({ status: 'done', created: 4, failed: 6 });
+    store.crashAfter = Number.POSITIVE_INFINITY;
+    expect(await runAll(prepare(content, 'imp_2', 'csv'), store)).toMatchObject({ status: 'done', created: 6, existing: 4, failed: 0 });
+    expect(store.links.size).toBe(10);
+  });
+
   test('a job is running until every chunk has its results', () => {
     const { job } = prepare(`url,alias\n${Array.from({ length: 75 }, (_, index) => `https://example.com/${index},c${index}x`).join('\n')}\n`, 'imp_1', 'csv');
     expect(summaryOf(job, [[]]).status).toBe('running');

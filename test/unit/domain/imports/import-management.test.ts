@@ -20,7 +20,8 @@ const caller = (owner = 'acct_1') => keyCaller({ keyId: 'key_1', accountId: owne
 
 class MemoryJobs implements ImportJobs {
   readonly jobs = new Map<string, { job: ImportJob; chunks: readonly ImportChunk[] }>();
-  results = new Map<string, RowResult[][]>();
+  /** Each job's results by chunk index. */
+  readonly results = new Map<string, Map<number, readonly RowResult[]>>();
   async saveJob(job: ImportJob, chunks: readonly ImportChunk[]) {
     this.jobs.set(job.id, { job, chunks });
   }
@@ -28,18 +29,30 @@ class MemoryJobs implements ImportJobs {
     return this.jobs.get(id)?.job;
   }
   async chunkResults(id: string) {
-    return this.results.get(id) ?? [];
+    return [...(this.results.get(id) ?? new Map<number, readonly RowResult[]>()).values()].map((results) => [...results]);
+  }
+  async saveMissingResults(id: string, chunks: ReadonlyArray<{ index: number; results: readonly RowResult[] }>) {
+    const stored = this.results.get(id) ?? new Map<number, readonly RowResult[]>();
+    for (const { index, results } of chunks) if (!stored.has(index)) stored.set(index, results);
+    this.results.set(id, stored);
   }
   async jobIds(owner: string) {
     return [...this.jobs.values()].filter(({ job }) => job.owner === owner).map(({ job }) => job.id).reverse();
   }
 }
 
-function deps(domains: DomainRecord[] = []) {
+/** The queue leaves out the chunks of `unqueued`, as SQS refusing entries or not answering would. */
+function deps(domains: DomainRecord[] = [], unqueued: number[] = []) {
   const sent: Array<[string, number]> = [];
   const jobs = new MemoryJobs();
   const usage = new MemoryUsageCounter();
-  const all: ImportDeps = { jobs, usage, queue: { sendChunks: async (id, count) => void sent.push([id, count]) }, domains: { listByOwner: async () => domains } };
+  const queue = {
+    sendChunks: async (id: string, count: number) => {
+      sent.push([id, count]);
+      return unqueued;
+    },
+  };
+  const all: ImportDeps = { jobs, usage, queue, domains: { listByOwner: async () => domains } };
   return { all, jobs, usage, sent };
 }
 
@@ -76,6 +89,21 @@ describe('POST /v2/imports', () => {
     await expect(startImport({ source: 'csv', content: csv(120) }, { caller: caller(), rateLimit, nowMs: NOW_MS }, all)).rejects.toThrow('Item size has exceeded the maximum allowed size');
     expect(usage.counts.get(counter)).toBe(7);
     expect(sent).toEqual([]);
+  });
+
+  test('the rows of a chunk the queue did not take are failed at once, so the job ends when the others do and says what to send again', async () => {
+    const { all, jobs, usage } = deps([], [1]);
+    const counter = monthlyQuotaCounter('acct_1', NOW_MS);
+    const { id } = await startImport({ source: 'csv', content: csv(120) }, { caller: caller(), rateLimit, nowMs: NOW_MS }, all);
+    expect(await viewImport(id, { caller: caller() }, all)).toMatchObject({ status: 'running', failed: 50 });
+    // The worker settles the two chunks it was given.
+    const settled = (from: number, to: number): RowResult[] => Array.from({ length: to - from + 1 }, (_, offset) => ({ row: from + offset, outcome: 'created', code: `c${from + offset - 1}x` }));
+    jobs.results.get(id)?.set(0, settled(1, 50)).set(2, settled(101, 120));
+    const summary = await viewImport(id, { caller: caller() }, all);
+    expect(summary).toMatchObject({ status: 'done', read: 120, created: 70, failed: 50 });
+    expect(summary.results).toEqual(Array.from({ length: 50 }, (_, offset) => ({ row: 51 + offset, outcome: 'failed', reason: 'the import could not finish this row: import the file again (rows already imported are not made twice)' })));
+    // Those rows are charged as any failed row is: the file was read and its job kept.
+    expect(usage.counts.get(counter)).toBe(2);
   });
 
   test.each([
