@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PASSWORD_MAX_UTF16_UNITS } from '../domain/links/password';
-import type { QueryPairs } from '../domain/destinations/destination-query';
+import { queryString, type QueryPairs } from '../domain/destinations/destination-query';
 
 /** The HTML pages visitors see. Every dynamic value goes through `escapeHtml`; no script runs on any page. */
 
@@ -57,7 +57,7 @@ ${body}
  * query, a smart link's query rules, the campaign counted) reads the same after the password as without one.
  */
 function formAction(code: string, query: QueryPairs): string {
-  const search = query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  const search = queryString(query);
   return `/${encodeURIComponent(code)}${search ? `?${search}` : ''}`;
 }
 

@@ -16,6 +16,8 @@ describe('visitor pages', () => {
     expect(action).toBe('/abc?ref=news%22%3E%3Cimg%20src%3Dx%3E&#38;utm_source=%C3%BCn%C3%AF%20%26%20co&#38;flag=');
     expect(page).not.toContain('<img');
     expect(passwordPage('abc', 't')).toContain('<form method="post" action="/abc">');
+    // A lone surrogate no UTF-8 can carry becomes U+FFFD, as a decoder makes it, rather than a URIError (a 500).
+    expect(passwordPage('abc', 't', undefined, [['q', 'a\ud800b']])).toContain('action="/abc?q=a%EF%BF%BDb"');
   });
 
   it('allow no script and no framing', () => {

@@ -21,6 +21,9 @@ const encoded = (text: string) =>
 
 const encodedPair = ([name, value]: readonly [string, string]) => `${encoded(name)}=${encoded(value)}`;
 
+/** Pairs as a query string (no `?`), each part percent-encoded, a lone surrogate as U+FFFD. */
+export const queryString = (pairs: QueryPairs): string => pairs.map(encodedPair).join('&');
+
 /**
  * A destination taken apart once per cached link, so a visit only appends: the URL with the link's UTM tags set
  * (replacing its own `utm_*` of the same name), and what a forwarded query must not repeat.
