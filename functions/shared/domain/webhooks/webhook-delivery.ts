@@ -49,34 +49,28 @@ async function eventToSend(task: DeliveryTask, nowMs: number, deps: DeliveryDeps
   return { ...task.event, data: toLinkView(link, await deps.shortBaseUrl(), nowMs) };
 }
 
-/** One signed attempt, logged, then what its result calls for; the webhook as it stands after it. */
-async function attempt(task: DeliveryTask, webhook: WebhookRecord, deps: DeliveryDeps): Promise<{ result: TaskResult; webhook: WebhookRecord }> {
+/** One signed attempt, logged, then what its result calls for (a retry queued, the webhook's streak or switch). */
+async function attempt(task: DeliveryTask, webhook: WebhookRecord, deps: DeliveryDeps): Promise<TaskResult> {
   const nowMs = deps.now();
   const event = await eventToSend(task, nowMs, deps);
-  if (!event) return { result: 'dropped', webhook };
+  if (!event) return 'dropped';
   const body = JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
   const secrets = await Promise.all(signingSecrets(webhook, nowMs).map((stored) => deps.secrets.open(stored, webhook.id)));
   const outcome = await deps.send(webhook.url, signedHeaders(secrets, event.id, nowMs, body), body);
   const doneAt = nowMs + outcome.durationMs;
   await deps.webhooks.recordAttempt(webhook.id, attemptRecord(task, outcome, doneAt));
-  let current = webhook;
-  if (succeeded(outcome) && current.failingSince !== undefined) {
-    await deps.webhooks.update(current.owner, current.id, { failingSince: null });
-    const { failingSince: _ended, ...rest } = current;
-    current = rest;
+  // The failure streak as this attempt leaves it: a success ends it, a failure starts it unless one runs.
+  let failingSince = webhook.failingSince;
+  if (succeeded(outcome) && failingSince !== undefined) {
+    await deps.webhooks.update(webhook.owner, webhook.id, { failingSince: null });
+    failingSince = undefined;
   }
-  if (!succeeded(outcome) && current.failingSince === undefined) {
-    const since = await deps.webhooks.markFailing(current.owner, current.id, doneAt);
-    current = since === undefined ? current : { ...current, failingSince: since };
-  }
-  const step = nextStep(task, outcome, current.failingSince, doneAt, { timeScale: deps.timeScale, random: deps.random() });
+  if (!succeeded(outcome) && failingSince === undefined) failingSince = await deps.webhooks.markFailing(webhook.owner, webhook.id, doneAt);
+  const step = nextStep(task, outcome, failingSince, doneAt, { timeScale: deps.timeScale, random: deps.random() });
   if (step.kind === 'retry') await deps.queue.send([step.task], doneAt);
   // A test of a disabled webhook does not count against it.
-  if (step.kind === 'disable' && current.enabled) {
-    await deps.webhooks.update(current.owner, current.id, { enabled: false, disabledReason: step.reason });
-    current = { ...current, enabled: false, disabledReason: step.reason };
-  }
-  return { result: step.kind, webhook: current };
+  if (step.kind === 'disable' && webhook.enabled) await deps.webhooks.update(webhook.owner, webhook.id, { enabled: false, disabledReason: step.reason });
+  return step.kind;
 }
 
 /**
@@ -93,7 +87,7 @@ export async function deliverTasks(tasks: readonly DeliveryTask[], deps: Deliver
   for (const task of early) results.set(task, 'early');
   const due = tasks.filter((task) => task.dueAt <= startedAt);
   const first = due[0];
-  let webhook = first ? await deps.webhooks.find(first.owner, first.webhookId) : undefined;
+  const webhook = first ? await deps.webhooks.find(first.owner, first.webhookId) : undefined;
   let behind = 0;
   const wanted = due.filter((task) => {
     const keep = task.webhookId === first?.webhookId && task.owner === first.owner && stillWanted(task, webhook);
@@ -127,9 +121,7 @@ export async function deliverTasks(tasks: readonly DeliveryTask[], deps: Deliver
               results.set(task, 'dropped');
               continue;
             }
-            const done: { result: TaskResult; webhook: WebhookRecord } = await attempt(task, current, deps);
-            webhook = done.webhook;
-            results.set(task, done.result);
+            results.set(task, await attempt(task, current, deps));
           } catch (error) {
             results.set(task, error instanceof Error ? error : new Error(String(error)));
           }
