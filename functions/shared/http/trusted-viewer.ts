@@ -62,8 +62,9 @@ type Provenance = 'cloudFront' | 'elsewhere' | 'unknown';
 const verdicts = new WeakMap<APIGatewayProxyEvent, Promise<Provenance>>();
 
 /**
- * Whether the request carries one of the origin secrets, compared as sameText does (32-byte digests, constant
- * time, every value compared so timing tells nothing), with the secrets' digests kept: one hash per request.
+ * Where the request came from, by whether it carries one of the origin secrets, compared as sameText does (32-byte
+ * digests, constant time, every value compared so timing tells nothing), with the secrets' digests kept: one hash
+ * per request.
  */
 function provenanceOf(event: APIGatewayProxyEvent, originSecrets: OriginSecrets): Promise<Provenance> {
   let verdict = verdicts.get(event);

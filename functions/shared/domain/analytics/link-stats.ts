@@ -58,8 +58,9 @@ type StatsDeps = { links: ManagementDeps['links']; stats: Pick<ClickStatsStore, 
 async function countedWindow(code: string, days: number, context: ManagementContext, deps: StatsDeps) {
   const link = await ownedLink(code, context, deps.links);
   const window = statsWindow(days, context.nowMs);
+  const [start = '', end = ''] = [window[0], window[window.length - 1]];
   const first = firstDayOf(link);
-  const counted = (await deps.stats.days(keyOf(link), window[0] ?? '', window[window.length - 1] ?? '')).filter((counts) => counts.day >= first);
+  const counted = await deps.stats.days(keyOf(link), first > start ? first : start, end);
   return { link, window, counted };
 }
 

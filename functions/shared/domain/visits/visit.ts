@@ -26,8 +26,8 @@ export interface Visit {
   /** A chat or social app fetching a preview card, not a person. */
   previewBot: boolean;
   /**
-   * Another bot isbot recognises from the User-Agent (issue 30): answered as a person would be, but it never uses
-   * up a maxClicks link's click. Absent: not known to be one.
+   * Another bot isbot recognises from the User-Agent (issue 30): answered as a person would be, except that it never
+   * uses up a maxClicks link's click and so gets that link's card, not its redirect. Absent: not known to be one.
    */
   bot?: boolean;
   /** What the visitor typed into the password form (POST only). */

@@ -24,7 +24,8 @@ const ownDay = dayOf('2026-11-27', 3, { country: { US: 3 } });
 
 function deps(link: LinkRecord) {
   const links = { find: async () => link } as unknown as ManagedLinkStore;
-  return { links, stats: { days: async () => [...formerDays, ownDay] } };
+  // The store answers the days asked for, as DynamoDB's range does.
+  return { links, stats: { days: async (_code: string, from: string, to: string) => [...formerDays, ownDay].filter(({ day }) => day >= from && day <= to) } };
 }
 const made = (fields: Partial<LinkRecord>): LinkRecord => ({ code: 'promo', url: 'https://example.com/', isAlias: true, createdAt: '2026-11-27T09:00:00.000Z', clicks: 3, owner: 'acct:acct_b', ...fields });
 
