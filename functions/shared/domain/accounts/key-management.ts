@@ -6,7 +6,8 @@ import { parseOrRefuse } from '../request-parsing';
 import { accountOfKey, isExpired, issueApiKey, type ApiKeyRecord, type KeyCreator } from './api-keys';
 import type { Actor, ApiKeyCaller } from './caller';
 import { keyExpiry, keyRequestSchema, MAX_KEY_LIFETIME_DAYS, MAX_KEYS_PER_WORKSPACE } from './key-request';
-import { ALL_SCOPES, scopesOfRole, type Role, type Scope } from './permissions';
+import { ALL_SCOPES, roleAllows, scopesOfRole, type Role, type Scope } from './permissions';
+import { mapWithConcurrency } from '../concurrency';
 
 export interface KeyContext {
   caller: ApiKeyCaller;
@@ -115,6 +116,9 @@ function keyRevokedRecord(record: ApiKeyRecord, { caller, nowMs, requestId }: Ke
   });
 }
 
+/** Revocations written at once when a person's keys go (each a transaction with its audit record). */
+const REVOCATIONS_IN_FLIGHT = 10;
+
 const isMadeBy = (record: ApiKeyRecord, userId: string) => record.createdBy?.kind === 'user' && record.createdBy.userId === userId;
 
 /**
@@ -127,7 +131,8 @@ const isMadeBy = (record: ApiKeyRecord, userId: string) => record.createdBy?.kin
  * changed the person, in their request; a key revoked meanwhile is skipped, so running this again changes nothing.
  */
 export async function revokeKeysBeyondRole(userId: string, role: Role | undefined, context: KeyContext, keys: WorkspaceKeyStore): Promise<void> {
-  const held = role === undefined ? [] : scopesOfRole(role);
-  const beyond = (await keys.keysOf(context.caller.accountId)).filter((record) => isMadeBy(record, userId) && (record.scopes ?? ALL_SCOPES).some((scope) => !held.includes(scope)));
-  await Promise.all(beyond.map((record) => keys.revoke(record, keyRevokedRecord(record, context))));
+  const allowed = (scope: Scope) => role !== undefined && roleAllows(role, scope);
+  const beyond = (await keys.keysOf(context.caller.accountId)).filter((record) => isMadeBy(record, userId) && !(record.scopes ?? ALL_SCOPES).every(allowed));
+  // A few transactions at a time: a person may have made all of a workspace's 100 keys.
+  await mapWithConcurrency(beyond, REVOCATIONS_IN_FLIGHT, (record) => keys.revoke(record, keyRevokedRecord(record, context)));
 }

@@ -149,7 +149,9 @@ async function memberOf(userId: string, context: PeopleContext, members: MemberS
 
 /**
  * PATCH /v2/members/{userId}: the role (`member.role_changed`). The keys the member made here that the new role does
- * not allow are revoked first, as on removal.
+ * not allow are revoked first, as on removal. A change that then loses a race with another (the store answers stale,
+ * and the next decision refuses it) leaves those keys revoked: a key is never left above a role asked for, and its
+ * maker makes it again if the role stays.
  */
 export async function changeMemberRole(userId: string, body: object, context: PeopleContext, deps: Pick<PeopleDeps, 'members' | 'keys'>): Promise<MemberView> {
   const manager = managerOf(context.caller.actor);
