@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isCloudFrontViewerHeader } from './cloudfront-viewer';
 import type { CustomerEdgeSpec } from './template';
 
 type EdgeHeaders = Record<string, { value: string }>;
@@ -69,7 +70,7 @@ export class LocalCustomerEdge {
     const viewerHeaders = Object.create(null) as EdgeHeaders;
     for (const name of Object.keys(headers)) {
       const lower = name.toLowerCase();
-      if (!lower.startsWith('cloudfront-viewer-')) viewerHeaders[lower] = { value: headers[name] as string };
+      if (!isCloudFrontViewerHeader(lower)) viewerHeaders[lower] = { value: headers[name] as string };
     }
     viewerHeaders['cloudfront-viewer-address'] = { value: viewerAddress };
     const result = this.handler({ request: { method, uri, headers: viewerHeaders } });

@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { FileBehaviorSpec, StaticSiteSpec } from './template';
 import type { DashboardSignIn } from '../../lib/dashboard';
 import { SIGN_IN_CONFIG_FILE } from '../../web/dashboard/places';
+import { isCloudFrontViewerHeader } from './cloudfront-viewer';
 
 type EdgeHeaders = Record<string, { value: string }>;
 type EdgeRequest = { method: string; uri: string; headers: EdgeHeaders };
@@ -93,7 +94,7 @@ export class LocalStaticSite {
       const body = typeof result.body === 'string' ? result.body : (result.body?.data ?? '');
       return { response: { statusCode: result.statusCode, headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, header]) => [name, header.value])), body } };
     }
-    const forwarded = Object.entries(result.headers).filter(([name]) => !name.startsWith('cloudfront-viewer-'));
+    const forwarded = Object.entries(result.headers).filter(([name]) => !isCloudFrontViewerHeader(name));
     return { headers: { ...Object.fromEntries(forwarded.map(([name, header]) => [name, header.value])), 'cloudfront-viewer-address': viewerAddress, ...this.originHeaders } };
   }
 

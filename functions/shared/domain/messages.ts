@@ -129,7 +129,7 @@ export const OwnMessages = {
   smartFieldProblem: (path: string, problem: string) => `${path}: ${problem}`,
   rulesList: 'must be a list of 1 to 20 rules, each { "url": ..., "when": { ... } }',
   ruleFields: 'a rule has exactly url and when',
-  rulesSize: 'must come to at most 64 KB in all, as UTF-8 JSON: fewer or shorter query conditions',
+  rulesSize: (maxBytes: number) => `must come to at most ${maxBytes / 1024} KiB in all, as UTF-8 JSON: fewer or shorter query conditions`,
   conditionsObject: 'must be an object of conditions: country, device, os, language, query, after, before',
   conditionUnknown: (name: string) => `unknown condition ${name}; the conditions are country, device, os, language, query, after, before`,
   conditionsEmpty: 'must set at least one condition: country, device, os, language, query, after, before',

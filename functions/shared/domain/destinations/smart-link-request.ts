@@ -87,7 +87,7 @@ const fields = {
     .check(
       z.minLength(1, OwnMessages.rulesList),
       z.maxLength(MAX_RULES, OwnMessages.rulesList),
-      z.refine((rules) => new TextEncoder().encode(JSON.stringify(rules)).length <= MAX_RULES_BYTES, OwnMessages.rulesSize),
+      z.refine((rules) => new TextEncoder().encode(JSON.stringify(rules)).length <= MAX_RULES_BYTES, OwnMessages.rulesSize(MAX_RULES_BYTES)),
     ),
   variants: z
     .array(variant, { error: OwnMessages.variantsList })

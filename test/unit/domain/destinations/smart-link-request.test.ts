@@ -2,6 +2,7 @@ import { InvalidRequest } from '../../../../functions/shared/domain/errors';
 import { parseLinkPatch, parseLinkRequest } from '../../../../functions/shared/domain/links/link-request';
 import { Messages, OwnMessages } from '../../../../functions/shared/domain/messages';
 import { smartFieldParsers } from '../../../../functions/shared/domain/destinations/smart-link-request';
+import { MAX_RULES_BYTES } from '../../../../functions/shared/domain/destinations/smart-link';
 
 const url = 'https://example.com/';
 const rule = (when: unknown, ruleUrl = 'https://example.com/de') => ({ url: ruleUrl, when });
@@ -90,11 +91,11 @@ describe('smart-link fields of a link request', () => {
     expect(messageFor(fields)).toBe(message);
   });
 
-  it('hold rules of up to 64 KB, counted in UTF-8 bytes, on creation and in an edit', () => {
+  it('hold rules of up to 64 KiB, counted in UTF-8 bytes, on creation and in an edit', () => {
     // One rule of twenty conditions, 1,000 emoji a value (4 bytes each): about 80 KB, over the limit; ten values fit.
     const heavy = (count: number) => rule({ query: Object.fromEntries(Array.from({ length: count }, (_, q) => [`p${q}`, '😀'.repeat(1000)])) });
-    expect(messageFor({ rules: [heavy(20)] })).toBe(`rules: ${OwnMessages.rulesSize}`);
-    expect(refusal(() => parseLinkPatch({ rules: [heavy(20)] }, smartFieldParsers))).toBe(`rules: ${OwnMessages.rulesSize}`);
+    expect(messageFor({ rules: [heavy(20)] })).toBe(`rules: ${OwnMessages.rulesSize(MAX_RULES_BYTES)}`);
+    expect(refusal(() => parseLinkPatch({ rules: [heavy(20)] }, smartFieldParsers))).toBe(`rules: ${OwnMessages.rulesSize(MAX_RULES_BYTES)}`);
     expect(parseLinkRequest({ url, rules: [heavy(10)] }, smartFieldParsers).rules).toHaveLength(1);
   });
 
