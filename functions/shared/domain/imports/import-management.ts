@@ -58,25 +58,6 @@ export interface ImportContext {
 
 const newImportId = () => `imp_${randomBytes(12).toString('base64url')}`;
 
-/** The usage counter as the quota's charge sees it, remembering each unit it counted so that they can be given back. */
-function refundable(counter: UsageCounter): { counter: UsageCounter; refund: () => Promise<void> } {
-  const counted: string[] = [];
-  return {
-    counter: {
-      tryConsume: async (counterId, limit, expiresAtEpochSeconds) => {
-        const outcome = await counter.tryConsume(counterId, limit, expiresAtEpochSeconds);
-        if (outcome.consumed) counted.push(counterId);
-        return outcome;
-      },
-      release: (counterId) => counter.release(counterId),
-      current: (counterId) => counter.current(counterId),
-    },
-    refund: async () => {
-      for (const counterId of counted) await counter.release(counterId);
-    },
-  };
-}
-
 /**
  * POST /v2/imports: the file read and mapped now (a file no parser can read is a 400 and no job), the quota charged,
  * the job stored (or the charge given back), its chunks queued; the worker makes the links.
@@ -93,14 +74,13 @@ export async function startImport(body: unknown, context: ImportContext, deps: I
   const active = (await deps.domains.listByOwner(owner)).filter((domain) => domain.status === 'active').map((domain) => domain.domain);
   const id = newImportId();
   const { job, chunks } = prepareImport({ id, owner, source: request.source, onConflict: request.onConflict ?? 'skip', content: request.content, ...(context.author === undefined ? {} : { author: context.author }) }, { nowMs: context.nowMs, workspaceDomains: new Set(active), maxRows: MAX_IMPORT_ROWS });
-  const charge = refundable(deps.usage);
+  // The request itself was counted by the guard: the rest of the rows' calls now.
+  const giveBack = await countMonthlyCalls(context.caller, deps.usage, context.nowMs, context.rateLimit, importCallCount(job.read) - 1);
   try {
-    // The request itself was counted by the guard: the rest of the rows' calls now.
-    await countMonthlyCalls(context.caller, charge.counter, context.nowMs, context.rateLimit, importCallCount(job.read) - 1);
     await deps.jobs.saveJob(job, chunks, context.nowMs);
   } catch (error) {
     // No job stored, no link made: its rows' calls go back (the request's own stays counted, as a failed request's does).
-    await charge.refund();
+    await giveBack();
     throw error;
   }
   const unqueued = new Set(await deps.queue.sendChunks(id, chunks.length));

@@ -74,18 +74,33 @@ async function consumeMonthlyCall(caller: Caller, counter: UsageCounter, nowMs: 
   return quota.consumed ? { kind: 'counted', counterId } : { kind: 'refused', limit, resetDate: month.resetDate };
 }
 
+/** Calls counted for work not done after all, given back (an import whose job could not be stored). */
+export type GiveBack = () => Promise<void>;
+
 /**
  * Work worth `calls` calls (an import: one per 50 rows, as its rows sent through the batch route would cost), counted
- * after the request's own: refused whole, before any of it is counted, when the month has not that much left.
+ * after the request's own: refused whole, before any of it is counted, when the month has not that much left. What
+ * it counted can be given back; a failure midway gives it back itself.
  */
-export async function countMonthlyCalls(caller: Caller, counter: UsageCounter, nowMs: number, status: RateLimitStatus, calls: number): Promise<void> {
-  if (caller.kind !== 'apiKey' || calls <= 0) return;
+export async function countMonthlyCalls(caller: Caller, counter: UsageCounter, nowMs: number, status: RateLimitStatus, calls: number): Promise<GiveBack> {
+  const nothing: GiveBack = async () => undefined;
+  if (caller.kind !== 'apiKey' || calls <= 0) return nothing;
   const limit = monthlyCallLimit(caller.plan, caller.monthlyLimitOverride);
-  if (limit === null) return;
+  if (limit === null) return nothing;
   const month = calendarMonth(nowMs);
   const counterId = monthlyQuotaCounter(caller.accountId, nowMs);
   if ((await counter.current(counterId)) + calls > limit) throw new QuotaExceeded(limit, month.resetDate, status);
-  for (let call = 0; call < calls; call += 1) await counter.tryConsume(counterId, limit, month.resetsAt + COUNTER_GRACE_SECONDS);
+  let counted = 0;
+  const giveBack: GiveBack = async () => {
+    for (; counted > 0; counted -= 1) await counter.release(counterId);
+  };
+  try {
+    for (let call = 0; call < calls; call += 1) if ((await counter.tryConsume(counterId, limit, month.resetsAt + COUNTER_GRACE_SECONDS)).consumed) counted += 1;
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  return giveBack;
 }
 
 /** The quota's 429 carries the minute window's headers too. */

@@ -1,5 +1,5 @@
 import { QuotaExceeded, RateLimited } from '../../../../functions/shared/domain/errors';
-import { admitCall, monthlyQuotaCounter, RATE_LIMITS } from '../../../../functions/shared/domain/limits/rate-limits';
+import { admitCall, countMonthlyCalls, monthlyQuotaCounter, RATE_LIMITS } from '../../../../functions/shared/domain/limits/rate-limits';
 import { MemoryUsageCounter } from '../../../support/in-memory-ports';
 import { keyCaller } from '../../../support/callers';
 
@@ -63,5 +63,31 @@ describe('admitting a call', () => {
     await admitCall(first, counter, nowMs);
     await expect(admitCall(second, counter, nowMs)).rejects.toBeInstanceOf(QuotaExceeded);
     await expect(admitCall({ ...second, accountId: 'acct_other' }, counter, nowMs)).resolves.toMatchObject({ remaining: 997 });
+  });
+});
+
+describe('counting work worth several calls', () => {
+  const status = { limit: 1000, remaining: 999, resetsAt: 0 };
+  const month = monthlyQuotaCounter('acct_1', nowMs);
+
+  it('hands back what it counted, for work that was not done after all', async () => {
+    const counter = new MemoryUsageCounter();
+    const giveBack = await countMonthlyCalls(key, counter, nowMs, status, 40);
+    expect(await counter.current(month)).toBe(40);
+    await giveBack();
+    expect(await counter.current(month)).toBe(0);
+  });
+
+  it('gives back what it had counted when the counter fails midway, and fails', async () => {
+    const counter = new MemoryUsageCounter();
+    const tryConsume = counter.tryConsume.bind(counter);
+    let calls = 0;
+    counter.tryConsume = async (...args) => {
+      calls += 1;
+      if (calls === 5) throw new Error('DynamoDB down');
+      return tryConsume(...args);
+    };
+    await expect(countMonthlyCalls(key, counter, nowMs, status, 40)).rejects.toThrow('DynamoDB down');
+    expect(await counter.current(month)).toBe(0);
   });
 });
